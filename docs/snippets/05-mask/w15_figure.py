@@ -1,0 +1,17 @@
+import numpy as np
+
+from primer import masked_softmax, window_mask
+from primer.figures import masking, to_html
+
+n = 5
+scores = np.tile(np.arange(float(n)), (n, 1))   # the same scores in every row, one apart
+windows = list(range(n - 1, -2, -1))            # n-1 (plain causal) down to -1
+shown, refused = {}, {}
+for w in windows:
+    try:
+        mask = window_mask(n, w)
+        shown[w] = (masked_softmax(scores, mask), mask)
+    except ValueError as err:                   # primer refuses a window that empties row 0
+        refused[w] = str(err)
+fig = masking.window_slider(scores, windows, shown, refused)
+print(to_html(fig, div_id="fig-w15"))

@@ -1,0 +1,8 @@
+from primer import additive_mask, causal_mask, masked_softmax
+from primer.examples import SCORES_3X3
+from primer.figures import masking, to_html
+
+mask = causal_mask(3)
+weights = masked_softmax(SCORES_3X3, mask)
+fig = masking.scores_mask_softmax(SCORES_3X3, mask, weights)
+print(to_html(fig, div_id="fig-w22"))

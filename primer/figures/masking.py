@@ -1,0 +1,144 @@
+"""Figures of the chapter "The mask is the whole difference": scores + mask -> softmax."""
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from primer.figures.tables import md_table, pct
+from primer.figures._style import ACCENT, CLOSED_COLOR, MUTED, NEG_INF, add_control, heatmap_traces, page_lang, styled
+
+TEXT = {
+    "zh": {
+        "q": "查询", "k": "键", "scores": "原始分数", "mask": "加性掩码", "weights": "softmax 权重",
+        "row": "查询行 ", "weight": "注意力权重", "masked": "被遮住",
+        "rule_inf": "正确：加 −∞", "rule_zero": "有 bug：加 0",
+        "window": "窗口 = ", "refused": "primer 拒绝：",
+        "leak": "未来键 {k} 拿到 {p}",
+    },
+    "en": {
+        "q": "query", "k": "key", "scores": "raw scores", "mask": "additive mask", "weights": "softmax weights",
+        "row": "query row ", "weight": "attention weight", "masked": "masked",
+        "rule_inf": "correct: add −∞", "rule_zero": "buggy: add 0",
+        "window": "window = ", "refused": "primer refuses: ",
+        "leak": "future key {k} takes {p}",
+    },
+}
+
+
+def _ticks(n, word):
+    return [f"{word} {i}" for i in range(n)]
+
+
+def scores_mask_softmax(scores, mask, weights, *, lang=None):
+    """Draw scores, the additive mask and the softmax weights as three heatmaps side by side."""
+    t = TEXT[page_lang(lang)]
+    n_q, n_k = np.shape(scores)
+    x, y = _ticks(n_k, t["k"]), _ticks(n_q, t["q"])
+    fig = make_subplots(rows=1, cols=3, subplot_titles=(t["scores"], t["mask"], "= " + t["weights"]),
+                        horizontal_spacing=0.06)
+    for trace in heatmap_traces(scores, np.ones_like(mask), x=x, y=y, fmt="{:.1f}", colorscale="Greys", zmin=-1, zmax=6):
+        fig.add_trace(trace, row=1, col=1)
+    for trace in heatmap_traces(np.zeros(np.shape(mask)), mask, x=x, y=y, fmt="{:.0f}", colorscale=[[0, "#ffffff"], [1, "#ffffff"]]):
+        fig.add_trace(trace, row=1, col=2)
+    for trace in heatmap_traces(weights, mask, x=x, y=y, fmt="{:.2f}", closed_text="0", zmin=0, zmax=1):
+        fig.add_trace(trace, row=1, col=3)
+    fig.update_yaxes(autorange="reversed")
+    fig.update_yaxes(showticklabels=False, col=2)
+    fig.update_yaxes(showticklabels=False, col=3)
+    return styled(fig, height=300)
+
+
+def row_walk(weights, mask, *, lang=None):
+    """Draw one query row's weights as bars; a slider walks the rows."""
+    t = TEXT[page_lang(lang)]
+    n_q, n_k = np.shape(weights)
+    x = _ticks(n_k, t["k"])
+    fig = go.Figure()
+    steps = []
+    for i in range(n_q):
+        colors = [ACCENT if mask[i][j] else CLOSED_COLOR for j in range(n_k)]
+        text = [f"{weights[i][j]:.2f}" if mask[i][j] else f"0 ({t['masked']})" for j in range(n_k)]
+        fig.add_trace(go.Bar(x=x, y=list(weights[i]), marker_color=colors, text=text, textposition="outside",
+                             name=f"{t['row']}{i}", hovertemplate="%{x}: %{y:.4f}<extra></extra>"))
+        steps.append((i, [i], None))
+    fig.update_yaxes(range=[0, 1.15], title=t["weight"])
+    fig.update_layout(showlegend=False)
+    add_control(fig, steps, kind="slider", prefix=t["row"])
+    return styled(fig, height=400)
+
+
+def rule_toggle(correct, buggy, open_row, *, leak_key, lang=None):
+    """Draw one row's weights under the −∞ rule and the 0 rule; buttons switch the rule."""
+    t = TEXT[page_lang(lang)]
+    n_k = len(correct)
+    x = _ticks(n_k, t["k"])
+    fig = go.Figure()
+    for weights, leak_color in ((correct, CLOSED_COLOR), (buggy, "#d62728")):
+        colors = [ACCENT if open_row[j] else leak_color for j in range(n_k)]
+        fig.add_trace(go.Bar(x=x, y=list(weights), marker_color=colors, text=[f"{100 * w:.1f} %" for w in weights],
+                             textposition="outside", hovertemplate="%{x}: %{y:.4f}<extra></extra>"))
+    fig.update_yaxes(range=[0, 0.85], title=t["weight"], tickformat=".0%")
+    fig.update_layout(showlegend=False)
+    note = t["leak"].format(k=leak_key, p=f"{100 * buggy[leak_key]:.1f} %")
+    add_control(fig, [
+        (t["rule_inf"], [0], {"annotations": []}),
+        (t["rule_zero"], [1], {"annotations": [dict(x=x[leak_key], y=buggy[leak_key] + 0.1, text=note,
+                                                    showarrow=False, font=dict(color="#d62728"))]}),
+    ], kind="buttons")
+    return styled(fig, height=400)
+
+
+def window_slider(scores, windows, weights_by_window, refusals, *, lang=None):
+    """Draw the weights under each window; the slider runs down to windows that primer refuses."""
+    t = TEXT[page_lang(lang)]
+    n = np.shape(scores)[0]
+    x, y = _ticks(n, t["k"]), _ticks(n, t["q"])
+    fig = go.Figure()
+    steps = []
+    for w in windows:
+        if w in weights_by_window:
+            weights, mask = weights_by_window[w]
+            start = len(fig.data)
+            for trace in heatmap_traces(weights, mask, x=x, y=y, closed_text="0", zmin=0, zmax=1):
+                fig.add_trace(trace)
+            steps.append((w, [start, start + 1], {"annotations": []}))
+        else:
+            start = len(fig.data)
+            for trace in heatmap_traces(np.zeros((n, n)), np.zeros((n, n), bool), x=x, y=y, closed_text=NEG_INF):
+                fig.add_trace(trace)
+            msg = t["refused"] + refusals[w]
+            steps.append((w, [start, start + 1], {"annotations": [dict(
+                x=0.5, y=0.5, xref="paper", yref="paper", text=msg, showarrow=False, bgcolor="#fff3e0",
+                bordercolor="#d62728", font=dict(color="#b71c1c", size=13), width=460)]}))
+    fig.update_yaxes(autorange="reversed")
+    add_control(fig, steps, kind="slider", prefix=t["window"], active=0)
+    fig.update_xaxes(color=MUTED)
+    return styled(fig, height=460)
+
+
+TABLE = {
+    "zh": {"q": "查询", "k": "键", "rule": "规则", "inf": "加 −∞（正确）", "zero": "加 0（bug）", "closed": "（已遮）"},
+    "en": {"q": "query", "k": "key", "rule": "rule", "inf": "add −∞ (correct)", "zero": "add 0 (bug)", "closed": " (closed)"},
+}
+
+
+def weights_table(weights, *, digits=1, lang=None):
+    """Return a Markdown table of attention weights in percent, one query row per line."""
+    t = TABLE[page_lang(lang)]
+    n_q, n_k = np.shape(weights)
+    head = [t["q"]] + [f"{t['k']} {j}" for j in range(n_k)]
+    rows = [[f"{t['q']} {i}"] + [pct(w, digits) for w in weights[i]] for i in range(n_q)]
+    return md_table(head, rows)
+
+
+def rule_table(correct, buggy, open_row, *, leak_key, lang=None):
+    """Return a Markdown table of one row's weights under the −∞ rule and the buggy 0 rule."""
+    t = TABLE[page_lang(lang)]
+    n_k = len(correct)
+    head = [t["rule"]] + [f"{t['k']} {j}" + ("" if open_row[j] else t["closed"]) for j in range(n_k)]
+    rows = []
+    for label, weights in ((t["inf"], correct), (t["zero"], buggy)):
+        cells = [pct(w) for w in weights]
+        cells[leak_key] = f"**{cells[leak_key]}**"
+        rows.append([label] + cells)
+    return md_table(head, rows)

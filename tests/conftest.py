@@ -1,0 +1,43 @@
+"""Shared fixtures: one strict build of the whole site per test session, and page readers over it."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+LANGS = ("zh", "en")
+
+
+def page_names():
+    """Return the Markdown pages of the zh side, as paths relative to docs/zh."""
+    return sorted(p.relative_to(DOCS / "zh").as_posix() for p in (DOCS / "zh").rglob("*.md"))
+
+
+def html_path(site, lang, md_name):
+    """Return the built HTML file of docs/<lang>/<md_name>."""
+    stem = md_name[:-3]
+    rel = Path("index.html") if stem == "index" else Path(stem) / "index.html"
+    return site / rel if lang == "zh" else site / "en" / rel
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory):
+    """Build the site once with --strict and return its directory; a warning fails the build."""
+    out = tmp_path_factory.mktemp("site")
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
+                          cwd=ROOT, env=env, capture_output=True, text=True)
+    assert proc.returncode == 0, "strict build failed:\n" + proc.stdout[-4000:] + proc.stderr[-8000:]
+    return out
+
+
+@pytest.fixture(scope="session")
+def read_page(site):
+    """Return a reader: read_page(lang, 'name.md') -> the built page's HTML."""
+    def read(lang, md_name):
+        return html_path(site, lang, md_name).read_text(encoding="utf-8")
+    return read

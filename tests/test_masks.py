@@ -1,0 +1,73 @@
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from primer import additive_mask, causal_mask, full_mask, window_mask
+
+sizes = st.integers(1, 40)
+
+
+def test_causal_mask_is_lower_triangular():
+    assert causal_mask(3).tolist() == [[True, False, False], [True, True, False], [True, True, True]]
+
+
+@given(sizes)
+def test_single_query_over_a_prefix_reads_everything(n):
+    assert causal_mask(1, n).all()
+
+
+@given(sizes, sizes)
+def test_rectangular_causal_mask_aligns_bottom_right(n_q, extra):
+    n_k = n_q + extra
+    m = causal_mask(n_q, n_k)
+    assert m.shape == (n_q, n_k)
+    assert np.array_equal(m, causal_mask(n_k)[-n_q:])
+
+
+@given(sizes, sizes)
+def test_full_mask_is_all_open(n_q, n_k):
+    m = full_mask(n_q, n_k)
+    assert m.shape == (n_q, n_k) and m.dtype == bool and m.all()
+
+
+@given(sizes, st.integers(0, 50))
+def test_window_at_least_n_minus_1_equals_causal(n, extra):
+    assert np.array_equal(window_mask(n, n - 1 + extra), causal_mask(n))
+
+
+@given(sizes, st.integers(0, 50))
+def test_window_keeps_diagonal_and_band(n, w):
+    m = window_mask(n, w)
+    assert m.diagonal().all()
+    i, j = np.indices((n, n))
+    assert np.array_equal(m, (j <= i) & (i - j <= w))
+
+
+def test_window_zero_is_the_diagonal():
+    assert np.array_equal(window_mask(4, 0), np.eye(4, dtype=bool))
+
+
+def test_additive_mask_values():
+    add = additive_mask(causal_mask(2))
+    assert add.tolist() == [[0.0, -np.inf], [0.0, 0.0]]
+    assert additive_mask(causal_mask(2), fill=-1e9)[0, 1] == -1e9
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda: causal_mask(0), "n_q"),
+    (lambda: causal_mask(3, 0), "n_k"),
+    (lambda: causal_mask(2.5), "n_q"),
+    (lambda: causal_mask(True), "n_q"),
+    (lambda: causal_mask(4, 2), "n_k must be >= n_q"),
+    (lambda: full_mask(-1), "n_q"),
+    (lambda: window_mask(0, 1), "n"),
+    (lambda: window_mask(4, -1), "window must be >= 0"),
+    (lambda: window_mask(4, 1.5), "window"),
+    (lambda: additive_mask(np.ones((2, 2))), "bool"),
+    (lambda: additive_mask(causal_mask(2), fill=1.0), "fill"),
+    (lambda: additive_mask(causal_mask(2), fill=np.nan), "fill"),
+])
+def test_bad_input_raises_value_error_naming_the_argument(call, words):
+    with pytest.raises(ValueError, match=words):
+        call()

@@ -1,0 +1,110 @@
+"""Checks over the strictly built site: parity, computed numbers, plotly loading, offline."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import DOCS, LANGS, ROOT, html_path, page_names
+
+EXEC_IDS = re.compile(r'<meta name="primer-exec-ids" content="([^"]*)">')
+EXTERNAL = re.compile(r'<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)="(?:https?:)?//', re.I)
+
+
+def test_both_languages_have_the_same_pages():
+    zh = sorted(p.relative_to(DOCS / "zh").as_posix() for p in (DOCS / "zh").rglob("*.md"))
+    en = sorted(p.relative_to(DOCS / "en").as_posix() for p in (DOCS / "en").rglob("*.md"))
+    assert zh == en
+
+
+@pytest.mark.parametrize("name", page_names())
+def test_both_languages_run_the_same_exec_blocks(read_page, name):
+    ids = {lang: EXEC_IDS.findall(read_page(lang, name)) for lang in LANGS}
+    assert ids["zh"] == ids["en"]
+
+
+@pytest.mark.parametrize("name", page_names())
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_traceback_is_published(read_page, lang, name):
+    html = read_page(lang, name)
+    assert "Traceback (most recent call last)" not in html
+
+
+@pytest.mark.parametrize("name", page_names())
+@pytest.mark.parametrize("lang", LANGS)
+def test_plotly_js_is_loaded_once_in_head_on_figure_pages_and_never_inlined(read_page, lang, name):
+    html = read_page(lang, name)
+    head = html.split("</head>", 1)[0]
+    has_figure = "Plotly.newPlot" in html
+    assert html.count("plotly.min.js") == (1 if has_figure else 0)
+    if has_figure:
+        assert re.search(r'<script src="[^"]*assets/vendor/plotly\.min\.js"></script>', head)
+    assert len(html) < 2_000_000, "plotly.js looks inlined"
+
+
+@pytest.mark.parametrize("name", page_names())
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_script_or_style_from_another_host(read_page, lang, name):
+    assert EXTERNAL.findall(read_page(lang, name)) == []
+
+
+def test_vendored_assets_are_in_the_site(site):
+    assert (site / "assets/vendor/plotly.min.js").stat().st_size > 1_000_000
+    assert (site / "assets/vendor/katex/katex.min.js").exists()
+    css = (site / "assets/vendor/katex/katex.min.css").read_text()
+    for font in re.findall(r"url\((fonts/[^)]+\.woff2)\)", css):
+        assert (site / "assets/vendor/katex" / font).exists(), font
+
+
+def test_languages_live_at_root_and_en(site):
+    assert '<html lang="zh"' in (site / "index.html").read_text()
+    assert '<html lang="en"' in (site / "en/index.html").read_text()
+
+
+def test_chinese_headings_get_readable_anchors(read_page):
+    html = read_page("zh", "05-mask.md")
+    assert 'id="填-0-还是填-∞一个不会报错的-bug"' in html or re.search(r'id="[^"]*不会报错[^"]*"', html)
+    assert not re.search(r'<h2 id="_\d+"', html)
+
+
+def test_chinese_search_index_is_segmented(site):
+    index = (site / "search/search_index.json").read_text(encoding="utf-8")
+    assert "\\u200b" in index or "\u200b" in index
+
+
+# ---- the chapter "The mask is the whole difference": numbers printed by primer at build time
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_f1_leak_is_on_the_page(read_page, lang):
+    html = read_page(lang, "05-mask.md")
+    assert "<strong>64.4 %</strong>" in html
+    assert "<strong>0.0 %</strong>" in html
+    for share in ("9.0 %", "24.5 %", "66.5 %"):
+        assert share in html
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_f5_table_is_on_the_page(read_page, lang):
+    html = read_page(lang, "05-mask.md")
+    cells = re.findall(r"<td>(\d+) %</td>", html)
+    assert ["100", "0", "0", "83", "17", "0", "9", "34", "56"] == cells[:9]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_figure_has_a_fixed_div_id(read_page, lang):
+    html = read_page(lang, "05-mask.md")
+    for div in ("fig-w22", "fig-w16", "fig-w17", "fig-w15"):
+        assert f'id="{div}"' in html
+
+
+def test_window_refusal_shows_primers_own_message(read_page):
+    from primer import window_mask
+    try:
+        window_mask(5, -1)
+    except ValueError as err:
+        message = str(err)
+    for lang in LANGS:
+        html = read_page(lang, "05-mask.md")
+        for escaped, char in (("\\u003e", ">"), ("\\u003c", "<"), ("\\u002f", "/"), ("\\u0027", "'"), ("\\u0026", "&")):
+            html = html.replace(escaped, char)  # plotly JSON-escapes these inside <script>
+        assert message in html

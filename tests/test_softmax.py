@@ -1,0 +1,82 @@
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from primer import additive_mask, causal_mask, masked_softmax, softmax, window_mask
+from primer.examples import FOUR_SCORES, LEAK_KEY, LEAK_ROW, SCORES_3X3
+
+finite = st.floats(-50, 50, allow_nan=False, allow_infinity=False)
+
+
+def square_scores(n):
+    return arrays(float, (n, n), elements=finite)
+
+
+@given(st.integers(1, 12).flatmap(square_scores))
+def test_rows_sum_to_one_and_masked_weight_is_exactly_zero(scores):
+    n = scores.shape[0]
+    w = masked_softmax(scores, causal_mask(n))
+    assert np.allclose(w.sum(axis=-1), 1.0)
+    assert np.all(w[~causal_mask(n)] == 0.0)
+
+
+@given(st.integers(1, 12).flatmap(square_scores), st.floats(-1e3, 1e3), st.integers(0, 11))
+def test_adding_a_constant_to_a_row_changes_nothing(scores, c, row):
+    n = scores.shape[0]
+    row = row % n
+    shifted = scores.copy()
+    shifted[row] += c
+    assert np.allclose(masked_softmax(scores, causal_mask(n)), masked_softmax(shifted, causal_mask(n)), atol=1e-12)
+
+
+@given(st.integers(1, 12).flatmap(square_scores))
+def test_equals_softmax_of_scores_plus_additive_mask(scores):
+    n = scores.shape[0]
+    m = window_mask(n, 2)
+    assert np.allclose(masked_softmax(scores, m), softmax(scores + np.where(m, 0.0, -1e300)))
+    assert np.allclose(masked_softmax(scores, m, fill=-5.0), softmax(scores + additive_mask(m, -5.0)))
+
+
+def test_large_scores_never_overflow():
+    w = masked_softmax(np.array([[1000.0, 1001.0]]))
+    assert np.all(np.isfinite(w)) and np.allclose(w.sum(), 1.0)
+
+
+def test_f5_seed_002_table():
+    w = masked_softmax(SCORES_3X3, causal_mask(3))
+    assert np.round(100 * w).astype(int).tolist() == [[100, 0, 0], [83, 17, 0], [9, 34, 56]]
+
+
+def test_f1_buggy_mask_leak():
+    mask = causal_mask(4)
+    correct = masked_softmax(FOUR_SCORES, mask)[LEAK_ROW]
+    buggy = masked_softmax(FOUR_SCORES, mask, fill=0.0)[LEAK_ROW]
+    assert f"{100 * buggy[LEAK_KEY]:.1f}" == "64.4"
+    assert [f"{100 * x:.1f}" for x in correct] == ["9.0", "24.5", "66.5", "0.0"]
+
+
+def test_w16_row_zero_gets_everything():
+    assert masked_softmax(FOUR_SCORES, causal_mask(4))[0].tolist() == [1.0, 0.0, 0.0, 0.0]
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda: masked_softmax(np.zeros((2, 2)), np.zeros((2, 2), bool)), "no open key"),
+    (lambda: masked_softmax(np.zeros((2, 2)), causal_mask(3)), "does not match"),
+    (lambda: masked_softmax(np.zeros((2, 2)), np.ones((2, 2))), "bool"),
+    (lambda: masked_softmax(np.array([[np.nan, 1.0]])), "finite"),
+    (lambda: masked_softmax(np.array([[np.inf, 1.0]])), "finite"),
+    (lambda: softmax(np.zeros((0,))), "empty"),
+    (lambda: softmax(3.0), "dimension"),
+    (lambda: masked_softmax([["a", "b"]]), "numbers"),
+])
+def test_bad_input(call, words):
+    with pytest.raises(ValueError, match=words):
+        call()
+
+
+def test_zero_fill_on_an_empty_row_is_allowed_and_uniform():
+    # The buggy rule never notices an empty row: it quietly spreads the weight.
+    w = masked_softmax(np.zeros((1, 2)), np.zeros((1, 2), bool), fill=0.0)
+    assert w.tolist() == [[0.5, 0.5]]
