@@ -1,0 +1,198 @@
+"""One Transformer block, and the three machines built from it by changing only the masks.
+
+encoder: the block with a full mask. decoder: the block with a causal mask. encoder-decoder: a
+decoder whose blocks also read the encoder's output through cross-attention with a full
+rectangular mask. The weights are random but seeded: this is for showing what masks do, not a
+trained model. Pass a collections.Counter as `ops` to count the work done.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from primer._checks import bool_mask, float_array, positive_int
+from primer.attention import attention
+from primer.masks import causal_mask, full_mask
+
+
+@dataclass(frozen=True)
+class Config:
+    """The shape of a tiny model."""
+
+    vocab_size: int = 32
+    d_model: int = 16
+    n_heads: int = 4
+    d_ff: int = 32
+    n_layers: int = 2
+    max_len: int = 64
+
+    def __post_init__(self):
+        for name in ("vocab_size", "d_model", "n_heads", "d_ff", "n_layers", "max_len"):
+            positive_int(name, getattr(self, name))
+        if self.d_model % self.n_heads:
+            raise ValueError(f"d_model must be divisible by n_heads, got d_model={self.d_model}, n_heads={self.n_heads}")
+
+    @property
+    def d_head(self):
+        return self.d_model // self.n_heads
+
+
+def _dense(rng, d_in, d_out):
+    return {"w": rng.normal(0.0, d_in ** -0.5, (d_in, d_out)), "b": np.zeros(d_out)}
+
+
+def _attn_params(rng, d):
+    return {name: _dense(rng, d, d) for name in ("q", "k", "v", "o")}
+
+
+def _norm_params(d):
+    return {"g": np.ones(d), "b": np.zeros(d)}
+
+
+def init_block(rng, cfg, *, cross=False):
+    """Return one block's weights; with cross=True the block also has a cross-attention sub-layer."""
+    p = {"ln1": _norm_params(cfg.d_model), "self": _attn_params(rng, cfg.d_model),
+         "ln3": _norm_params(cfg.d_model),
+         "ff1": _dense(rng, cfg.d_model, cfg.d_ff), "ff2": _dense(rng, cfg.d_ff, cfg.d_model)}
+    if cross:
+        p["ln2"] = _norm_params(cfg.d_model)
+        p["cross"] = _attn_params(rng, cfg.d_model)
+    return p
+
+
+def init_stack(seed, cfg, *, cross=False):
+    """Return seeded weights of an embedding, n_layers blocks, a final norm and tied output logits."""
+    rng = np.random.default_rng(seed)
+    return {"wte": rng.normal(0.0, 1.0, (cfg.vocab_size, cfg.d_model)),
+            "wpe": positional_table(cfg.max_len, cfg.d_model),
+            "blocks": [init_block(rng, cfg, cross=cross) for _ in range(cfg.n_layers)],
+            "ln_f": _norm_params(cfg.d_model)}
+
+
+def positional_table(n, d):  # -> [n, d]
+    """Return the sinusoidal positional encoding of "Attention Is All You Need"."""
+    pos = np.arange(n)[:, None]
+    i = np.arange(d)[None, :]
+    angle = pos / 10000 ** (2 * (i // 2) / d)
+    return np.where(i % 2 == 0, np.sin(angle), np.cos(angle))
+
+
+def layer_norm(x, p, eps=1e-5):  # [n, d] -> [n, d]
+    """Normalise each row to zero mean and unit variance, then scale and shift."""
+    mu = x.mean(axis=-1, keepdims=True)
+    var = x.var(axis=-1, keepdims=True)
+    return (x - mu) / np.sqrt(var + eps) * p["g"] + p["b"]
+
+
+def linear(x, p):  # [n, d_in] -> [n, d_out]
+    """Apply one dense layer."""
+    return x @ p["w"] + p["b"]
+
+
+def split_heads(x, n_heads):  # [n, d] -> [n_heads, n, d / n_heads]
+    """Split the last axis into heads."""
+    n, d = x.shape
+    return x.reshape(n, n_heads, d // n_heads).transpose(1, 0, 2)
+
+
+def merge_heads(x):  # [n_heads, n, d_head] -> [n, n_heads * d_head]
+    """Concatenate the heads back into one row per position."""
+    h, n, d_head = x.shape
+    return x.transpose(1, 0, 2).reshape(n, h * d_head)
+
+
+def project_kv(x, p, n_heads, ops=None):  # [n, d] -> ([h, n, d_head], [h, n, d_head])
+    """Return the keys and values of x for one attention sub-layer."""
+    if ops is not None:
+        ops["kv_rows"] += x.shape[0]
+    return split_heads(linear(x, p["k"]), n_heads), split_heads(linear(x, p["v"]), n_heads)
+
+
+def attend(x_q, k, v, p, n_heads, mask, ops=None):  # [n_q, d], [h, n_k, d_head] x2, [n_q, n_k] -> ([n_q, d], [h, n_q, n_k])
+    """Run one attention sub-layer: project the queries, attend to the given K/V, project out."""
+    q = split_heads(linear(x_q, p["q"]), n_heads)
+    if ops is not None:
+        ops["q_rows"] += x_q.shape[0]
+        ops["scores"] += n_heads * q.shape[1] * k.shape[1]
+    out, weights = attention(q, k, v, mask)
+    return linear(merge_heads(out), p["o"]), weights
+
+
+def block(x, p, n_heads, self_mask, memory_kv=None, cross_mask=None, ops=None):  # [n, d] -> ([n, d], weights)
+    """Run one pre-norm Transformer block. The masks are the only thing that tells the three machines apart.
+
+    self_mask [n, n] decides what each position reads of its own sequence. If memory_kv (the
+    encoder's K/V for this layer) is given, a cross-attention sub-layer reads it under cross_mask.
+    """
+    h = layer_norm(x, p["ln1"])
+    k, v = project_kv(h, p["self"], n_heads, ops)
+    a, self_w = attend(h, k, v, p["self"], n_heads, self_mask, ops)
+    x = x + a
+    cross_w = None
+    if memory_kv is not None:
+        a, cross_w = attend(layer_norm(x, p["ln2"]), *memory_kv, p["cross"], n_heads, cross_mask, ops)
+        x = x + a
+    x = x + linear(np.maximum(0.0, linear(layer_norm(x, p["ln3"]), p["ff1"])), p["ff2"])
+    return x, {"self": self_w, "cross": cross_w}
+
+
+def _check_tokens(tokens, cfg):
+    tokens = np.asarray(tokens)
+    if tokens.ndim != 1 or tokens.size == 0 or not np.issubdtype(tokens.dtype, np.integer):
+        raise ValueError(f"tokens must be a non-empty 1-D array of integer ids, got shape {tokens.shape}, dtype {tokens.dtype}")
+    if tokens.min() < 0 or tokens.max() >= cfg.vocab_size:
+        raise ValueError(f"tokens must be ids in [0, {cfg.vocab_size}), got min {tokens.min()}, max {tokens.max()}")
+    if tokens.size > cfg.max_len:
+        raise ValueError(f"tokens must be at most max_len={cfg.max_len} long, got {tokens.size}")
+    return tokens
+
+
+def embed(tokens, params, cfg, start=0):  # [n] -> [n, d]
+    """Return token embeddings plus positions start .. start + n - 1."""
+    tokens = _check_tokens(tokens, cfg)
+    if start + tokens.size > cfg.max_len:
+        raise ValueError(f"start + len(tokens) must be <= max_len={cfg.max_len}, got {start + tokens.size}")
+    return params["wte"][tokens] + params["wpe"][start:start + tokens.size]
+
+
+def stack(x, params, cfg, self_mask, memory=None, cross_mask=None, ops=None):  # [n, d] -> ([n, d], per-layer weights)
+    """Run every block under the same masks; with memory, each layer computes the encoder's K/V once."""
+    x = float_array("x", x, min_ndim=2)
+    n = x.shape[0]
+    self_mask = bool_mask("self_mask", self_mask, (n, n))
+    cross_kv = None
+    if memory is not None:
+        memory = float_array("memory", memory, min_ndim=2)
+        cross_mask = full_mask(n, memory.shape[0]) if cross_mask is None else cross_mask
+        cross_mask = bool_mask("cross_mask", cross_mask, (n, memory.shape[0]))
+        cross_kv = encoder_kv(memory, params, cfg, ops)
+    weights = []
+    for i, p in enumerate(params["blocks"]):
+        x, w = block(x, p, cfg.n_heads, self_mask, None if cross_kv is None else cross_kv[i], cross_mask, ops)
+        weights.append(w)
+    return layer_norm(x, params["ln_f"]), weights
+
+
+def encoder_kv(memory, params, cfg, ops=None):  # [m, d] -> per layer ([h, m, d_head], [h, m, d_head])
+    """Project the encoder's output into every decoder layer's cross-attention K/V, once."""
+    if ops is not None:
+        ops["cross_kv_projections"] += len(params["blocks"])
+    return [project_kv(memory, p["cross"], cfg.n_heads, ops) for p in params["blocks"]]
+
+
+def logits(h, params):  # [n, d] -> [n, vocab]
+    """Return next-token scores; the output matrix is the embedding matrix (tied weights)."""
+    return h @ params["wte"].T
+
+
+def encode(tokens, params, cfg, ops=None):  # [n] -> [n, d]
+    """Run an encoder: the block with a full mask, every position reads every position."""
+    x = embed(tokens, params, cfg)
+    return stack(x, params, cfg, full_mask(len(x)), ops=ops)[0]
+
+
+def decode(tokens, params, cfg, memory=None, ops=None):  # [n] -> [n, vocab]
+    """Run a decoder: the block with a causal mask; with memory it is the decoder of an encoder-decoder."""
+    x = embed(tokens, params, cfg)
+    h, _ = stack(x, params, cfg, causal_mask(len(x)), memory=memory, ops=ops)
+    return logits(h, params)
