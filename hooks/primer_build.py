@@ -12,6 +12,7 @@ log = logging.getLogger("mkdocs.hooks.primer")
 PLOTLY_JS = "assets/vendor/plotly.min.js"
 EXEC_ID = re.compile(r"^\s*(?:`{3,}|~{3,})\s*python\b[^\n]*\bexec=\"(?:1|true|on)\"[^\n]*", re.M)
 ID_ATTR = re.compile(r"\bid=\"([^\"]+)\"")
+LOCALES = ("zh", "en")
 _exec_ids = {}  # (locale, src path inside the language folder) -> exec block ids, in page order
 
 
@@ -62,9 +63,14 @@ def on_post_build(config):
     dest.parent.mkdir(parents=True, exist_ok=True)
     if not dest.exists() or dest.stat().st_size != src.stat().st_size:
         shutil.copyfile(src, dest)
+    if {locale for locale, _ in _exec_ids} != set(LOCALES):
+        return  # i18n builds zh, then en: compare once both are in
     by_path = {}
     for (locale, path), ids in _exec_ids.items():
         by_path.setdefault(path, {})[locale] = ids
     for path, per_locale in sorted(by_path.items()):
-        if len(per_locale) == 2 and len(set(map(tuple, per_locale.values()))) != 1:
+        if len(per_locale) == 1:
+            log.warning(f"{path}: exists only in {next(iter(per_locale))}; every page lands in zh and en or not at all")
+        elif len(set(map(tuple, per_locale.values()))) != 1:
             log.warning(f"{path}: zh and en run different exec blocks: {per_locale}")
+    _exec_ids.clear()  # `mkdocs serve` rebuilds in the same process
