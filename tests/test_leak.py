@@ -1,0 +1,53 @@
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from primer import leak, mlm
+from primer.transformer import Config, init_stack
+
+
+def test_page_experiment_both_outcomes():
+    words, changed, r = leak.experiment()
+    assert words == ["the", "cat", "sat", "on", "the", "mat"] and changed[-1] == "rug"
+    assert r.earlier_masked == 0.0                          # bit-identical with the mask
+    assert np.all(r.delta_masked[:5] == 0.0)
+    assert r.earlier_unmasked > 0.5                         # moves without it
+    assert np.all(r.delta_unmasked[:5] > 0)
+    assert r.delta_masked[5] > 0                            # the changed position itself moves either way
+    assert round(r.earlier_unmasked, 4) == 2.7798
+    assert round(float(r.delta_masked[5]), 4) == 6.6464
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(0, len(mlm.VOCAB) - 1), min_size=2, max_size=10), st.data(), st.integers(0, 50))
+def test_leak_property_any_sentence_any_seed(toks, data, seed):
+    toks = np.array(toks)
+    pos = data.draw(st.integers(1, len(toks) - 1))
+    new = (toks[pos] + data.draw(st.integers(1, len(mlm.VOCAB) - 1))) % len(mlm.VOCAB)
+    r = leak.leak_test(toks, pos, new, init_stack(seed, leak.CFG), leak.CFG)
+    assert r.earlier_masked == 0.0
+    assert np.all(r.delta_unmasked[:pos] > 0)
+
+
+def test_changing_the_first_token_has_no_earlier_position():
+    r = leak.leak_test(np.array([1, 2, 3]), 0, 4, init_stack(0, leak.CFG), leak.CFG)
+    assert r.earlier_masked == r.earlier_unmasked == 0.0
+    assert np.all(r.delta_masked > 0)          # everything after position 0 reads it
+
+
+def test_visible():
+    assert leak.visible(3).tolist() == [[True, False, False], [True, True, False], [True, True, True]]
+    assert leak.visible(3, masked=False).all()
+
+
+@pytest.mark.parametrize("args, words", [
+    ((np.array([1.0, 2.0]), 1, 3), "integer ids"),
+    ((np.array([1, 2]), 2, 3), "position"),
+    ((np.array([1, 2]), -1, 3), "position"),
+    ((np.array([1, 2]), 1, 2), "differ"),
+])
+def test_bad_input(args, words):
+    cfg = Config(vocab_size=len(mlm.VOCAB))
+    with pytest.raises(ValueError, match=words):
+        leak.leak_test(*args, init_stack(0, cfg), cfg)

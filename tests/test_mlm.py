@@ -1,0 +1,101 @@
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from primer import mlm
+
+
+def test_page_example_masks_15_percent():
+    rows, corrupted = mlm.mask_tokens(mlm.LONG_SENTENCE)
+    assert len(mlm.LONG_SENTENCE) == 20
+    assert [r[0] for r in rows] == [4, 6, 19]
+    assert [r[2] for r in rows] == ["mask", "mask", "mask"]
+    assert mlm.achieved_rate(rows, mlm.LONG_SENTENCE) == 0.15
+    assert corrupted.count(mlm.MASK) == 3
+    assert [w for i, w in enumerate(corrupted) if i not in (4, 6, 19)] == \
+        [w for i, w in enumerate(mlm.LONG_SENTENCE) if i not in (4, 6, 19)]
+
+
+@given(st.integers(1, 200), st.integers(0, 2**32 - 1))
+def test_bert_picks_round_rate_times_n(n, seed):
+    tokens = [f"w{i}" for i in range(n)]
+    rows, corrupted = mlm.mask_tokens(tokens, seed=seed)
+    assert len(rows) == max(1, int(round(0.15 * n)))
+    assert len({r[0] for r in rows}) == len(rows)
+    for i, original, action, shown in rows:
+        assert original == tokens[i] and corrupted[i] == shown
+        assert action in ("mask", "random", "keep")
+        assert (shown == mlm.MASK) == (action == "mask")
+        if action == "keep":
+            assert shown == original
+
+
+def test_80_10_10_over_many_draws():
+    tokens = [f"w{i}" for i in range(1000)]
+    actions = [r[2] for seed in range(20) for r in mlm.mask_tokens(tokens, seed=seed)[0]]
+    share = {a: actions.count(a) / len(actions) for a in ("mask", "random", "keep")}
+    assert abs(share["mask"] - 0.8) < 0.03 and abs(share["random"] - 0.1) < 0.02 and abs(share["keep"] - 0.1) < 0.02
+
+
+def test_corpus_never_contains_the_answer_in_place():
+    for s in mlm.CORPUS:
+        assert "cat sat" not in " ".join(s)
+
+
+def test_both_sides_resolve_sat_and_left_only_does_not():
+    both = mlm.fill_mask(sides="both")
+    left = mlm.fill_mask(sides="left")
+    prior = mlm.fill_mask(sides="none")
+    assert both[0][0] == "sat" and round(both[0][1], 3) == 0.856
+    assert left[0][0] == "ate" and round(left[0][1], 3) == 0.660
+    assert prior[0][0] == "the"
+    p_left = dict(mlm.fill_mask(sides="left", top=100))
+    assert p_left["sat"] < both[0][1] / 10
+
+
+def test_steps():
+    steps = mlm.steps()
+    assert [s["step"] for s in steps] == [0, 1, 2]
+    assert steps[0]["reads"] == [] and steps[0]["filled"] is None
+    assert steps[1]["reads"] == [0, 1, 3, 4, 5]
+    assert steps[2]["filled"] == "sat"
+    for s in steps:
+        assert np.isclose(s["probs"].sum(), 1)
+
+
+def test_counter_by_hand():
+    m = mlm.ContextCounter(corpus=[["a", "b"], ["a", "c"]], left=1, right=0, alpha=1.0)
+    # P(b) = (1+1)/(4+3); P(a at -1 | b) = (1+1)/(1+1*(4+1))
+    p = np.exp(m.log_scores({-1: "a"}))
+    assert np.isclose(p[m.index["b"]], 2 / 7 * 2 / 6)
+    assert np.isclose(p[m.index["a"]], 3 / 7 * 1 / 7)  # 'a' is never preceded by 'a'; it has PAD at -1 twice
+
+
+def test_context_of_pads_the_ends():
+    assert mlm.context_of(["x", "y"], 0, 2, 2, "both") == {-2: mlm.PAD, -1: mlm.PAD, 1: "y", 2: mlm.PAD}
+    assert mlm.context_of(["x", "y"], 1, 1, 1, "left") == {-1: "x"}
+    assert mlm.context_of(["x", "y"], 1, 1, 1, "none") == {}
+
+
+def test_ids():
+    assert mlm.ids(["the", "cat"]).tolist() == [mlm.VOCAB.index("the"), mlm.VOCAB.index("cat")]
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda: mlm.mask_tokens([]), "tokens must not be empty"),
+    (lambda: mlm.mask_tokens(["a"], rate=0), "rate"),
+    (lambda: mlm.mask_tokens(["a"], rate=1.5), "rate"),
+    (lambda: mlm.mask_tokens(["a"], seed=-1), "seed"),
+    (lambda: mlm.ContextCounter(left=0, right=0), "left \\+ right"),
+    (lambda: mlm.ContextCounter(alpha=0), "alpha"),
+    (lambda: mlm.ContextCounter(corpus=[]), "corpus"),
+    (lambda: mlm.ContextCounter().log_scores({7: "the"}), "offsets"),
+    (lambda: mlm.context_of(["a"], 1), "position"),
+    (lambda: mlm.context_of(["a"], 0, sides="up"), "sides"),
+    (lambda: mlm.fill_mask(top=0), "top"),
+    (lambda: mlm.ids(["zebra"]), "unknown"),
+])
+def test_bad_input(call, words):
+    with pytest.raises(ValueError, match=words):
+        call()
