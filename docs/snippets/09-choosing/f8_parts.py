@@ -1,0 +1,4 @@
+from primer.architectures import MODELS, summary
+from primer.figures import choosing
+
+print(choosing.parts_table([summary(name) for name in MODELS]))

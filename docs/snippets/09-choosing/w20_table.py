@@ -1,0 +1,4 @@
+from primer.architectures import OUTPUTS, architecture_for
+from primer.figures import choosing
+
+print(choosing.choice_table([architecture_for(output) for output in OUTPUTS]))
