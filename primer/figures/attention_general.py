@@ -1,0 +1,172 @@
+"""Figures and tables of the chapter "Attention in general": score functions, sqrt(d_k), gradient reach, cost."""
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from primer.figures._style import ACCENT, MUTED, add_control, heatmap_traces, page_lang, styled
+from primer.figures.tables import md_table, pct
+
+TEXT = {
+    "zh": {
+        "score": "打分函数", "k": "键", "q": "查询", "weight": "softmax 后",
+        "names": {"additive": "加性（Bahdanau）", "dot": "点积（Luong）", "bilinear": "双线性", "scaled": "缩放点积"},
+        "d_k": "d_k", "var_theory": "理论 Var(q·k)", "var_meas": "实测 Var(q·k)",
+        "var_scaled": "实测 Var(q·k/√d_k)", "var_scaled_theory": "理论 Var(q·k/√d_k)",
+        "max_w": "最大权重", "entropy": "熵", "unscaled": "不缩放", "scaled": "除以 √d_k",
+        "uniform": "均匀分布的熵", "keys": "个键",
+        "var_title": "q·k 的方差", "sat_title": "softmax 一行里的最大权重",
+        "theory_unscaled": "理论：d_k", "theory_scaled": "理论：1",
+        "meas_unscaled": "实测：q·k", "meas_scaled": "实测：q·k/√d_k",
+        "out": "输出 ", "in": "输入 ", "no_mask": "不加掩码", "causal": "因果掩码",
+        "reach": "‖∂输出_i / ∂输入_j‖",
+        "mask": "掩码", "rel_err": "解析 vs 有限差分：最大相对误差", "nonzero": "非零的 (i, j) 对",
+        "smallest": "最小的非零 ‖∂输出_i/∂输入_j‖", "of": " / ",
+        "n": "序列长度 n", "ops": "每层乘加次数（主项）", "attn": "自注意力 n²·d", "rnn": "RNN n·d²",
+        "ratio": "比值 n²d / nd² = n/d", "steps_rnn": "RNN 串行步数", "steps_attn": "自注意力串行步数",
+        "at_n": "n = ", "ratio_note": "n = {n}：自注意力 / RNN = {r}",
+    },
+    "en": {
+        "score": "score function", "k": "key", "q": "query", "weight": "after softmax",
+        "names": {"additive": "additive (Bahdanau)", "dot": "dot (Luong)", "bilinear": "bilinear", "scaled": "scaled dot"},
+        "d_k": "d_k", "var_theory": "theory Var(q·k)", "var_meas": "measured Var(q·k)",
+        "var_scaled": "measured Var(q·k/√d_k)", "var_scaled_theory": "theory Var(q·k/√d_k)",
+        "max_w": "largest weight", "entropy": "entropy", "unscaled": "unscaled", "scaled": "divided by √d_k",
+        "uniform": "entropy of uniform", "keys": " keys",
+        "var_title": "variance of q·k", "sat_title": "largest weight in a softmax row",
+        "theory_unscaled": "theory: d_k", "theory_scaled": "theory: 1",
+        "meas_unscaled": "measured: q·k", "meas_scaled": "measured: q·k/√d_k",
+        "out": "output ", "in": "input ", "no_mask": "no mask", "causal": "causal mask",
+        "reach": "‖∂output_i / ∂input_j‖",
+        "mask": "mask", "rel_err": "analytic vs finite differences: max relative error", "nonzero": "nonzero (i, j) pairs",
+        "smallest": "smallest nonzero ‖∂output_i/∂input_j‖", "of": " of ",
+        "n": "sequence length n", "ops": "multiply-adds per layer (leading term)", "attn": "self-attention n²·d", "rnn": "RNN n·d²",
+        "ratio": "ratio n²d / nd² = n/d", "steps_rnn": "RNN serial steps", "steps_attn": "self-attention serial steps",
+        "at_n": "n = ", "ratio_note": "n = {n}: self-attention / RNN = {r}",
+    },
+}
+
+SCORE_ORDER = ("additive", "dot", "bilinear", "scaled")
+
+
+def score_table(scores, weights, *, lang=None):
+    """Return a Markdown table: one row per score function, each key's raw score and softmax weight."""
+    t = TEXT[page_lang(lang)]
+    n_k = len(next(iter(scores.values())))
+    head = [t["score"]] + [f"{t['k']} {j}" for j in range(n_k)]
+    rows = []
+    for name in SCORE_ORDER:
+        cells = [f"{s:+.2f} → {pct(w, 0)}" for s, w in zip(scores[name], weights[name])]
+        best = int(np.argmax(weights[name]))
+        cells[best] = f"**{cells[best]}**"
+        rows.append([t["names"][name]] + cells)
+    return md_table(head, rows)
+
+
+def variance_table(rows, *, lang=None):
+    """Return a Markdown table of Var(q·k) and Var(q·k/√d_k), measured and in theory, one row per d_k."""
+    t = TEXT[page_lang(lang)]
+    head = [t["d_k"], t["var_theory"], t["var_meas"], t["var_scaled_theory"], t["var_scaled"]]
+    body = [[d, d, f"{unscaled:.1f}", 1, f"{scaled:.2f}"] for d, unscaled, scaled in rows]
+    return md_table(head, body)
+
+
+def _paren(a, b, lang):
+    return f"{a}（{b}）" if page_lang(lang) == "zh" else f"{a} ({b})"
+
+
+def saturation_table(rows, n_keys, *, lang=None):
+    """Return a Markdown table of the softmax's largest weight and entropy, unscaled vs scaled, per d_k."""
+    t = TEXT[page_lang(lang)]
+    head = [t["d_k"]] + [_paren(t[a], t[b], lang) for a in ("max_w", "entropy") for b in ("unscaled", "scaled")]
+    body = [[d, pct(s["unscaled"]["max_weight"], 0), pct(s["scaled"]["max_weight"], 0),
+             f"{s['unscaled']['entropy']:.2f}", f"{s['scaled']['entropy']:.2f}"] for d, s in rows]
+    uniform = rows[0][1]["uniform_entropy"]
+    return md_table(head, body) + f"\n{t['uniform']}（ln {n_keys}）: {uniform:.2f}\n".replace("（", " (" if page_lang(lang) == "en" else "（").replace("）", ")" if page_lang(lang) == "en" else "）")
+
+
+def variance_chart(d_ks, variances, saturations, n_keys, *, lang=None):
+    """Draw Var(q·k) against d_k (log-log) beside the softmax's largest weight, unscaled vs scaled."""
+    t = TEXT[page_lang(lang)]
+    d_ks = list(d_ks)
+    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12,
+                        subplot_titles=(t["var_title"], _paren(t["sat_title"], f"{n_keys}{t['keys']}", lang)))
+    grid = np.geomspace(min(d_ks), max(d_ks), 50)
+    fig.add_trace(go.Scatter(x=grid, y=grid, mode="lines", line=dict(color=ACCENT, dash="dot"), name=t["theory_unscaled"]), 1, 1)
+    fig.add_trace(go.Scatter(x=grid, y=np.ones_like(grid), mode="lines", line=dict(color=MUTED, dash="dot"), name=t["theory_scaled"]), 1, 1)
+    fig.add_trace(go.Scatter(x=d_ks, y=[v[0] for v in variances], mode="markers", marker=dict(color=ACCENT, size=10),
+                             name=t["meas_unscaled"], hovertemplate="d_k = %{x}: %{y:.1f}<extra></extra>"), 1, 1)
+    fig.add_trace(go.Scatter(x=d_ks, y=[v[1] for v in variances], mode="markers", marker=dict(color="#1f77b4", size=10),
+                             name=t["meas_scaled"], hovertemplate="d_k = %{x}: %{y:.2f}<extra></extra>"), 1, 1)
+    fig.add_trace(go.Scatter(x=d_ks, y=[s["unscaled"]["max_weight"] for s in saturations], mode="lines+markers",
+                             line=dict(color=ACCENT), name=t["unscaled"], hovertemplate="d_k = %{x}: %{y:.2f}<extra></extra>"), 1, 2)
+    fig.add_trace(go.Scatter(x=d_ks, y=[s["scaled"]["max_weight"] for s in saturations], mode="lines+markers",
+                             line=dict(color="#1f77b4"), name=t["scaled"], hovertemplate="d_k = %{x}: %{y:.2f}<extra></extra>"), 1, 2)
+    fig.update_xaxes(type="log", title="d_k")
+    fig.update_yaxes(type="log", col=1)
+    fig.update_yaxes(range=[0, 1], tickformat=".0%", col=2)
+    fig.update_layout(legend=dict(orientation="h", y=-0.25))
+    return styled(fig, height=440)
+
+
+def reach_heatmap(reach_by_mask, *, lang=None):
+    """Draw ‖∂output_i/∂input_j‖ as a heatmap; buttons switch between no mask and the causal mask."""
+    t = TEXT[page_lang(lang)]
+    fig = go.Figure()
+    steps = []
+    zmax = max(float(r.max()) for r in reach_by_mask.values())
+    for key, reach in reach_by_mask.items():
+        n = reach.shape[0]
+        start = len(fig.data)
+        for trace in heatmap_traces(reach, reach > 0, x=[f"{t['in']}{j}" for j in range(n)],
+                                    y=[f"{t['out']}{i}" for i in range(n)], closed_text="0", zmin=0, zmax=zmax):
+            fig.add_trace(trace)
+        steps.append((t[key], [start, start + 1], None))
+    fig.update_yaxes(autorange="reversed")
+    add_control(fig, steps, kind="buttons")
+    return styled(fig, height=440, title=t["reach"])
+
+
+def grad_table(results, *, lang=None):
+    """Return a Markdown table of the gradient check: error vs finite differences, nonzero pairs, smallest block."""
+    t = TEXT[page_lang(lang)]
+    head = [t["mask"], t["rel_err"], t["nonzero"], t["smallest"]]
+    body = [[t[key], f"{err:.1e}", f"{nonzero}{t['of']}{total}", f"{smallest:.3f}"]
+            for key, (err, nonzero, total, smallest) in results.items()]
+    return md_table(head, body)
+
+
+def cost_table(rows, *, lang=None):
+    """Return a Markdown table of per-layer cost and serial steps, one row per sequence length."""
+    t = TEXT[page_lang(lang)]
+    head = ["n", "d", t["attn"], t["rnn"], t["ratio"], t["steps_rnn"], t["steps_attn"]]
+    body = [[f"{r['n']:,}", r["d"], f"{r['attention']:,}", f"{r['rnn']:,}", f"{r['ratio']:.2f}",
+             f"{r['rnn_steps']:,}", r["attention_steps"]] for r in rows]
+    return md_table(head, body)
+
+
+def cost_chart(grid, rows, d, *, lang=None):
+    """Draw n²d and nd² against n (log-log); a slider walks n and labels the ratio at that n."""
+    t = TEXT[page_lang(lang)]
+    grid = list(grid)
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=grid, y=[n * n * d for n in grid], mode="lines", line=dict(color=ACCENT), name=t["attn"]))
+    fig.add_trace(go.Scatter(x=grid, y=[n * d * d for n in grid], mode="lines", line=dict(color="#1f77b4"), name=t["rnn"]))
+    steps = []
+    for r in rows:
+        i = len(fig.data)
+        fig.add_trace(go.Scatter(x=[r["n"], r["n"]], y=[r["attention"], r["rnn"]], mode="markers+lines",
+                                 marker=dict(size=11, color=[ACCENT, "#1f77b4"]), line=dict(color=MUTED, dash="dot"),
+                                 showlegend=False, hovertemplate="n = %{x:,}: %{y:,}<extra></extra>"))
+        note = t["ratio_note"].format(n=f"{r['n']:,}", r=f"{r['ratio']:.2f}")
+        steps.append((f"{r['n']:,}", [0, 1, i], {"annotations": [dict(
+            x=0.02, y=0.98, xref="paper", yref="paper", xanchor="left", yanchor="top", text=note, showarrow=False,
+            font=dict(size=14, color=ACCENT))]}))
+    fig.update_xaxes(type="log", title=t["n"])
+    fig.update_yaxes(type="log", title=t["ops"])
+    fig.update_layout(legend=dict(orientation="h", y=1.08, x=0.5, xanchor="center"))
+    active = next(i for i, r in enumerate(rows) if r["n"] >= d)
+    add_control(fig, steps, kind="slider", prefix=t["at_n"], active=active, y=-0.12)
+    styled(fig, height=540)
+    fig.update_layout(margin=dict(b=120))
+    return fig

@@ -1,0 +1,152 @@
+"""Figures and tables of the chapter "Self-attention, cross-attention, multi-head, position"."""
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from primer.figures._style import add_control, heatmap_traces, page_lang, styled
+from primer.figures.tables import md_table, pct
+
+TEXT = {
+    "zh": {
+        "heads": {"attribute": "头 1：属性", "action": "头 2：动作", "quantity": "头 3：数量", "wide": "一个宽头（三头拼成一头）"},
+        "query": "查询", "key": "键", "others": "其余 {n} 个键合计", "tv": "与宽头的总变差距离",
+        "self": "自注意力：源句读源句", "cross": "交叉注意力：译文读源句",
+        "pos": "位置", "dim": "维度", "pe": "正弦位置编码 PE[位置, 维度]",
+        "no_pe": "不加位置编码", "with_pe": "加上位置编码",
+        "out_a": "「{a}」的输出", "out_b": "「{b}」的输出", "diff": "按词对齐后的差 |B − A|",
+        "setting": "设置", "gap": "max |f(Px) − P f(x)|", "like_diff": "「喜欢」在两句里的输出之差（最大绝对值）",
+        "field": "字段", "value": "取值", "source": "来源",
+        "rows": {"encoder_layers": "编码器层数 N", "decoder_layers": "解码器层数 N", "d_model": "模型宽度 d_model",
+                 "n_heads": "头数 h", "d_ff": "前馈层宽度 d_ff", "d_k": "每头宽度 d_k = d_model / h"},
+        "published": "论文表 3（base）", "computed": "由上两行算出",
+    },
+    "en": {
+        "heads": {"attribute": "head 1: attribute", "action": "head 2: action", "quantity": "head 3: quantity", "wide": "one wide head (three heads as one)"},
+        "query": "query", "key": "key", "others": "other {n} keys together", "tv": "total-variation distance to the wide head",
+        "self": "self-attention: source reads source", "cross": "cross-attention: target reads source",
+        "pos": "position", "dim": "dimension", "pe": "sinusoidal positional encoding PE[position, dimension]",
+        "no_pe": "no positional encoding", "with_pe": "with positional encoding",
+        "out_a": "output of “{a}”", "out_b": "output of “{b}”", "diff": "|B − A|, rows matched by word",
+        "setting": "setting", "gap": "max |f(Px) − P f(x)|", "like_diff": "largest |difference| of 喜欢's output between the two",
+        "field": "field", "value": "value", "source": "source",
+        "rows": {"encoder_layers": "encoder layers N", "decoder_layers": "decoder layers N", "d_model": "model width d_model",
+                 "n_heads": "heads h", "d_ff": "feed-forward width d_ff", "d_k": "per-head width d_k = d_model / h"},
+        "published": "paper, Table 3 (base)", "computed": "computed from the two rows above",
+    },
+}
+
+
+def head_selector(tokens, weights_by_head, *, lang=None):
+    """Draw one attention-weight heatmap per head; buttons choose the head (the wide head included)."""
+    t = TEXT[page_lang(lang)]
+    tokens = list(tokens)
+    fig = go.Figure()
+    steps = []
+    for name, weights in weights_by_head.items():
+        start = len(fig.data)
+        for trace in heatmap_traces(weights, np.ones(np.shape(weights), bool), x=tokens, y=tokens, zmin=0, zmax=1):
+            fig.add_trace(trace)
+        steps.append((t["heads"][name], [start, start + 1], None))
+    fig.update_yaxes(autorange="reversed", title=t["query"])
+    fig.update_xaxes(title=t["key"], side="bottom")
+    add_control(fig, steps, kind="buttons", y=1.04)
+    styled(fig, height=560)
+    fig.update_layout(margin=dict(t=90))
+    return fig
+
+
+def wide_table(query, keys, rows, *, lang=None):
+    """Return a Markdown table of one query's weights on a few keys, per head and for the one wide head."""
+    t = TEXT[page_lang(lang)]
+    n_rest = len(rows[0][1]) - len(keys)
+    head = [f"{t['query']}「{query}」"] + list(keys.values()) + [t["others"].format(n=n_rest), t["tv"]]
+    body = []
+    for name, weights, tv in rows:
+        picked = [weights[j] for j in keys]
+        body.append([t["heads"][name]] + [pct(w) for w in picked] + [pct(1 - sum(picked)), f"{tv:.2f}"])
+    return md_table(head, body)
+
+
+def cross_toggle(source, target, self_weights, cross_weights, *, lang=None):
+    """Draw the square self-attention map and the rectangular cross-attention map; buttons switch."""
+    t = TEXT[page_lang(lang)]
+    fig = go.Figure()
+    for weights, ys in ((self_weights, source), (cross_weights, target)):
+        for trace in heatmap_traces(weights, np.ones(np.shape(weights), bool), x=list(source), y=list(ys), zmin=0, zmax=1):
+            fig.add_trace(trace)
+    fig.update_yaxes(autorange="reversed", title=t["query"])
+    fig.update_xaxes(title=t["key"])
+    add_control(fig, [(t["self"], [0, 1], None), (t["cross"], [2, 3], None)], kind="buttons")
+    return styled(fig, height=420)
+
+
+def cross_table(source, target, weights, *, lang=None):
+    """Return a Markdown table of cross-attention weights: one row per target query, one column per source key."""
+    t = TEXT[page_lang(lang)]
+    head = [f"{t['query']} \\ {t['key']}"] + list(source)
+    body = [[q] + [pct(w, 0) for w in row] for q, row in zip(target, weights)]
+    return md_table(head, body)
+
+
+def pe_heatmap(pe, *, lang=None):
+    """Draw the positional encoding as a heatmap: positions down, dimensions across."""
+    t = TEXT[page_lang(lang)]
+    n, d = np.shape(pe)
+    fig = go.Figure(go.Heatmap(z=np.asarray(pe).tolist(), x=list(range(d)), y=list(range(n)), colorscale="RdBu",
+                               zmin=-1, zmax=1, colorbar=dict(thickness=12),
+                               hovertemplate=f"{t['pos']} %{{y}}, {t['dim']} %{{x}}: %{{z:.3f}}<extra></extra>"))
+    fig.update_yaxes(autorange="reversed", title=t["pos"])
+    fig.update_xaxes(title=t["dim"])
+    return styled(fig, height=460, title=t["pe"])
+
+
+def order_toggle(tokens_a, tokens_b, outputs, *, lang=None):
+    """Draw both sentences' outputs and their word-matched difference; buttons add or drop positions.
+
+    outputs maps "no_pe" / "with_pe" to (out_a, out_b, diff), each [n, d].
+    """
+    t = TEXT[page_lang(lang)]
+    a, b = "".join(tokens_a), "".join(tokens_b)
+    fig = make_subplots(rows=1, cols=3, horizontal_spacing=0.08,
+                        subplot_titles=(t["out_a"].format(a=a), t["out_b"].format(b=b), t["diff"]))
+    zmax = max(float(np.abs(o).max()) for trio in outputs.values() for o in trio[:2])
+    dmax = max(float(trio[2].max()) for trio in outputs.values()) or 1.0
+    steps = []
+    for key, (out_a, out_b, diff) in outputs.items():
+        start = len(fig.data)
+        d = np.shape(out_a)[1]
+        dims = [str(j) for j in range(d)]
+        for col, z, ys, scale, lo in ((1, out_a, tokens_a, "RdBu", -zmax), (2, out_b, tokens_b, "RdBu", -zmax),
+                                      (3, diff, tokens_a, "Oranges", 0.0)):
+            hi = dmax if col == 3 else zmax
+            fig.add_trace(go.Heatmap(z=np.asarray(z).tolist(), x=dims, y=list(ys), colorscale=scale, zmin=lo, zmax=hi,
+                                     showscale=False, xgap=1, ygap=1,
+                                     hovertemplate="%{y}, %{x}: %{z:.3f}<extra></extra>"), row=1, col=col)
+        steps.append((t[key], list(range(start, start + 3)), None))
+    fig.update_yaxes(autorange="reversed")
+    fig.update_xaxes(title=t["dim"])
+    add_control(fig, steps, kind="buttons", y=1.14)
+    styled(fig, height=360)
+    fig.update_layout(margin=dict(t=100))
+    return fig
+
+
+def order_table(rows, *, lang=None):
+    """Return a Markdown table: permutation gap and 喜欢's output difference, without and with positions."""
+    t = TEXT[page_lang(lang)]
+    head = [t["setting"], t["gap"], t["like_diff"]]
+    return md_table(head, [[t[key], _num(gap), _num(diff)] for key, gap, diff in rows])
+
+
+def _num(x):
+    return f"{x:.1e}" if abs(x) < 1e-3 else f"{x:.3f}"
+
+
+def config_table(config, *, lang=None):
+    """Return a Markdown table of a Transformer's published shape, with d_k computed from it."""
+    t = TEXT[page_lang(lang)]
+    body = [[t["rows"][f], getattr(config, f), t["published"]]
+            for f in ("encoder_layers", "decoder_layers", "d_model", "n_heads", "d_ff")]
+    body.append([t["rows"]["d_k"], f"**{config.d_k}**", t["computed"]])
+    return md_table([t["field"], t["value"], t["source"]], body)
