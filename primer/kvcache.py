@@ -1,0 +1,146 @@
+"""A KV cache: keep every layer's keys and values, and compute only the new token's row.
+
+Cached decoding is exact, not an approximation, because of the causal mask: an old position
+never reads a later one, so appending a token changes nothing already computed. Only K and V
+are kept: the new row needs the new query and every key and value, and old queries are never
+read again.
+"""
+
+import numpy as np
+
+from primer._checks import float_array, nonneg_int
+from primer.attention import attention
+from primer.masks import causal_mask, full_mask
+from primer.transformer import _check_tokens, attend, block, embed, layer_norm, linear, logits, project_kv
+
+
+class KVCache:
+    """Each layer's keys and values so far, as [n_heads, t, d_head] arrays (t grows by one row per token)."""
+
+    def __init__(self, cfg, dtype=np.float64):
+        self.cfg = cfg
+        self.dtype = np.dtype(dtype)
+        if self.dtype.kind != "f":
+            raise ValueError(f"dtype must be a floating-point type, got {self.dtype}")
+        empty = np.zeros((cfg.n_heads, 0, cfg.d_head), dtype=self.dtype)
+        self.k = [empty.copy() for _ in range(cfg.n_layers)]
+        self.v = [empty.copy() for _ in range(cfg.n_layers)]
+
+    @property
+    def length(self):
+        """How many positions the cache holds."""
+        return self.k[0].shape[1]
+
+    @property
+    def nbytes(self):
+        """The bytes the cached arrays occupy."""
+        return sum(a.nbytes for a in self.k + self.v)
+
+    def append(self, layer, k, v):  # [h, m, d_head] x2 -> ([h, t + m, d_head], [h, t + m, d_head])
+        """Add m new rows of keys and values to one layer and return everything that layer holds."""
+        self.k[layer] = np.concatenate([self.k[layer], np.asarray(k, dtype=self.dtype)], axis=1)
+        self.v[layer] = np.concatenate([self.v[layer], np.asarray(v, dtype=self.dtype)], axis=1)
+        return self.k[layer], self.v[layer]
+
+
+def decode_cached(tokens, params, cfg, cache, ops=None):  # [m] -> [m, vocab]
+    """Run only the m new tokens through the decoder, reading the cached K/V of the earlier ones.
+
+    The new tokens sit at positions t .. t + m - 1 (t = cache.length); their K/V rows are appended
+    to the cache. With m = 1 this is one step of incremental decoding; with the whole prompt it
+    is the "prefill".
+    """
+    tokens = _check_tokens(tokens, cfg)
+    if cache.cfg != cfg:
+        raise ValueError("cache must be made for the same Config as the model")
+    t, m = cache.length, tokens.size
+    x = embed(tokens, params, cfg, start=t)
+    mask = causal_mask(m, t + m)   # the new rows read every cached key and the new keys up to their own
+    for i, p in enumerate(params["blocks"]):
+        h = layer_norm(x, p["ln1"])
+        k, v = cache.append(i, *project_kv(h, p["self"], cfg.n_heads, ops))   # only the new rows are projected
+        a, _ = attend(h, k, v, p["self"], cfg.n_heads, mask, ops)             # only the new rows ask
+        x = x + a
+        x = x + linear(np.maximum(0.0, linear(layer_norm(x, p["ln3"]), p["ff1"])), p["ff2"])
+    return logits(layer_norm(x, params["ln_f"]), params)
+
+
+def generate_cached(prompt, params, cfg, n_new, ops=None):  # [n] -> [n + n_new]
+    """Return the prompt followed by n_new greedy tokens, feeding the decoder one new token per step."""
+    prompt = _check_tokens(prompt, cfg)
+    n_new = nonneg_int("n_new", n_new)
+    if prompt.size + n_new - 1 > cfg.max_len:
+        raise ValueError(f"len(prompt) + n_new - 1 must be <= max_len={cfg.max_len}, got {prompt.size + n_new - 1}")
+    cache = KVCache(cfg)
+    tokens = list(prompt)
+    new = prompt
+    for _ in range(n_new):
+        last = decode_cached(new, params, cfg, cache, ops)[-1]
+        tokens.append(int(np.argmax(last)))
+        new = np.array(tokens[-1:])
+    return np.array(tokens, dtype=int)
+
+
+def decode_step(x_new, k_cache, v_cache, w_q, w_k, w_v):  # [d], [t, d_k], [t, d_v], [d, d_k], [d, d_k], [d, d_v] -> ([d_v], [t+1, d_k], [t+1, d_v])
+    """Run one cached single-head attention step: project the new row, append its k and v, attend once."""
+    x_new = float_array("x_new", x_new)
+    if x_new.ndim != 1:
+        raise ValueError(f"x_new must be one row [d], got shape {x_new.shape}")
+    w_q, w_k, w_v = (float_array(n, w, min_ndim=2) for n, w in (("w_q", w_q), ("w_k", w_k), ("w_v", w_v)))
+    k_cache = np.asarray(k_cache, dtype=float).reshape(-1, w_k.shape[1])
+    v_cache = np.asarray(v_cache, dtype=float).reshape(-1, w_v.shape[1])
+    if k_cache.shape[0] != v_cache.shape[0]:
+        raise ValueError(f"k_cache and v_cache must hold the same number of rows, got {k_cache.shape[0]} and {v_cache.shape[0]}")
+    k_cache = np.vstack([k_cache, x_new @ w_k])
+    v_cache = np.vstack([v_cache, x_new @ w_v])
+    out, _ = attention((x_new @ w_q)[None, :], k_cache, v_cache)   # one query, every key: nothing to mask
+    return out[0], k_cache, v_cache
+
+
+def layer_kv(tokens, params, cfg, mask):  # [n], [n, n] -> (per layer ([h, n, d_head], [h, n, d_head]), [n, vocab])
+    """Run the stack under a mask and return every layer's self-attention K/V and the final logits."""
+    x = embed(tokens, params, cfg)
+    kvs = []
+    for p in params["blocks"]:
+        kvs.append(project_kv(layer_norm(x, p["ln1"]), p["self"], cfg.n_heads))
+        x, _ = block(x, p, cfg.n_heads, mask)
+    return kvs, logits(layer_norm(x, params["ln_f"]), params)
+
+
+def old_rows_drift(tokens, new_token, params, cfg, mask="causal"):  # [n], int -> dict
+    """Append one token and return max |change| of the old positions' K, V (per layer) and logits.
+
+    mask="causal" runs the decoder; mask="full" runs the same weights bidirectionally, as an encoder.
+    """
+    if mask not in ("causal", "full"):
+        raise ValueError(f"mask must be 'causal' or 'full', got {mask!r}")
+    tokens = _check_tokens(tokens, cfg)
+    longer = _check_tokens(np.append(tokens, new_token), cfg)
+    make = causal_mask if mask == "causal" else full_mask
+    n = tokens.size
+    kv_a, out_a = layer_kv(tokens, params, cfg, make(n))
+    kv_b, out_b = layer_kv(longer, params, cfg, make(n + 1))
+    return {"k": [float(np.abs(a[0] - b[0][:, :n]).max()) for a, b in zip(kv_a, kv_b)],
+            "v": [float(np.abs(a[1] - b[1][:, :n]).max()) for a, b in zip(kv_a, kv_b)],
+            "logits": float(np.abs(out_a - out_b[:n]).max())}
+
+
+def new_row_dependence(q, k, v, seed=0):  # [n, d_k], [n, d_k], [n, d_v] -> dict
+    """Replace the old rows (all but the last) of q, of k, or of v by noise; return max |change| of the last output row.
+
+    Under the causal mask the last row reads only its own query, so changing old queries moves
+    it by exactly 0: that is why a cache keeps K and V and drops Q.
+    """
+    q, k, v = float_array("q", q, min_ndim=2), float_array("k", k, min_ndim=2), float_array("v", v, min_ndim=2)
+    n = q.shape[0]
+    if n < 2 or k.shape[0] != n or v.shape[0] != n:
+        raise ValueError(f"q, k and v must have the same number of rows n >= 2, got {q.shape[0]}, {k.shape[0]}, {v.shape[0]}")
+    rng = np.random.default_rng(seed)
+    mask = causal_mask(n)
+    base = attention(q, k, v, mask)[0][-1]
+    change = {}
+    for name in ("q", "k", "v"):
+        arrays = {"q": q.copy(), "k": k.copy(), "v": v.copy()}
+        arrays[name][:-1] = rng.normal(size=arrays[name][:-1].shape)
+        change[name] = float(np.abs(attention(arrays["q"], arrays["k"], arrays["v"], mask)[0][-1] - base).max())
+    return change
