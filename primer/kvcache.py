@@ -87,8 +87,14 @@ def decode_step(x_new, k_cache, v_cache, w_q, w_k, w_v):  # [d], [t, d_k], [t, d
     if x_new.ndim != 1:
         raise ValueError(f"x_new must be one row [d], got shape {x_new.shape}")
     w_q, w_k, w_v = (float_array(n, w, min_ndim=2) for n, w in (("w_q", w_q), ("w_k", w_k), ("w_v", w_v)))
-    k_cache = np.asarray(k_cache, dtype=float).reshape(-1, w_k.shape[1])
-    v_cache = np.asarray(v_cache, dtype=float).reshape(-1, w_v.shape[1])
+    if w_q.shape[0] != x_new.size or w_k.shape[0] != x_new.size or w_v.shape[0] != x_new.size:
+        raise ValueError(f"w_q, w_k and w_v must have d = {x_new.size} rows, got {w_q.shape}, {w_k.shape}, {w_v.shape}")
+    if w_q.shape[1] != w_k.shape[1]:
+        raise ValueError(f"w_q and w_k must give the same d_k, got {w_q.shape[1]} and {w_k.shape[1]}")
+    k_cache, v_cache = np.asarray(k_cache, dtype=float), np.asarray(v_cache, dtype=float)
+    for name, cache, width in (("k_cache", k_cache, w_k.shape[1]), ("v_cache", v_cache, w_v.shape[1])):
+        if cache.ndim != 2 or cache.shape[1] != width:
+            raise ValueError(f"{name} must have shape [t, {width}], got {cache.shape}")
     if k_cache.shape[0] != v_cache.shape[0]:
         raise ValueError(f"k_cache and v_cache must hold the same number of rows, got {k_cache.shape[0]} and {v_cache.shape[0]}")
     k_cache = np.vstack([k_cache, x_new @ w_k])
