@@ -1,0 +1,19 @@
+import numpy as np
+
+
+def temperature_softmax(z, t):  # [vocab], float > 0 -> [vocab]
+    if not t > 0:
+        raise ValueError(f"temperature must be > 0, got {t}; use argmax for T -> 0")
+    z = np.asarray(z, dtype=float) / t
+    e = np.exp(z - z.max())                      # shift by the max: no overflow at small T
+    return e / e.sum()
+
+
+def sample(z, t, rng):  # [vocab], float > 0, Generator -> int
+    cdf = np.cumsum(temperature_softmax(z, t))
+    return int(min(np.searchsorted(cdf, rng.random() * cdf[-1], side="right"), len(cdf) - 1))
+
+
+z = np.array([2.0, 1.0, 0.5, -0.5, -1.5])
+rng = np.random.default_rng(0)                   # seeded: the same draws on every run
+print([sample(z, 1.0, rng) for _ in range(12)], "greedy:", int(np.argmax(z)))
