@@ -1,0 +1,6 @@
+from primer import full_mask
+from primer.figures import encoder, to_html
+
+ns = list(range(2, 13))
+fig = encoder.open_grid(ns, [full_mask(n) for n in ns])
+print(to_html(fig, div_id="fig-w3"))

@@ -1,0 +1,120 @@
+"""Figures of the chapter "Decoder-only": one row causal vs bidirectional, the growing visible range, the leak."""
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from primer.figures._style import ACCENT, CLOSED_COLOR, MUTED, add_control, heatmap_traces, page_lang, styled
+from primer.figures.encoder import LEFT_COLOR, arc_trace, labels, token_trace
+from primer.figures.tables import md_table
+
+LEAK_COLOR = "#d62728"
+
+TEXT = {
+    "zh": {
+        "full": "双向（全开掩码，编码器）", "causal": "因果掩码（解码器）", "q": "查询", "k": "键",
+        "token": "高亮 token：", "sees": "第 {i} 个位置能看 {k} / {n} 个 token",
+        "on": "掩码开（因果）", "off": "掩码关（全开）", "delta": "该位置 logits 的最大 |Δ|",
+        "changed": "改动的位置", "pos": "位置",
+        "note_on": "改动之前的位置：max |Δ| = {d}（逐位相同）", "note_off": "改动之前的位置：max |Δ| = {d}（未来漏进来了）",
+    },
+    "en": {
+        "full": "bidirectional (full mask, encoder)", "causal": "causal mask (decoder)", "q": "query", "k": "key",
+        "token": "highlighted token: ", "sees": "position {i} sees {k} / {n} tokens",
+        "on": "mask on (causal)", "off": "mask off (full)", "delta": "max |Δ| of that position's logits",
+        "changed": "changed here", "pos": "position",
+        "note_on": "positions before the change: max |Δ| = {d} (bit-identical)", "note_off": "positions before the change: max |Δ| = {d} (the future leaked in)",
+    },
+}
+
+
+def fmt_delta(x):
+    """Format a |Δ|: an exact zero prints as 0.0, anything else with four decimals."""
+    x = float(x)
+    return "0.0" if x == 0.0 else f"{x:.4f}"
+
+
+def same_row(words, w_full, w_causal, row, *, lang=None):
+    """Draw the same query row under a full mask and under a causal mask, side by side."""
+    t = TEXT[page_lang(lang)]
+    n = len(words)
+    ticks = labels(words)
+    fig = make_subplots(rows=1, cols=2, subplot_titles=(t["full"], t["causal"]), horizontal_spacing=0.1)
+    full, causal = np.ones((n, n), bool), np.tri(n, dtype=bool)
+    for col, (w, m) in enumerate(((w_full, full), (w_causal, causal)), start=1):
+        for trace in heatmap_traces(w, m, x=ticks, y=ticks, closed_text="0", zmin=0, zmax=max(np.max(w_full), np.max(w_causal))):
+            fig.add_trace(trace, row=1, col=col)
+        fig.add_shape(type="rect", x0=-0.5, x1=n - 0.5, y0=row - 0.5, y1=row + 0.5, line=dict(color=ACCENT, width=3),
+                      row=1, col=col)
+    fig.update_yaxes(autorange="reversed")
+    fig.update_yaxes(showticklabels=False, col=2)
+    fig.update_xaxes(tickangle=-45)
+    return styled(fig, height=380)
+
+
+def visible_range(words, weights, *, lang=None):
+    """Draw, for the chosen token, the arcs to itself and every earlier token; later tokens stay grey."""
+    t = TEXT[page_lang(lang)]
+    n = len(words)
+    weights = np.asarray(weights)
+    fig = go.Figure()
+    steps = []
+    for i in range(n):
+        start = len(fig.data)
+        fig.add_trace(go.Scatter(x=[-0.45, i + 0.45, i + 0.45, -0.45, -0.45], y=[-0.35, -0.35, 0.35, 0.35, -0.35],
+                                 mode="lines", fill="toself", fillcolor="rgba(232,113,10,0.08)", line=dict(color=ACCENT, width=1, dash="dot"),
+                                 hoverinfo="skip", showlegend=False))
+        fig.add_trace(token_trace(words, i, visible_upto=i))
+        for j in range(i):
+            fig.add_trace(arc_trace(j, i, weights[i, j], above=True, color=ACCENT))
+        steps.append((f"{i} {words[i]}", list(range(start, len(fig.data))),
+                      {"title.text": t["sees"].format(i=i, k=int(i + 1), n=n)}))
+    top = 0.25 + 0.22 * (n - 1) + 0.35
+    fig.update_xaxes(visible=False, range=[-0.6, n - 0.4])
+    fig.update_yaxes(visible=False, range=[-0.6, top])
+    active = n - 1
+    add_control(fig, steps, kind="slider", prefix=t["token"], active=active)
+    fig = styled(fig, height=400)
+    fig.update_layout(title=dict(text=steps[active][2]["title.text"], x=0.01, xanchor="left"), margin=dict(t=60))
+    return fig
+
+
+def leak_toggle(words, changed, result, *, lang=None):
+    """Draw each position's max |Δ| after one future token changes; buttons switch the mask on and off."""
+    t = TEXT[page_lang(lang)]
+    n = len(words)
+    x = [f"{i} {a}" if a == b else f"{i} {a}→{b}" for i, (a, b) in enumerate(zip(words, changed))]
+    fig = go.Figure()
+    steps = []
+    for k, (delta, note, label) in enumerate(((result.delta_masked, t["note_on"].format(d=fmt_delta(result.earlier_masked)), t["on"]),
+                                              (result.delta_unmasked, t["note_off"].format(d=fmt_delta(result.earlier_unmasked)), t["off"]))):
+        colors = [MUTED if i == result.position else (LEAK_COLOR if delta[i] > 0 else ACCENT) for i in range(n)]
+        fig.add_trace(go.Bar(x=x, y=list(delta), marker_color=colors, text=[fmt_delta(d) for d in delta],
+                             textposition="outside", hovertemplate="%{x}: %{y:.6g}<extra></extra>", showlegend=False))
+        color = LEAK_COLOR if k else ACCENT
+        steps.append((label, [k], {"annotations": [
+            dict(x=0.01, y=1.0, xref="paper", yref="paper", text=note, showarrow=False, xanchor="left", font=dict(color=color, size=14)),
+            dict(x=x[result.position], y=float(delta[result.position]), text=t["changed"], showarrow=True, arrowhead=2, ay=-40)]}))
+    top = 1.25 * float(max(result.delta_masked.max(), result.delta_unmasked.max()))
+    fig.update_yaxes(range=[0, top], title=t["delta"])
+    add_control(fig, steps, kind="buttons")
+    return styled(fig, height=420)
+
+
+TABLE = {
+    "zh": {"pos": "位置", "tok": "原句 → 改后", "on": "掩码开：max &#124;Δ&#124;", "off": "掩码关：max &#124;Δ&#124;",
+           "earlier": "改动之前的所有位置（最大值）"},
+    "en": {"pos": "position", "tok": "before → after", "on": "mask on: max &#124;Δ&#124;", "off": "mask off: max &#124;Δ&#124;",
+           "earlier": "all positions before the change (max)"},
+}
+
+
+def leak_table(words, changed, result, *, lang=None):
+    """Return a Markdown table of each position's max |Δ| with the causal mask and with a full mask."""
+    t = TABLE[page_lang(lang)]
+    rows = []
+    for i, (a, b) in enumerate(zip(words, changed)):
+        rows.append([i, f"`{a}`" if a == b else f"`{a}` → `{b}`", fmt_delta(result.delta_masked[i]), fmt_delta(result.delta_unmasked[i])])
+    rows.append([f"0–{result.position - 1}", t["earlier"], f"**{fmt_delta(result.earlier_masked)}**",
+                 f"**{fmt_delta(result.earlier_unmasked)}**"])
+    return md_table([t["pos"], t["tok"], t["on"], t["off"]], rows)

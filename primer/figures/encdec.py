@@ -1,0 +1,208 @@
+"""Figures of the chapter "Encoder-decoder": two stacks, one shared memory, two sub-layers, the full rectangle, two layouts."""
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from primer.figures._style import ACCENT, CLOSED_COLOR, MUTED, add_control, heatmap_traces, page_lang, styled
+from primer.figures.encoder import LEFT_COLOR, RIGHT_COLOR, labels
+from primer.figures.tables import md_table
+
+CROSS_COLOR = "#9467bd"
+REGION_COLORS = {1: LEFT_COLOR, 2: CROSS_COLOR, 3: RIGHT_COLOR, 4: "#8c564b"}  # encdec region codes
+
+TEXT = {
+    "zh": {
+        "enc": "编码器", "dec": "解码器", "layer": "层 ", "layer_prefix": "层：",
+        "enc_self": "编码器第 {l} 层 · 全开", "dec_self": "解码器第 {l} 层 · 因果",
+        "memory": "编码器输出（memory）", "cross_w": "解码器第 {l} 层的交叉注意力权重",
+        "once": "这一层的 K/V：在第 1 步之前从同一份 memory 投影一次，之后每一步直接复用",
+        "self_sub": "子层 1 · 自注意力：K/V 来自自己的过去（因果）", "cross_sub": "子层 2 · 交叉注意力：K/V 来自编码器（全开矩形）",
+        "row": "解码器行：", "row_title": "解码器第 {i} 行（“{w}”）：{k} / {m} 个源端列开着",
+        "two": "两个栈：编码器 + 解码器", "one": "一个解码器：“French: … English: …”",
+        "legend_two": ("编码器自注意力", "交叉注意力", "解码器自注意力"), "legend_one": ("提示读提示（因果）", "译文读提示", "译文读译文"),
+    },
+    "en": {
+        "enc": "encoder", "dec": "decoder", "layer": "layer ", "layer_prefix": "layer: ",
+        "enc_self": "encoder layer {l} · full", "dec_self": "decoder layer {l} · causal",
+        "memory": "encoder output (memory)", "cross_w": "cross-attention weights of decoder layer {l}",
+        "once": "this layer's K/V: projected once from the same memory before step 1, reused at every step",
+        "self_sub": "sub-layer 1 · self-attention: K/V from its own past (causal)", "cross_sub": "sub-layer 2 · cross-attention: K/V from the encoder (full rectangle)",
+        "row": "decoder row: ", "row_title": "decoder row {i} (“{w}”): {k} / {m} source columns open",
+        "two": "two stacks: encoder + decoder", "one": "one decoder: “French: … English: …”",
+        "legend_two": ("encoder self-attention", "cross-attention", "decoder self-attention"), "legend_one": ("prompt reads prompt (causal)", "translation reads prompt", "translation reads itself"),
+    },
+}
+
+
+def _stack_boxes(n_layers, layer, x, color):
+    """Return a scatter of square markers, one per layer, bottom to top; the chosen layer in ACCENT."""
+    return go.Scatter(x=[x] * n_layers, y=list(range(1, n_layers + 1)), mode="markers+text",
+                      text=[str(i) for i in range(1, n_layers + 1)], textfont=dict(color="white"),
+                      marker=dict(symbol="square", size=26, color=[ACCENT if i == layer else color for i in range(n_layers)]),
+                      hoverinfo="skip", showlegend=False)
+
+
+def two_stacks(src, tgt, enc_w, dec_w, *, lang=None):
+    """Walk both stacks layer by layer: the encoder's full self-attention beside the decoder's causal one."""
+    t = TEXT[page_lang(lang)]
+    n_layers = len(enc_w)
+    fig = make_subplots(rows=1, cols=3, column_widths=[0.16, 0.42, 0.42], horizontal_spacing=0.08,
+                        subplot_titles=("", "", ""))
+    m, n = len(src), len(tgt)
+    steps = []
+    zmax = max(float(np.max(enc_w)), float(np.max(dec_w)))
+    for layer in range(n_layers):
+        start = len(fig.data)
+        fig.add_trace(_stack_boxes(n_layers, layer, 0, LEFT_COLOR), row=1, col=1)
+        fig.add_trace(_stack_boxes(n_layers, layer, 1, RIGHT_COLOR), row=1, col=1)
+        for trace in heatmap_traces(enc_w[layer], np.ones((m, m), bool), x=labels(src), y=labels(src), zmin=0, zmax=zmax,
+                                    xaxis="x2", yaxis="y2"):
+            fig.add_trace(trace)
+        for trace in heatmap_traces(dec_w[layer], np.tri(n, dtype=bool), x=labels(tgt), y=labels(tgt), closed_text="0",
+                                    zmin=0, zmax=zmax, xaxis="x3", yaxis="y3"):
+            fig.add_trace(trace)
+        steps.append((layer + 1, list(range(start, len(fig.data))), {"annotations": [
+            dict(text=t["enc_self"].format(l=layer + 1), x=0.39, y=1.06, xref="paper", yref="paper", showarrow=False),
+            dict(text=t["dec_self"].format(l=layer + 1), x=0.82, y=1.06, xref="paper", yref="paper", showarrow=False),
+            dict(text=t["enc"], x=0, y=0, xref="x", yref="y", showarrow=False, font=dict(color=LEFT_COLOR)),
+            dict(text=t["dec"], x=1, y=0, xref="x", yref="y", showarrow=False, font=dict(color=RIGHT_COLOR))]}))
+    fig.update_xaxes(visible=False, range=[-0.9, 1.9], row=1, col=1)
+    fig.update_yaxes(visible=False, range=[-0.4, n_layers + 0.6], row=1, col=1)
+    fig.update_yaxes(autorange="reversed", row=1, col=2)
+    fig.update_yaxes(autorange="reversed", row=1, col=3)
+    fig.update_xaxes(tickangle=-45, row=1, col=2)
+    fig.update_xaxes(tickangle=-45, row=1, col=3)
+    add_control(fig, steps, kind="slider", prefix=t["layer_prefix"])
+    return styled(fig, height=460)
+
+
+def shared_memory(src, tgt, cross_w, *, lang=None):
+    """Show that every decoder layer reads the same memory: a slider picks the layer, its arc lands on one memory box."""
+    t = TEXT[page_lang(lang)]
+    n_layers = len(cross_w)
+    m, n = len(src), len(tgt)
+    fig = make_subplots(rows=1, cols=2, column_widths=[0.38, 0.62], horizontal_spacing=0.12)
+    zmax = float(np.max(cross_w))
+    steps = []
+    for layer in range(n_layers):
+        start = len(fig.data)
+        fig.add_trace(_stack_boxes(n_layers, layer, 1, RIGHT_COLOR), row=1, col=1)
+        fig.add_trace(go.Scatter(x=[0.0], y=[(n_layers + 1) / 2], mode="markers", hoverinfo="skip", showlegend=False,
+                                 marker=dict(symbol="square", size=60, color=LEFT_COLOR, opacity=0.85)), row=1, col=1)
+        fig.add_trace(go.Scatter(x=[0.12, 0.85], y=[(n_layers + 1) / 2, layer + 1], mode="lines+markers", showlegend=False,
+                                 hoverinfo="skip", line=dict(color=CROSS_COLOR, width=3),
+                                 marker=dict(symbol="arrow", angleref="previous", size=12, color=CROSS_COLOR)), row=1, col=1)
+        for trace in heatmap_traces(cross_w[layer], np.ones((n, m), bool), x=labels(src), y=labels(tgt), zmin=0, zmax=zmax,
+                                    xaxis="x2", yaxis="y2", colorscale="Purples"):
+            fig.add_trace(trace)
+        steps.append((layer + 1, list(range(start, len(fig.data))), {"annotations": [
+            dict(text=t["memory"], x=0, y=(n_layers + 1) / 2 - 1.1, xref="x", yref="y", showarrow=False, font=dict(color=LEFT_COLOR)),
+            dict(text=t["dec"], x=1, y=0, xref="x", yref="y", showarrow=False, font=dict(color=RIGHT_COLOR)),
+            dict(text=t["cross_w"].format(l=layer + 1), x=0.7, y=1.07, xref="paper", yref="paper", showarrow=False),
+            dict(text=t["once"], x=0, y=-0.25, xref="paper", yref="paper", showarrow=False, xanchor="left",
+                 font=dict(color=CROSS_COLOR))]}))
+    fig.update_xaxes(visible=False, range=[-0.6, 1.5], row=1, col=1)
+    fig.update_yaxes(visible=False, range=[-0.4, n_layers + 0.6], row=1, col=1)
+    fig.update_yaxes(autorange="reversed", row=1, col=2)
+    fig.update_xaxes(tickangle=-45, row=1, col=2)
+    add_control(fig, steps, kind="slider", prefix=t["layer_prefix"], y=-0.3)
+    fig = styled(fig, height=500)
+    fig.update_layout(margin=dict(b=150))
+    return fig
+
+
+def two_sublayers(src, tgt, self_w, cross_w, row, *, lang=None):
+    """Draw one decoder block's two attention sub-layers side by side; the same query row is outlined in both."""
+    t = TEXT[page_lang(lang)]
+    m, n = len(src), len(tgt)
+    fig = make_subplots(rows=1, cols=2, column_widths=[n / (n + m), m / (n + m)], horizontal_spacing=0.1,
+                        subplot_titles=(t["self_sub"], t["cross_sub"]))
+    zmax = max(float(np.max(self_w)), float(np.max(cross_w)))
+    for trace in heatmap_traces(self_w, np.tri(n, dtype=bool), x=labels(tgt), y=labels(tgt), closed_text="0", zmin=0, zmax=zmax):
+        fig.add_trace(trace, row=1, col=1)
+    for trace in heatmap_traces(cross_w, np.ones((n, m), bool), x=labels(src), y=labels(tgt), zmin=0, zmax=zmax, colorscale="Purples"):
+        fig.add_trace(trace, row=1, col=2)
+    for col, width in ((1, n), (2, m)):
+        fig.add_shape(type="rect", x0=-0.5, x1=width - 0.5, y0=row - 0.5, y1=row + 0.5, line=dict(color=ACCENT, width=3), row=1, col=col)
+    fig.update_yaxes(autorange="reversed")
+    fig.update_yaxes(showticklabels=False, col=2)
+    fig.update_xaxes(tickangle=-45)
+    fig.update_annotations(font_size=12)
+    return styled(fig, height=400)
+
+
+def cross_rows(src, tgt, cross_w, mask, *, lang=None):
+    """Walk the decoder rows of the cross-attention: every source column is open on every row."""
+    t = TEXT[page_lang(lang)]
+    m, n = len(src), len(tgt)
+    mask = np.asarray(mask)
+    fig = go.Figure()
+    for trace in heatmap_traces(cross_w, mask, x=labels(src), y=labels(tgt), zmin=0, colorscale="Purples"):
+        fig.add_trace(trace)
+    steps = []
+    for i in range(n):
+        box = dict(type="rect", x0=-0.5, x1=m - 0.5, y0=i - 0.5, y1=i + 0.5, line=dict(color=ACCENT, width=3))
+        title = t["row_title"].format(i=i, w=tgt[i], k=int(mask[i].sum()), m=m)
+        steps.append((f"{i} {tgt[i]}", [0, 1], {"shapes": [box], "title.text": title}))
+    fig.update_yaxes(autorange="reversed")
+    add_control(fig, steps, kind="slider", prefix=t["row"])
+    fig = styled(fig, height=440)
+    fig.update_layout(title=dict(text=steps[0][2]["title.text"], x=0.01, xanchor="left"), margin=dict(t=60))
+    return fig
+
+
+def layouts(two, one, *, lang=None):
+    """Draw the two layouts of a translation on one grid each; buttons switch layout.
+
+    two and one are (words, mask, region codes) as primer.encdec builds them.
+    """
+    t = TEXT[page_lang(lang)]
+    fig = go.Figure()
+    steps = []
+    scale = [[0.0, REGION_COLORS[1]], [0.25, REGION_COLORS[1]], [0.25, REGION_COLORS[2]], [0.5, REGION_COLORS[2]],
+             [0.5, REGION_COLORS[3]], [0.75, REGION_COLORS[3]], [0.75, REGION_COLORS[4]], [1.0, REGION_COLORS[4]]]
+    for k, ((words, mask, region), name, names) in enumerate(((two, t["two"], t["legend_two"]), (one, t["one"], t["legend_one"]))):
+        codes = (1, 2, 3) if k == 0 else (4, 2, 3)
+        legend = "　".join(f'<span style="color:{REGION_COLORS[c]}">■</span> {label}' for c, label in zip(codes, names))
+        size = len(words)
+        start = len(fig.data)
+        for trace in heatmap_traces(region, mask, x=list(range(size)), y=list(range(size)), fmt="", closed_text="",
+                                    zmin=0.5, zmax=4.5, colorscale=scale):
+            fig.add_trace(trace)
+        axis = dict(tickvals=list(range(size)), ticktext=list(words), range=[-0.5, size - 0.5])
+        steps.append((name, [start, start + 1], {
+            "xaxis.tickvals": axis["tickvals"], "xaxis.ticktext": axis["ticktext"], "xaxis.range": axis["range"],
+            "yaxis.tickvals": axis["tickvals"], "yaxis.ticktext": axis["ticktext"], "yaxis.range": [size - 0.5, -0.5],
+            "annotations": [dict(text=legend, x=0, y=-0.22, xref="paper", yref="paper", xanchor="left", showarrow=False)]}))
+    fig.update_xaxes(tickangle=-60, constrain="domain")
+    fig.update_yaxes(scaleanchor="x")
+    add_control(fig, steps, kind="buttons")
+    fig.update_layout(steps[0][2])
+    fig = styled(fig, height=620)
+    fig.update_layout(margin=dict(b=120, t=70))
+    return fig
+
+
+TABLE = {
+    "zh": {"steps": "生成步数", "once": "投影一次、复用：编码器侧 K/V 投影次数", "naive": "每步调用 decode：编码器侧 K/V 投影次数",
+           "layout": "布局", "side": "网格边长（token 数）", "open": "开着的格子", "bidir": "源句能读到它后面的源词吗",
+           "two_stacks": "两个栈", "one_prompt": "一个解码器、一条提示", "yes": "能", "no": "不能"},
+    "en": {"steps": "steps generated", "once": "project once, reuse: encoder-side K/V projections",
+           "naive": "call decode every step: encoder-side K/V projections",
+           "layout": "layout", "side": "grid side (tokens)", "open": "open cells", "bidir": "can a source word read later source words",
+           "two_stacks": "two stacks", "one_prompt": "one decoder, one prompt", "yes": "yes", "no": "no"},
+}
+
+
+def projection_table(rows, *, lang=None):
+    """Return a Markdown table: steps, projections when reused, projections when recomputed."""
+    t = TABLE[page_lang(lang)]
+    return md_table([t["steps"], t["once"], t["naive"]], [[s, f"**{a}**", b] for s, a, b in rows])
+
+
+def layout_table(summary, *, lang=None):
+    """Return a Markdown table comparing the two translation layouts."""
+    t = TABLE[page_lang(lang)]
+    return md_table([t["layout"], t["side"], t["open"], t["bidir"]],
+                    [[t[name], side, cells, t["yes"] if bidir else t["no"]] for name, side, cells, bidir in summary])
