@@ -14,8 +14,8 @@ TEXT = {
         "self": "自注意力：源句读源句", "cross": "交叉注意力：译文读源句",
         "pos": "位置", "dim": "维度", "pe": "正弦位置编码 PE[位置, 维度]",
         "no_pe": "不加位置编码", "with_pe": "加上位置编码",
-        "out_a": "「{a}」的输出", "out_b": "「{b}」的输出", "diff": "按词对齐后的差 |B − A|",
-        "setting": "设置", "gap": "max |f(Px) − P f(x)|", "like_diff": "「喜欢」在两句里的输出之差（最大绝对值）",
+        "out_a": "「{a}」的输出", "out_b": "「{b}」的输出", "diff": "按词对齐后的差 ∣B − A∣",
+        "setting": "设置", "gap": "max ∣f(Px) − P·f(x)∣", "like_diff": "「喜欢」在两句里的输出之差（最大绝对值）",
         "field": "字段", "value": "取值", "source": "来源",
         "rows": {"encoder_layers": "编码器层数 N", "decoder_layers": "解码器层数 N", "d_model": "模型宽度 d_model",
                  "n_heads": "头数 h", "d_ff": "前馈层宽度 d_ff", "d_k": "每头宽度 d_k = d_model / h"},
@@ -27,8 +27,8 @@ TEXT = {
         "self": "self-attention: source reads source", "cross": "cross-attention: target reads source",
         "pos": "position", "dim": "dimension", "pe": "sinusoidal positional encoding PE[position, dimension]",
         "no_pe": "no positional encoding", "with_pe": "with positional encoding",
-        "out_a": "output of “{a}”", "out_b": "output of “{b}”", "diff": "|B − A|, rows matched by word",
-        "setting": "setting", "gap": "max |f(Px) − P f(x)|", "like_diff": "largest |difference| of 喜欢's output between the two",
+        "out_a": "output of “{a}”", "out_b": "output of “{b}”", "diff": "∣B − A∣, rows matched by word",
+        "setting": "setting", "gap": "max ∣f(Px) − P·f(x)∣", "like_diff": "largest absolute difference of 喜欢's output between the two",
         "field": "field", "value": "value", "source": "source",
         "rows": {"encoder_layers": "encoder layers N", "decoder_layers": "decoder layers N", "d_model": "model width d_model",
                  "n_heads": "heads h", "d_ff": "feed-forward width d_ff", "d_k": "per-head width d_k = d_model / h"},
@@ -60,7 +60,8 @@ def wide_table(query, keys, rows, *, lang=None):
     """Return a Markdown table of one query's weights on a few keys, per head and for the one wide head."""
     t = TEXT[page_lang(lang)]
     n_rest = len(rows[0][1]) - len(keys)
-    head = [f"{t['query']}「{query}」"] + list(keys.values()) + [t["others"].format(n=n_rest), t["tv"]]
+    label = f"{t['query']}「{query}」" if page_lang(lang) == "zh" else f"{t['query']} {query}"
+    head = [label] + list(keys.values()) + [t["others"].format(n=n_rest), t["tv"]]
     body = []
     for name, weights, tv in rows:
         picked = [weights[j] for j in keys]

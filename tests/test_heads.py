@@ -1,0 +1,138 @@
+import dataclasses
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from primer import attention, causal_mask, full_mask
+from primer.heads import (APPLE_HEADS, APPLE_TOKENS, APPLE_X, CROSS_SOURCE, CROSS_SOURCE_X, CROSS_TARGET,
+                          CROSS_TARGET_X, TRANSFORMER_BASE, TransformerConfig, apple_projections, merge_heads,
+                          multi_head_attention, split_heads, total_variation, wide_head_weights)
+
+seeds = st.integers(0, 2**32 - 1)
+
+
+@given(seeds, st.integers(1, 4), st.integers(1, 6), st.integers(1, 5))
+def test_merge_undoes_split(seed, h, n, d_h):
+    x = np.random.default_rng(seed).normal(size=(n, h * d_h))
+    parts = split_heads(x, h)
+    assert parts.shape == (h, n, d_h)
+    assert np.array_equal(parts[1 % h], x[:, (1 % h) * d_h:((1 % h) + 1) * d_h])
+    assert np.array_equal(merge_heads(parts), x)
+
+
+def naive_mha(x_q, x_kv, w_q, w_k, w_v, w_o, h, mask):
+    d_k, d_v = w_q.shape[1] // h, w_v.shape[1] // h
+    outs = []
+    for i in range(h):
+        q = x_q @ w_q[:, i * d_k:(i + 1) * d_k]
+        k = x_kv @ w_k[:, i * d_k:(i + 1) * d_k]
+        v = x_kv @ w_v[:, i * d_v:(i + 1) * d_v]
+        outs.append(attention(q, k, v, mask)[0])
+    return np.concatenate(outs, axis=1) @ w_o
+
+
+@settings(max_examples=40)
+@given(seeds, st.integers(1, 4), st.integers(1, 5), st.integers(0, 3), st.integers(1, 4), st.booleans())
+def test_matches_one_attention_per_head(seed, h, n_q, extra, d_h, causal):
+    rng = np.random.default_rng(seed)
+    d, n_k = 6, n_q + extra
+    x_q, x_kv = rng.normal(size=(n_q, d)), rng.normal(size=(n_k, d))
+    w_q, w_k, w_v = (rng.normal(size=(d, h * d_h)) for _ in range(3))
+    w_o = rng.normal(size=(h * d_h, d))
+    mask = causal_mask(n_q, n_k) if causal else full_mask(n_q, n_k)
+    out, weights = multi_head_attention(x_q, x_kv, w_q, w_k, w_v, w_o, h, mask)
+    assert out.shape == (n_q, d) and weights.shape == (h, n_q, n_k)
+    assert np.allclose(out, naive_mha(x_q, x_kv, w_q, w_k, w_v, w_o, h, mask))
+    assert np.allclose(weights.sum(axis=-1), 1.0)
+
+
+def test_one_head_without_w_o_is_plain_attention():
+    rng = np.random.default_rng(2)
+    x = rng.normal(size=(4, 3))
+    w_q, w_k, w_v = (rng.normal(size=(3, 3)) for _ in range(3))
+    out, w = multi_head_attention(x, x, w_q, w_k, w_v, None, 1)
+    ref_out, ref_w = attention(x @ w_q, x @ w_k, x @ w_v)
+    assert np.allclose(out, ref_out) and np.allclose(w[0], ref_w)
+
+
+def test_f11_transformer_base():
+    c = TRANSFORMER_BASE
+    assert (c.encoder_layers, c.decoder_layers, c.d_model, c.n_heads, c.d_ff) == (6, 6, 512, 8, 2048)
+    assert c.d_k == 64
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        c.d_model = 1024
+
+
+def apple_weights():
+    w_q, w_k, w_v = apple_projections()
+    return multi_head_attention(APPLE_X, APPLE_X, w_q, w_k, w_v, None, len(APPLE_HEADS))[1], wide_head_weights(APPLE_X, w_q, w_k)
+
+
+def test_w26_each_head_holds_its_relation():
+    weights, _ = apple_weights()
+    top = {name: {APPLE_TOKENS[i]: APPLE_TOKENS[int(np.argmax(weights[h, i]))] for i in range(len(APPLE_TOKENS))
+                  if weights[h, i].max() > 0.4}
+           for h, name in enumerate(APPLE_HEADS)}
+    assert top["attribute"] == {"苹果": "甜", "甜": "苹果"}
+    assert top["action"] == {"苹果": "买", "我": "买", "买": "苹果"}
+    assert top["quantity"] == {"苹果": "斤", "三": "苹果", "斤": "苹果"}
+    buy = APPLE_TOKENS.index("买")
+    assert np.isclose(weights[1, buy, APPLE_TOKENS.index("苹果")], weights[1, buy, APPLE_TOKENS.index("我")])
+    assert weights[1, buy, APPLE_TOKENS.index("苹果")] > 0.45
+
+
+def test_w26_one_wide_head_gives_one_row_that_equals_no_head():
+    weights, wide = apple_weights()
+    apple = APPLE_TOKENS.index("苹果")
+    assert np.allclose(wide.sum(axis=-1), 1.0)
+    tv = total_variation(weights[:, apple], wide[apple])
+    assert tv.shape == (3,) and np.all(tv > 0.5)
+    assert [f"{100 * weights[h, apple].max():.1f}" for h in range(3)] == ["90.9"] * 3
+    partners = [APPLE_TOKENS.index(w) for w in ("甜", "买", "斤")]
+    assert [f"{100 * wide[apple, j]:.1f}" for j in partners] == ["28.4"] * 3
+
+
+def test_wide_head_scores_are_the_sum_of_the_head_scores():
+    w_q, w_k, _ = apple_projections()
+    q, k = split_heads(APPLE_X @ w_q, 3), split_heads(APPLE_X @ w_k, 3)
+    summed = (q @ np.swapaxes(k, -1, -2)).sum(axis=0) / np.sqrt(12)
+    e = np.exp(summed - summed.max(axis=-1, keepdims=True))
+    assert np.allclose(wide_head_weights(APPLE_X, w_q, w_k), e / e.sum(axis=-1, keepdims=True))
+
+
+def test_cross_attention_example_aligns_words():
+    out, w = attention(CROSS_TARGET_X, CROSS_SOURCE_X, CROSS_SOURCE_X, full_mask(3, 5))
+    assert w.shape == (3, 5) and out.shape == (3, 3)
+    aligned = [CROSS_SOURCE[int(j)] for j in w.argmax(axis=1)]
+    assert dict(zip(CROSS_TARGET, aligned)) == {"I": "我", "bought": "买", "apples": "苹果"}
+    assert [f"{100 * x:.0f}" for x in w[0]] == ["72", "7", "7", "7", "7"]
+
+
+def test_total_variation():
+    assert total_variation([1.0, 0.0], [0.0, 1.0]) == 1.0
+    assert total_variation([0.5, 0.5], [0.5, 0.5]) == 0.0
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda: split_heads(np.ones((2, 6)), 4), "n_heads must divide"),
+    (lambda: split_heads(np.ones((2, 6)), 0), "n_heads"),
+    (lambda: split_heads(np.ones(6), 2), "x must have at least 2"),
+    (lambda: merge_heads(np.ones((2, 3))), "x must have at least 3"),
+    (lambda: multi_head_attention(np.ones((2, 4)), np.ones((3, 5)), np.ones((4, 4)), np.ones((4, 4)), np.ones((4, 4)), None, 2), "share the model width"),
+    (lambda: multi_head_attention(np.ones((2, 2, 4)), np.ones((3, 4)), np.ones((4, 4)), np.ones((4, 4)), np.ones((4, 4)), None, 2), r"shape \[n, d\]"),
+    (lambda: multi_head_attention(np.ones((2, 4)), np.ones((3, 4)), np.ones((5, 4)), np.ones((4, 4)), np.ones((4, 4)), None, 2), "w_q must have shape"),
+    (lambda: multi_head_attention(np.ones((2, 4)), np.ones((3, 4)), np.ones((4, 4)), np.ones((4, 6)), np.ones((4, 4)), None, 2), "same shape"),
+    (lambda: multi_head_attention(np.ones((2, 4)), np.ones((3, 4)), np.ones((4, 4)), np.ones((4, 4)), np.ones((4, 4)), np.ones((3, 4)), 2), "w_o must have shape"),
+    (lambda: multi_head_attention(np.ones((2, 4)), np.ones((3, 4)), np.ones((4, 4)), np.ones((4, 4)), np.ones((4, 4)), None, 3), "n_heads must divide"),
+    (lambda: multi_head_attention(np.ones((2, 4)), np.ones((3, 4)), np.ones((4, 4)), np.ones((4, 4)), np.ones((4, 4)), None, 2, causal_mask(3)), "does not match"),
+    (lambda: TransformerConfig(6, 6, 512, 7, 2048), "n_heads must divide d_model"),
+    (lambda: TransformerConfig(0, 6, 512, 8, 2048), "encoder_layers"),
+    (lambda: TransformerConfig(6, 6, 512.0, 8, 2048), "d_model"),
+    (lambda: wide_head_weights(np.ones((2, 3)), np.ones((3, 4)), np.ones((3, 5))), "same shape"),
+    (lambda: total_variation(np.ones((2, 3)), np.ones(4)), "broadcast|last axis"),
+])
+def test_bad_input(call, words):
+    with pytest.raises(ValueError, match=words):
+        call()
