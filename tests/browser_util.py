@@ -1,0 +1,105 @@
+"""Helpers for the reader-guarantee tests: a local server for the built site and Debian's chromium."""
+
+import functools
+import http.server
+import shutil
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+# Quiet, offline, throw-away: no first-run UI, no background fetches, no sync, no component updates.
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+               "--disable-component-update", "--disable-sync"]
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+def require_chromium():
+    """Return the chromium path, or fail (never skip) with what to install."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: the browser tests need Debian's chromium and a CJK font "
+                    "(`make system-deps`, or `sudo apt-get install chromium fonts-noto-cjk`); "
+                    "they never download a browser", pytrace=False)
+    return CHROMIUM
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@contextmanager
+def serve(directory):
+    """Serve directory on 127.0.0.1 on a free port from a background thread; yield the base URL."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(directory)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+@contextmanager
+def launch():
+    """Start playwright and Debian's chromium with a temporary profile; yield the browser."""
+    from playwright.sync_api import sync_playwright
+
+    path = require_chromium()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=path, args=LAUNCH_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def fc_list():
+    """Return the output of `fc-list : family`, or '' if fontconfig is missing."""
+    import subprocess
+
+    exe = shutil.which("fc-list")
+    if not exe:
+        return ""
+    return subprocess.run([exe, ":", "family"], capture_output=True, text=True).stdout
+
+
+# ---- JavaScript run in the page
+
+# Every figure the page holds: plotly divs and the fixed fig-* ids, whether each has drawn, and its controls.
+FIGURES_JS = """() => {
+  const els = new Set([...document.querySelectorAll('.js-plotly-plot, [id^="fig-"]')]);
+  return [...els].map(el => ({
+    id: el.id,
+    plotly: el.classList.contains('js-plotly-plot'),
+    drawn: !!el.querySelector('.main-svg'),
+    sliders: ((el.layout && el.layout.sliders) || []).map(s => ({
+      active: s.active || 0, n: (s.steps || []).length, visible: s.visible !== false})),
+    menus: ((el.layout && el.layout.updatemenus) || []).map(u => ({
+      type: u.type || 'dropdown', active: (u.active === undefined ? 0 : u.active),
+      n: (u.buttons || []).length, visible: u.visible !== false})),
+  }));
+}"""
+
+ALL_DRAWN_JS = """(ids) => ids.every(id => { const el = document.getElementById(id);
+  return el && el.querySelector('.main-svg'); })"""
+
+# What a control may change: trace data and visibility, the layout (minus the controls themselves),
+# and the drawn SVG (minus controls and hover labels). Stored on the element to compare later.
+SNAPSHOT_JS = """el => {
+  const layout = Object.assign({}, el.layout); delete layout.sliders; delete layout.updatemenus;
+  const state = JSON.stringify([el.data, layout]);
+  const svg = [...el.querySelectorAll('.main-svg')].map(s => { const c = s.cloneNode(true);
+    c.querySelectorAll('.slider-container, .updatemenu-container, .hoverlayer').forEach(x => x.remove());
+    return c.innerHTML; }).join('');
+  return {state, svg};
+}"""
+
+CONTROL_ACTIVE_JS = """([el, kind, index]) => kind === 'slider'
+  ? (el.layout.sliders[index].active || 0)
+  : el.layout.updatemenus[index].active"""
