@@ -108,7 +108,7 @@ def forward(tokens, params, cfg, machine="decoder", memory=None):  # [n] -> dict
     return {"embed": x, "blocks": h, "final_norm": h_norm, "logits": logits(h_norm, params)}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Stage:
     """One stage's name and the array it produced."""
 

@@ -1,0 +1,97 @@
+"""Chapters 12 (sampling, the seven-stage pipeline) and 13 (decoder-only today): what the built pages print."""
+
+import html as htmllib
+import re
+
+import pytest
+
+from conftest import LANGS
+
+CELL = re.compile(r"<td>(.*?)</td>", re.S)
+
+
+def cells(page):
+    """Return the text of every table cell on the page, tags stripped."""
+    return [htmllib.unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in CELL.findall(page)]
+
+
+def has_row(page, row):
+    """True if the cells of row appear consecutively in one of the page's tables."""
+    cs = cells(page)
+    return any(cs[i:i + len(row)] == row for i in range(len(cs)))
+
+
+GREEDY = {"zh": "0（贪心）", "en": "0 (greedy)"}
+SOURCE = {"zh": "源 ", "en": "source "}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_ch12_figures_are_present(read_page, lang):
+    page = read_page(lang, "12-sampling-pipeline.md")
+    for div in ("fig-w25", "fig-w21", "fig-w21-swap"):
+        assert f'id="{div}"' in page, div
+    assert page.count("Plotly.newPlot") == 3
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_ch12_temperature_table(read_page, lang):
+    page = read_page(lang, "12-sampling-pipeline.md")
+    assert has_row(page, [GREEDY[lang], "100.0 % / 100.0 %"] + ["0.0 % / 0.0 %"] * 4)
+    assert has_row(page, ["0.5", "83.8 % / 84.1 %", "11.3 % / 11.1 %", "4.2 % / 4.1 %", "0.6 % / 0.6 %", "0.1 % / 0.1 %"])
+    assert has_row(page, ["1", "58.7 % / 58.8 %", "21.6 % / 21.4 %", "13.1 % / 13.4 %", "4.8 % / 4.7 %", "1.8 % / 1.8 %"])
+    assert has_row(page, ["2", "39.4 % / 39.4 %", "23.9 % / 23.6 %", "18.6 % / 18.9 %", "11.3 % / 11.5 %", "6.8 % / 6.6 %"])
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_ch12_temperature_zero_is_refused_on_the_page(read_page, lang):
+    page = htmllib.unescape(read_page(lang, "12-sampling-pipeline.md"))
+    assert "ValueError: temperature must be > 0 to sample, got 0.0" in page
+    assert "[1, 0, 0, 0, 2, 2, 1, 1, 0, 3, 2, 0] greedy: 0" in page   # the numpy core's seeded draws
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_ch12_stage_table_and_generated_text(read_page, lang):
+    page = read_page(lang, "12-sampling-pipeline.md")
+    cs = cells(page)
+    shapes = [cs[i + 2] for i in range(0, len(cs) - 3) if cs[i + 1] in
+              ("tokenize", "embed", "blocks", "final_norm", "logits", "sample", "loop")]
+    assert shapes == ["7", "7×16", "7×16", "7×16", "7×32", "1", "9×15"]
+    for glimpse in ("20, 8, 5, 0 = 'the␣' …", "0.35, 0.44, -1.10, 1.30 …", "0.03, 0.06, -2.58, -0.68 …",
+                    "-0.21, -0.19, -1.76, -0.63 …", "-3.21, -1.46, 4.41, 4.78 …", "10 = 'j'"):
+        assert glimpse in cs, glimpse
+    assert "<code>'the catjjjjjjjj'</code>" in page
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_ch12_only_stage_3_differs(read_page, lang):
+    page = read_page(lang, "12-sampling-pipeline.md")
+    src = SOURCE[lang]
+    for i, c in enumerate("the␣cat"):
+        label = f"{i}（{c}）" if lang == "zh" else f"{i} ({c})"
+        reads = "0" if i == 0 else f"0–{i}"
+        assert has_row(page, [label, "0–6", reads, f"{reads} + {src}0–6"]), label
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_ch13_tables_and_figure(read_page, lang):
+    page = read_page(lang, "13-today.md")
+    assert 'id="fig-c13-sensor"' in page
+    design = {"zh": ("只有解码器", "编码器-解码器"), "en": ("decoder-only", "encoder-decoder")}[lang]
+    cs = cells(page)
+    assert has_row(page, [design[0], "1"]) and "2,224" in cs and "3,344" in cs
+    assert [cs[i + 3] for i in range(len(cs) - 4) if cs[i] in design] == ["2,224", "2,224", "3,344"]
+    for k in range(4):
+        label = f"图像前缀：图块 {k}" if lang == "zh" else f"image prefix: patch {k}"
+        assert has_row(page, [label, "0–3", "—"]), label
+    for k, c in enumerate("a␣cat"):
+        label = f"文本：{k}（{c}）" if lang == "zh" else f"text: {k} ({c})"
+        assert has_row(page, [label, "0–3", "0" if k == 0 else f"0–{k}"]), label
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_ch13_links_back(read_page, lang):
+    page = read_page(lang, "13-today.md")
+    assert 'href="../05-mask/"' in page
+    assert 'href="../12-sampling-pipeline/"' in page
+    assert 'href="../07-decoder/"' in page
+    assert 'href="../10-kv-cache/"' in page

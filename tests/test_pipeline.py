@@ -1,0 +1,194 @@
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from primer import causal_mask, full_mask
+from primer.pipeline import (CAPTION, CFG, MACHINES, PROMPT, SOURCE, STAGES, block_kinds, blocks, dependence,
+                             detokenize, forward, param_count, patchify, prefix_dependence, prefix_forward, reach,
+                             run, shared_weights, source_memory, stage3_masks, tokenize, toy_image, VOCAB)
+from primer.sampling import greedy
+from primer.transformer import decode, embed, encode, init_stack, stack
+
+PARAMS = shared_weights()
+texts = st.text(alphabet=VOCAB, min_size=1, max_size=20)
+
+
+@given(texts)
+def test_tokenize_round_trips(text):
+    ids = tokenize(text)
+    assert ids.shape == (len(text),) and ids.min() >= 0 and ids.max() < CFG.vocab_size
+    assert detokenize(ids) == text
+
+
+def test_vocabulary_fits_the_config():
+    assert len(VOCAB) == len(set(VOCAB)) == CFG.vocab_size
+    assert tokenize(PROMPT).tolist() == [20, 8, 5, 0, 3, 1, 20]
+
+
+@settings(max_examples=15, deadline=None)
+@given(texts, st.sampled_from(MACHINES))
+def test_stages_2_to_4_equal_the_transformer_stack(text, machine):
+    ids = tokenize(text)
+    memory = source_memory() if machine == "encoder-decoder" else None
+    self_mask, cross_mask = stage3_masks(machine, ids.size, None if memory is None else len(memory))
+    out = forward(ids, PARAMS, CFG, machine, memory)
+    x = embed(ids, PARAMS, CFG)
+    assert np.array_equal(out["embed"], x)
+    h, _ = stack(x, PARAMS, CFG, self_mask, memory=memory, cross_mask=cross_mask)
+    assert np.allclose(out["final_norm"], h, atol=1e-12)
+
+
+def test_forward_agrees_with_encode_and_decode():
+    ids = tokenize(PROMPT)
+    plain = init_stack(0, CFG)
+    assert np.allclose(forward(ids, plain, CFG, "encoder")["final_norm"], encode(ids, plain, CFG), atol=1e-12)
+    assert np.allclose(forward(ids, plain, CFG, "decoder")["logits"], decode(ids, plain, CFG), atol=1e-12)
+    memory = source_memory()
+    assert np.allclose(forward(ids, PARAMS, CFG, "encoder-decoder", memory)["logits"],
+                       decode(ids, PARAMS, CFG, memory=memory), atol=1e-12)
+
+
+def test_source_memory_is_a_separate_encoders_output():
+    assert np.allclose(source_memory(), encode(tokenize(SOURCE), init_stack(1, CFG), CFG))
+
+
+def test_run_records_seven_stages_with_their_shapes():
+    stages, text = run()
+    assert tuple(s.name for s in stages) == STAGES
+    shapes = [s.array.shape for s in stages]
+    assert shapes == [(7,), (7, 16), (7, 16), (7, 16), (7, 32), (1,), (9, 15)]
+    assert text == "the catjjjjjjjj"                      # pinned on both pages
+    assert int(stages[5].array[0]) == 10 == VOCAB.index("j")
+    glimpse = [", ".join(f"{v:.2f}" for v in s.array[0][:4]) for s in stages[1:5]]
+    assert glimpse == ["0.35, 0.44, -1.10, 1.30", "0.03, 0.06, -2.58, -0.68",
+                       "-0.21, -0.19, -1.76, -0.63", "-3.21, -1.46, 4.41, 4.78"]
+
+
+def test_run_loop_grid_grows_one_id_per_step_and_repeats():
+    stages, text = run()
+    grid = stages[-1].array
+    final = tokenize(text)
+    for k, row in enumerate(grid):
+        written = row[row >= 0]
+        assert written.size == len(PROMPT) + k
+        assert np.array_equal(written, final[:written.size])
+    again, text_again = run()
+    assert text_again == text
+    assert all(np.array_equal(a.array, b.array) for a, b in zip(stages, again))
+
+
+def test_run_greedy_appends_the_argmax_each_step():
+    stages, text = run(n_new=5, greedy=True, temperature=0)
+    ids = tokenize(text)
+    for n in range(len(PROMPT), ids.size):
+        assert ids[n] == greedy(forward(ids[:n], PARAMS, CFG, "decoder")["logits"][-1])
+
+
+def test_run_with_other_seeds_is_still_seeded():
+    assert run(seed=1)[1] == run(seed=1)[1]
+    assert run(n_new=0)[1] == PROMPT
+
+
+def test_dependence_equals_stage_3_masks():
+    n, m = len(PROMPT), len(SOURCE)
+    for machine in MACHINES:
+        assert np.array_equal(dependence(PROMPT, machine, SOURCE), reach(machine, n, m)), machine
+    assert reach("encoder", n, m)[:, :n].all() and not reach("encoder", n, m)[:, n:].any()
+    assert np.array_equal(reach("decoder", n, m)[:, :n], causal_mask(n))
+    assert reach("encoder-decoder", n, m)[:, n:].all()
+
+
+def test_stage3_masks():
+    assert np.array_equal(stage3_masks("encoder", 3)[0], full_mask(3))
+    assert stage3_masks("decoder", 3)[1] is None
+    s, c = stage3_masks("encoder-decoder", 3, 5)
+    assert np.array_equal(s, causal_mask(3)) and c.shape == (3, 5) and c.all()
+
+
+def test_blocks_with_memory_defaults_to_a_full_cross_mask():
+    x = embed(tokenize(PROMPT), PARAMS, CFG)
+    mem = source_memory()
+    assert np.array_equal(blocks(x, PARAMS, CFG, causal_mask(7), mem),
+                          blocks(x, PARAMS, CFG, causal_mask(7), mem, full_mask(7, len(mem))))
+
+
+def test_patchify():
+    image = np.arange(16.0).reshape(4, 4)
+    assert patchify(image, 2).tolist() == [[0, 1, 4, 5], [2, 3, 6, 7], [8, 9, 12, 13], [10, 11, 14, 15]]
+    assert patchify(image, 4).shape == (1, 16)
+    assert np.array_equal(patchify(image, 1).ravel(), image.ravel())
+
+
+def test_image_prefix_dependence():
+    dep = prefix_dependence()
+    p, n = 4, len(CAPTION)
+    assert dep.shape == (p + n, p + n)
+    assert dep[:, :p].all()                       # the sensor saw the whole image: every row reads every patch
+    assert not dep[:p, p:].any()                  # the prefix never reads the text after it
+    assert np.array_equal(dep[p:, p:], causal_mask(n))
+    assert prefix_forward(toy_image()).shape == (p + n, CFG.vocab_size)
+
+
+def test_block_kinds():
+    kinds = block_kinds()
+    assert kinds == {"decoder-only": [(("self", "ff1"), 2224, 2)],
+                     "encoder-decoder": [(("self", "ff1"), 2224, 2), (("self", "cross", "ff1"), 3344, 2)]}
+    d = CFG.d_model
+    attn = 4 * (d * d + d)
+    ff = d * CFG.d_ff + CFG.d_ff + CFG.d_ff * d + d
+    assert 2224 == attn + ff + 4 * d and 3344 == 2 * attn + ff + 6 * d
+    assert param_count({"a": np.zeros((2, 3)), "b": [np.zeros(4)]}) == 10
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda: tokenize("Hello"), "outside the toy vocabulary"),
+    (lambda: tokenize(""), "non-empty"),
+    (lambda: tokenize(3), "non-empty string"),
+    (lambda: detokenize([32]), r"\[0, 32\)"),
+    (lambda: detokenize([[1]]), "1-D"),
+    (lambda: detokenize([1.0]), "integers"),
+    (lambda: stage3_masks("gpt", 3), "machine must be one of"),
+    (lambda: stage3_masks("encoder-decoder", 3), "m .* is required"),
+    (lambda: stage3_masks("decoder", 0), "n must be"),
+    (lambda: forward(tokenize(PROMPT), PARAMS, CFG, "encoder-decoder"), "memory"),
+    (lambda: forward(tokenize(PROMPT), PARAMS, CFG, "decoder", source_memory()), "memory is read only"),
+    (lambda: blocks(np.zeros((3, 16)), PARAMS, CFG, causal_mask(4)), "self_mask"),
+    (lambda: blocks(np.zeros((3, 16)), PARAMS, CFG, causal_mask(3), np.zeros((2, 16)), full_mask(3, 3)), "cross_mask"),
+    (lambda: run(n_new=-1), "n_new"),
+    (lambda: run(n_new=60), "max_len"),
+    (lambda: run(temperature=0), "greedy"),
+    (lambda: run(seed=-1), "seed"),
+    (lambda: shared_weights(-1), "seed"),
+    (lambda: patchify(np.zeros((4, 3)), 2), "square"),
+    (lambda: patchify(np.zeros((4, 4)), 3), "divisible"),
+    (lambda: patchify(np.zeros((4, 4)), 0), "patch"),
+    (lambda: patchify(np.zeros(4), 2), "dimension"),
+    (lambda: reach("encoder", 3, 0), "m must be"),
+])
+def test_bad_input(call, words):
+    with pytest.raises(ValueError, match=words):
+        call()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_pipeline_figures_have_working_controls(lang):
+    from primer.figures import pipeline as figs
+    from primer.sampling import temperature_softmax
+
+    stages, _ = run()
+    fig = figs.stage_stepper(stages, temperature_softmax(stages[4].array[-1], 1.0), VOCAB, temperature=1.0, lang=lang)
+    steps = fig.layout.sliders[0].steps
+    assert len(steps) == 7 and len(fig.data) == 14
+    for k, s in enumerate(steps):
+        assert [i for i, v in enumerate(s.args[0]["visible"]) if v] == [2 * k, 2 * k + 1]
+        assert s.args[1]["title.text"].startswith(figs.TEXT[lang]["stages"][k])
+    n, m = len(PROMPT), len(SOURCE)
+    masks = {name: reach(name, n, m) for name in MACHINES}
+    swap = figs.swap_figure(masks, masks, PROMPT, SOURCE, lang=lang)
+    buttons = swap.layout.updatemenus[0].buttons
+    assert [b.label for b in buttons] == [figs.TEXT[lang]["machines"][name] for name in MACHINES]
+    assert len(swap.data) == 12 and all(sum(b.args[0]["visible"]) == 4 for b in buttons)
+    dep = prefix_dependence()
+    assert len(figs.prefix_figure(toy_image(), dep, 4, CAPTION, lang=lang).data) == 3
+    assert figs.reads([True, True, False, True, False, True, True], 4, lang=lang).startswith("0–1, 3 + ")

@@ -1,0 +1,162 @@
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from conftest import DOCS
+from primer import softmax
+from primer.sampling import (DRAW_SEED, N_DRAWS, NEXT_LOGITS, TABLE_TEMPERATURES, draw, entropy_bits, frequencies,
+                             greedy, sample, temperature_softmax)
+
+finite = st.floats(-30, 30, allow_nan=False, allow_infinity=False)
+logit_vectors = st.integers(1, 12).flatmap(lambda n: arrays(float, (n,), elements=finite))
+temperatures = st.floats(0.05, 20.0)
+
+
+@given(logit_vectors, temperatures)
+def test_temperature_softmax_is_a_distribution_and_equals_softmax_of_scaled_logits(z, t):
+    p = temperature_softmax(z, t)
+    assert np.all(p >= 0) and np.isclose(p.sum(), 1.0)
+    assert np.allclose(p, softmax(z / t))
+
+
+@given(logit_vectors, temperatures, temperatures)
+def test_lower_temperature_never_lowers_the_top_probability(z, t1, t2):
+    lo, hi = sorted((t1, t2))
+    top = int(np.argmax(z))
+    assert temperature_softmax(z, lo)[top] >= temperature_softmax(z, hi)[top] - 1e-12
+
+
+@given(logit_vectors, temperatures)
+def test_temperature_keeps_the_order_of_the_logits(z, t):
+    p = temperature_softmax(z, t)
+    i, j = np.argmax(z), np.argmin(z)
+    assert p[i] >= p[j]
+
+
+def test_t_to_zero_is_greedy_and_large_t_is_uniform():
+    assert temperature_softmax(NEXT_LOGITS, 1e-3).tolist() == np.eye(5)[0].tolist()
+    assert np.allclose(temperature_softmax(NEXT_LOGITS, 1e6), 0.2, atol=1e-6)
+
+
+def test_greedy_takes_the_argmax_and_breaks_ties_low():
+    assert greedy(NEXT_LOGITS) == 0
+    assert greedy([1.0, 3.0, 3.0]) == 1
+    assert sample([1.0, 3.0, 3.0], 0, greedy=True) == 1
+    assert sample(NEXT_LOGITS, 0.7, greedy=True) == 0   # greedy ignores a positive temperature
+
+
+@given(logit_vectors, temperatures, st.integers(0, 2**32 - 1))
+def test_same_seed_same_draws(z, t, seed):
+    a = [sample(z, t, rng=np.random.default_rng(seed)) for _ in range(3)]
+    rng1, rng2 = np.random.default_rng(seed), np.random.default_rng(seed)
+    assert [sample(z, t, rng=rng1) for _ in range(5)] == [sample(z, t, rng=rng2) for _ in range(5)]
+    assert len(set(a)) == 1
+    assert all(0 <= x < z.size for x in a)
+
+
+@given(st.integers(2, 10), st.integers(0, 9), st.integers(0, 1000))
+def test_draw_never_picks_an_id_of_probability_zero(n, zero, seed):
+    p = np.ones(n)
+    p[zero % n] = 0.0
+    p /= p.sum()
+    ids = draw(p, np.random.default_rng(seed), 200)
+    assert zero % n not in ids.tolist()
+    assert ids.min() >= 0 and ids.max() < n
+
+
+def test_draw_with_all_mass_on_one_id_always_returns_it():
+    for k in range(4):
+        ids = draw(np.eye(4)[k], np.random.default_rng(k), 500)
+        assert set(ids.tolist()) == {k}
+
+
+def test_frequencies_approach_the_probabilities():
+    for t in (0.3,) + TABLE_TEMPERATURES:
+        f = frequencies(NEXT_LOGITS, t, N_DRAWS, DRAW_SEED)
+        assert np.isclose(f.sum(), 1.0)
+        assert np.abs(f - temperature_softmax(NEXT_LOGITS, t)).max() < 0.02
+
+
+def pct(x):
+    return f"{100 * x:.1f} %"
+
+
+def test_w25_table_numbers():
+    # pinned on both language pages by tests/test_pages_12_13.py
+    expected = {
+        0.5: (["83.8 %", "11.3 %", "4.2 %", "0.6 %", "0.1 %"], ["84.1 %", "11.1 %", "4.1 %", "0.6 %", "0.1 %"]),
+        1.0: (["58.7 %", "21.6 %", "13.1 %", "4.8 %", "1.8 %"], ["58.8 %", "21.4 %", "13.4 %", "4.7 %", "1.8 %"]),
+        2.0: (["39.4 %", "23.9 %", "18.6 %", "11.3 %", "6.8 %"], ["39.4 %", "23.6 %", "18.9 %", "11.5 %", "6.6 %"]),
+    }
+    for t, (probs, freqs) in expected.items():
+        assert [pct(p) for p in temperature_softmax(NEXT_LOGITS, t)] == probs
+        assert [pct(f) for f in frequencies(NEXT_LOGITS, t, N_DRAWS, DRAW_SEED)] == freqs
+
+
+def test_entropy_bits():
+    assert entropy_bits([1.0, 0.0, 0.0]) == 0.0
+    assert np.isclose(entropy_bits(np.full(8, 1 / 8)), 3.0)
+    assert f"{entropy_bits(temperature_softmax(NEXT_LOGITS, 1.0)):.2f}" == "1.63"
+
+
+def test_core_numpy_snippet_draws_what_primer_draws():
+    namespace = {"print": lambda *a, **k: None}
+    path = DOCS / "snippets" / "12-sampling-pipeline" / "core_sampling.py"
+    exec(compile(path.read_text(), str(path), "exec"), namespace)
+    rng = np.random.default_rng(3)
+    for seed in range(20):
+        z = rng.normal(scale=3, size=int(rng.integers(1, 10)))
+        t = float(rng.uniform(0.1, 3))
+        assert np.allclose(namespace["temperature_softmax"](z, t), temperature_softmax(z, t))
+        a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+        assert [namespace["sample"](z, t, a) for _ in range(10)] == [sample(z, t, rng=b) for _ in range(10)]
+    with pytest.raises(ValueError, match="> 0"):
+        namespace["temperature_softmax"](z, 0)
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda: sample(NEXT_LOGITS, 0, rng=np.random.default_rng(0)), "greedy=True"),
+    (lambda: sample(NEXT_LOGITS, -1.0, rng=np.random.default_rng(0)), "> 0"),
+    (lambda: sample(NEXT_LOGITS, -1.0, greedy=True), ">= 0"),
+    (lambda: sample(NEXT_LOGITS, float("nan"), rng=np.random.default_rng(0)), "finite"),
+    (lambda: sample(NEXT_LOGITS, float("inf"), rng=np.random.default_rng(0)), "finite"),
+    (lambda: sample(NEXT_LOGITS, True, rng=np.random.default_rng(0)), "number"),
+    (lambda: sample(NEXT_LOGITS, "1", rng=np.random.default_rng(0)), "number"),
+    (lambda: sample(NEXT_LOGITS, 1.0), "Generator"),
+    (lambda: sample(NEXT_LOGITS, 1.0, rng=0), "Generator"),
+    (lambda: sample([[1.0, 2.0]], 1.0, rng=np.random.default_rng(0)), "1-D"),
+    (lambda: sample([], 1.0, rng=np.random.default_rng(0)), "empty"),
+    (lambda: sample([np.nan, 1.0], 1.0, rng=np.random.default_rng(0)), "finite"),
+    (lambda: temperature_softmax(NEXT_LOGITS, 0), "greedy"),
+    (lambda: temperature_softmax(NEXT_LOGITS, -0.5), "> 0"),
+    (lambda: greedy([[1.0, 2.0]]), "1-D"),
+    (lambda: greedy(["a"]), "numbers"),
+    (lambda: draw([0.5, 0.6], np.random.default_rng(0)), "sum to 1"),
+    (lambda: draw([1.5, -0.5], np.random.default_rng(0)), "non-negative"),
+    (lambda: draw([0.5, 0.5], np.random.default_rng(0), 0), "n must be"),
+    (lambda: frequencies(NEXT_LOGITS, 1.0, 0, 0), "n_draws"),
+    (lambda: frequencies(NEXT_LOGITS, 1.0, 10, -1), "seed"),
+    (lambda: frequencies(NEXT_LOGITS, 0.0, 10, 0), "greedy"),
+])
+def test_bad_input(call, words):
+    with pytest.raises(ValueError, match=words):
+        call()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_temperature_slider_has_one_step_per_temperature(lang):
+    from primer.figures import sampling as figs
+
+    temps = (0, 0.5, 1.0, 2.0)
+    probs = [np.eye(5)[0]] + [temperature_softmax(NEXT_LOGITS, t) for t in temps[1:]]
+    fig = figs.temperature_slider(temps, probs, probs, [entropy_bits(p) for p in probs], n_draws=10, active=2, lang=lang)
+    steps = fig.layout.sliders[0].steps
+    assert len(steps) == 4 and len(fig.data) == 12
+    assert steps[0].label == ("0（贪心）" if lang == "zh" else "0 (greedy)")
+    assert [sum(s.args[0]["visible"]) for s in steps] == [3] * 4
+    assert [t.visible for t in fig.data].count(True) == 3 and fig.data[6].visible
+    assert list(fig.data[0].x) == list(figs.words(lang))
+    table = figs.frequency_table(temps, probs, probs, lang=lang)
+    assert table.count("\n") == 6 and "100.0 % / 100.0 %" in table
