@@ -13,7 +13,7 @@ TEXT = {
                     "encoder-decoder": "编码器-解码器（因果 + 交叉）"},
         "kind": {"encoder": "仅编码器", "decoder": "仅解码器", "encoder-decoder": "编码器-解码器"},
         "self_mask": "旋钮：自注意力掩码", "cross_mask": "交叉注意力掩码",
-        "moved_own": "实测：改第 j 个词元，第 i 个输出动了多少", "moved_src": "实测：改第 j 个源词元，第 i 个输出动了多少",
+        "moved_own": "实测：改词元 j 之后，<br>输出 i 动了多少", "moved_src": "实测：改源词元 j 之后，<br>输出 i 动了多少",
         "no_cross": "没有交叉注意力", "q": "查询 ", "k": "键 ", "src": "源 ", "out": "输出 ", "tok": "词元 ",
         "enc_self": "编码器自注意力", "dec_self": "解码器自注意力", "cross": "交叉注意力", "none": "没有这一部分",
         "params": "参数量（百万）", "layers": "层", "width": "宽度", "heads": "头", "vocab": "词表",
@@ -32,7 +32,7 @@ TEXT = {
                   "text": "输出：每个位置预测下一个词元，一个接一个写下去", "translation": "输出：逐个写出译文，每一步都读完整的原句"},
         "answer": "写新词元？{w} · 读一份独立的完整输入？{s} → {k}（例：{e}）",
         "yes": "是", "no": "否",
-        "cols_f8": ["模型", "架构", "层数", "宽度", "头数", "算出的参数量", "公布的参数量", "相差", "出处"],
+        "cols_f8": ["模型", "架构", "层数", "宽度", "算出", "公布", "相差", "出处"],
         "cols_parts": ["部分"], "total": "合计",
         "cols_w18": ["设置", "自注意力掩码", "交叉掩码", "掩码打开的格子", "实测会动的格子", "两者逐格一致"],
         "cols_w20": ["输出的形状", "要写新词元？", "要读一份独立的完整输入？", "架构", "例子"],
@@ -43,8 +43,8 @@ TEXT = {
                     "encoder-decoder": "encoder-decoder (causal + cross)"},
         "kind": {"encoder": "encoder-only", "decoder": "decoder-only", "encoder-decoder": "encoder-decoder"},
         "self_mask": "the knob: self-attention mask", "cross_mask": "cross-attention mask",
-        "moved_own": "measured: how far output i moves when token j changes",
-        "moved_src": "measured: how far output i moves when source token j changes",
+        "moved_own": "measured: change token j,<br>how far does output i move?",
+        "moved_src": "measured: change source token j,<br>how far does output i move?",
         "no_cross": "no cross-attention", "q": "query ", "k": "key ", "src": "source ", "out": "output ", "tok": "token ",
         "enc_self": "encoder self-attention", "dec_self": "decoder self-attention", "cross": "cross-attention",
         "none": "not in this model",
@@ -67,8 +67,7 @@ TEXT = {
                   "translation": "output: the translation, token by token, each step reading the whole source"},
         "answer": "writes new tokens? {w} · reads a separate, complete input? {s} → {k} (e.g. {e})",
         "yes": "yes", "no": "no",
-        "cols_f8": ["model", "architecture", "layers", "width", "heads", "computed parameters", "published",
-                    "difference", "source"],
+        "cols_f8": ["model", "architecture", "layers", "width", "computed", "published", "difference", "source"],
         "cols_parts": ["part"], "total": "total",
         "cols_w18": ["setting", "self-attention mask", "cross mask", "cells the mask opens", "cells that move when measured",
                      "same cells"],
@@ -261,8 +260,8 @@ def params_table(models, *, lang=None):
         s = m["shape"]
         layers = (f"{s.encoder_layers} + {s.decoder_layers}" if s.kind == "encoder-decoder"
                   else str(s.encoder_layers or s.decoder_layers))
-        rows.append([m["name"], t["kind"][s.kind], layers, s.d_model, s.n_heads,
-                     f"{millions(m['total'])} ({m['total']:,})", f"~{m['published'] // 1_000_000} M",
+        rows.append([m["name"], t["kind"][s.kind], layers, s.d_model, millions(m["total"]),
+                     f"~{m['published'] // 1_000_000} M",
                      signed_pct(m["difference"]), m["source"]])
     return md_table(t["cols_f8"], rows)
 

@@ -1,0 +1,89 @@
+"""Chapter 9 "One knob, three machines": F8 and the figures, pinned on both language pages."""
+
+import re
+
+import pytest
+
+from conftest import LANGS
+
+PAGE = "09-choosing.md"
+
+
+def table_rows(html):
+    """Return every table row of the page as a list of cell texts (tags stripped)."""
+    rows = []
+    for tr in re.findall(r"<tr>(.*?)</tr>", html, re.S):
+        rows.append([re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", tr, re.S)])
+    return rows
+
+
+def row_of(html, first_cell):
+    found = [r for r in table_rows(html) if r and r[0] == first_cell]
+    assert found, f"no table row starts with {first_cell!r}"
+    return found[0]
+
+
+# F8: shape, computed count, published count, relative difference.
+F8 = {
+    "BERT-base": ("12", "768", "109.48 M", "~110 M", "−0.47 %"),
+    "GPT-1": ("12", "768", "116.53 M", "~117 M", "−0.40 %"),
+    "T5-base": ("12 + 12", "768", "222.90 M", "~220 M", "+1.32 %"),
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("name", F8)
+def test_f8_row_is_on_the_page(read_page, lang, name):
+    row = row_of(read_page(lang, PAGE), name)
+    layers, width, computed, published, diff = F8[name]
+    assert row[2:7] == [layers, width, computed, published, diff]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_f8_parts_table_totals(read_page, lang):
+    rows = table_rows(read_page(lang, PAGE))
+    totals = [r for r in rows if r and r[0] in ("合计", "total")]
+    assert totals and totals[0][1:] == ["109,482,240", "116,534,784", "222,903,552"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_w18_measured_reads_equal_the_masks(read_page, lang):
+    rows = [r for r in table_rows(read_page(lang, PAGE)) if len(r) == 6 and r[-1] in ("✓", "✗")]
+    assert [r[3:] for r in rows] == [["25", "25", "✓"], ["15", "15", "✓"], ["35", "35", "✓"]]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_w20_rule_table(read_page, lang):
+    html = read_page(lang, PAGE)
+    kinds = {"zh": ["仅编码器", "仅编码器", "仅解码器", "编码器-解码器"],
+             "en": ["encoder-only", "encoder-only", "decoder-only", "encoder-decoder"]}[lang]
+    rows = [r for r in table_rows(html) if len(r) == 5 and r[-1] in ("BERT-base", "GPT-1", "T5-base")]
+    assert [r[3] for r in rows] == kinds
+    assert [r[4] for r in rows] == ["BERT-base", "BERT-base", "GPT-1", "T5-base"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_figure_has_a_fixed_div_id(read_page, lang):
+    html = read_page(lang, PAGE)
+    for div in ("fig-w18", "fig-w19", "fig-w20"):
+        assert f'id="{div}"' in html
+    assert html.count('"updatemenus"') >= 3              # buttons (W18) and two dropdowns (W19, W20)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_knob_code_prints_three_machines(read_page, lang):
+    assert "encoder: (4, 16)  decoder: (5, 32)  encoder-decoder: (5, 32)" in read_page(lang, PAGE)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_paper_sentence_is_quoted_with_its_source(read_page, lang):
+    html = read_page(lang, PAGE)
+    assert "This masking, combined with fact that the output embeddings are offset by one position" in html
+    assert "Vaswani et al., 2017" in html and "§3.1" in html
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_self_test_answers_are_folded(read_page, lang):
+    html = read_page(lang, PAGE)
+    questions = re.findall(r'<details class="question">\s*<summary>(Q\d)', html)
+    assert questions[:5] == ["Q1", "Q2", "Q3", "Q4", "Q5"]
