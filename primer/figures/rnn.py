@@ -1,0 +1,105 @@
+"""Figures of the chapter "The task and the wall RNNs hit": the F7 sentence and measured BPTT gradients."""
+
+import numpy as np
+import plotly.graph_objects as go
+
+from primer.figures._style import ACCENT, MUTED, add_control, page_lang, styled
+from primer.figures.tables import md_table
+
+TEXT = {
+    "zh": {
+        "pos": "位置", "char": "字", "from": "起点", "to": "终点", "dist": "相隔（位置差）",
+        "x": "从损失往回传了几步（T − k）", "y": "梯度范数 ‖∂L/∂hₖ‖（对数轴）",
+        "steps": "序列长度 T = ", "radius": "ρ = ", "tanh": "tanh RNN", "linear": "线性 RNN",
+        "below": "＜1", "above": "＞1", "at_loss": "损失处 = 1",
+        "act": "激活", "first": "‖∂L/∂h₁‖，T = {T}",
+        "what": "检查的量", "largest": "反向传播：最大分量（绝对值）", "diff": "与有限差分的最大差（相对）",
+    },
+    "en": {
+        "pos": "position", "char": "character", "from": "from", "to": "to", "dist": "apart (difference of positions)",
+        "x": "steps back from the loss (T − k)", "y": "gradient norm ‖∂L/∂hₖ‖ (log axis)",
+        "steps": "sequence length T = ", "radius": "ρ = ", "tanh": "tanh RNN", "linear": "linear RNN",
+        "below": "<1", "above": ">1", "at_loss": "at the loss = 1",
+        "act": "activation", "first": "‖∂L/∂h₁‖, T = {T}",
+        "what": "quantity checked", "largest": "backprop: largest entry (absolute)", "diff": "largest gap to finite differences (relative)",
+    },
+}
+
+
+def positions_table(text, marks, *, lang=None):
+    """Return a Markdown table with one column per character and its 1-based position; marked characters in bold."""
+    t = TEXT[page_lang(lang)]
+    bold = lambda c, cell: f"**{cell}**" if c in marks else str(cell)  # noqa: E731
+    head = [t["pos"]] + [bold(c, i) for i, c in enumerate(text, start=1)]
+    row = [t["char"]] + [bold(c, c) for c in text]
+    return md_table(head, [row])
+
+
+def distance_table(head, tail, p, q, distance, *, lang=None):
+    """Return a one-row Markdown table: the two characters with their positions, and how far apart they are."""
+    t = TEXT[page_lang(lang)]
+    return md_table([t["from"], t["pos"], t["to"], t["pos"], t["dist"]], [[head, p, tail, q, f"**{distance}**"]])
+
+
+def _radius_label(t, r):
+    if r == 1:
+        return f"{t['radius']}1"
+    side = t["below"] if r < 1 else t["above"]
+    return f"{t['radius']}{r:g} ({side})"
+
+
+def gradient_curves(norms, steps, radii, *, active_steps, active_radius, lang=None):
+    """Draw ||dL/dh_k|| against steps back from the loss; buttons pick ρ, a slider picks T.
+
+    norms[activation][r][s] is the measured array for radii[r] and steps[s], k = 1..T. The
+    buttons switch visibility and the slider restyles x and y of every trace, so the two
+    controls are independent in a static page.
+    """
+    t = TEXT[page_lang(lang)]
+    acts = list(norms)
+    s0 = list(steps).index(active_steps)
+    fig = go.Figure()
+    index = {}
+    for r, radius in enumerate(radii):
+        for act in acts:
+            y = np.asarray(norms[act][r][s0])[::-1]
+            index[(r, act)] = len(fig.data)
+            fig.add_trace(go.Scatter(
+                x=list(range(len(y))), y=y.tolist(), mode="lines+markers", name=t[act],
+                line=dict(color=ACCENT if act == "tanh" else MUTED, dash="solid" if act == "tanh" else "dash", width=2.5),
+                marker=dict(size=4), hovertemplate="T − k = %{x}: %{y:.3g}<extra>" + t[act] + "</extra>"))
+    buttons = [(_radius_label(t, radius), [index[(r, a)] for a in acts], None) for r, radius in enumerate(radii)]
+    add_control(fig, buttons, kind="buttons", active=list(radii).index(active_radius))
+    order = [index[(r, a)] for r in range(len(radii)) for a in acts]
+    slider_steps = []
+    for s, n in enumerate(steps):
+        xs = [list(range(n)) for _ in order]
+        ys = [np.asarray(norms[a][r][s])[::-1].tolist() for r in range(len(radii)) for a in acts]
+        slider_steps.append(dict(label=str(n), method="restyle", args=[{"x": xs, "y": ys}, order]))
+    fig.update_layout(sliders=[dict(active=s0, steps=slider_steps, currentvalue=dict(prefix=t["steps"]), pad=dict(t=50))])
+    every = np.concatenate([np.asarray(v, dtype=float) for a in acts for row in norms[a] for v in row])
+    every = every[every > 0]
+    lo, hi = np.floor(np.log10(every.min())), np.ceil(np.log10(every.max()))
+    fig.update_yaxes(type="log", range=[lo, hi], title=t["y"], exponentformat="power")
+    fig.update_xaxes(range=[-1, max(steps)], title=t["x"])
+    fig.add_hline(y=1.0, line=dict(color=MUTED, width=1, dash="dot"))
+    fig.update_layout(legend=dict(orientation="h", x=1, xanchor="right", y=1.02, yanchor="bottom"))
+    return styled(fig, height=560)
+
+
+def first_step_table(radii, first, steps, *, lang=None):
+    """Return a Markdown table of ||dL/dh_1|| per spectral radius (columns) and activation (rows)."""
+    t = TEXT[page_lang(lang)]
+    head = [t["act"] + " \\ " + t["first"].format(T=steps)] + [_radius_label(t, r) for r in radii]
+    rows = [[t[act]] + [f"{v:.1e}" for v in values] for act, values in first.items()]
+    return md_table(head, rows)
+
+
+def gradcheck_table(rows, *, lang=None):
+    """Return a Markdown table from (name, backprop gradient, finite-difference gradient) rows."""
+    t = TEXT[page_lang(lang)]
+    out = []
+    for name, bp, fd in rows:
+        big = float(np.abs(bp).max())
+        out.append([name, f"{big:.2e}", f"{float(np.abs(bp - fd).max()) / big:.1e}"])
+    return md_table([t["what"], t["largest"], t["diff"]], out)

@@ -1,0 +1,61 @@
+"""Figures of the chapter "Seq2Seq and the first attention": Bahdanau alignment heatmaps."""
+
+import numpy as np
+import plotly.graph_objects as go
+
+from primer.figures._style import OPEN_SCALE, add_control, page_lang, styled
+from primer.figures.tables import md_table, pct
+
+TEXT = {
+    "zh": {
+        "src": "源语言词 j（编码器状态 hⱼ）", "tgt": "目标语言词 i（解码步）", "weight": "注意力权重 α",
+        "example": "例子：", "best": "最受关注的源词", "share": "它分到的权重", "target": "目标词",
+        "made_up": "（手工构造的向量，不是训练出来的）",
+    },
+    "en": {
+        "src": "source word j (encoder state hⱼ)", "tgt": "target word i (decoding step)", "weight": "attention weight α",
+        "example": "example: ", "best": "most-attended source word", "share": "its weight", "target": "target word",
+        "made_up": "(hand-made vectors, not trained)",
+    },
+}
+
+
+def alignment_heatmaps(examples, *, active=0, lang=None):
+    """Draw one alignment heatmap per example (label, source words, target words, weights); a dropdown picks it."""
+    t = TEXT[page_lang(lang)]
+    fig = go.Figure()
+    steps = []
+    for k, (label, source, target, weights) in enumerate(examples):
+        weights = np.asarray(weights, dtype=float)
+        words = [[f"{tw} → {sw}" for sw in source] for tw in target]
+        fig.add_trace(go.Heatmap(
+            z=weights.tolist(), x=list(range(len(source))), y=list(range(len(target))),
+            text=[[f"{v:.2f}" for v in row] for row in weights], texttemplate="%{text}", customdata=words,
+            colorscale=OPEN_SCALE, zmin=0, zmax=1, xgap=2, ygap=2, showscale=True,
+            colorbar=dict(title=dict(text=t["weight"], side="right"), thickness=12),
+            hovertemplate="%{customdata}: %{z:.3f}<extra></extra>"))
+        axes = {"xaxis.tickvals": list(range(len(source))), "xaxis.ticktext": list(source),
+                "yaxis.tickvals": list(range(len(target))), "yaxis.ticktext": list(target),
+                "xaxis.range": [-0.5, len(source) - 0.5], "yaxis.range": [len(target) - 0.5, -0.5]}
+        steps.append((t["example"] + label, [k], axes))
+    fig.update_xaxes(title=t["src"], tickfont=dict(size=14))
+    fig.update_yaxes(title=t["tgt"], tickfont=dict(size=14))
+    add_control(fig, steps, kind="dropdown", active=active, y=1.04)
+    styled(fig, height=500)
+    fig.update_layout(margin=dict(l=90, r=20, t=70, b=60))
+    return fig
+
+
+def _escape(word):
+    return word.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def alignment_table(source, target, weights, *, lang=None):
+    """Return a Markdown table: each target word, the source word it weights most, and that weight."""
+    t = TEXT[page_lang(lang)]
+    weights = np.asarray(weights, dtype=float)
+    rows = []
+    for i, word in enumerate(target):
+        j = int(np.argmax(weights[i]))
+        rows.append([_escape(word), _escape(source[j]), pct(weights[i, j])])
+    return md_table([t["target"], t["best"], t["share"]], rows)
