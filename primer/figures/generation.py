@@ -62,7 +62,7 @@ def loop_steps(steps, vocab, *, top_k=6, lang=None):
     fig.update_yaxes(autorange="reversed", row=1, col=1)
     fig.update_yaxes(range=[0, 1.15], title=t["prob"], row=2, col=1)
     fig.update_layout(showlegend=False)
-    add_control(fig, control, kind="slider", prefix=t["steps"], active=n_steps - 1)
+    add_control(fig, control, kind="slider", prefix=t["steps"], active=0)
     styled(fig, height=640)
     fig.update_layout(margin=dict(t=90))
     return fig

@@ -37,8 +37,9 @@ def fill_chart(models, lengths, curve_x, curves, filled, fmt, *, active_model=0,
                                  line=dict(color=MUTED, dash="dash"), name=t["curve"].format(m=name),
                                  hovertemplate="%{x:,} → %{y:.3f} GiB<extra></extra>"))
         top = max(curves[m]) / GIB
-        fig.add_trace(go.Scatter(x=[max_ctx, max_ctx], y=[0, top], mode="lines", line=dict(color="#2ca02c", dash="dot"),
-                                 name=t["max"].format(c=f"{max_ctx:,}"), hoverinfo="skip"))
+        fig.add_trace(go.Scatter(x=[max_ctx, max_ctx], y=[0, top], mode="lines+text", line=dict(color="#2ca02c", dash="dot"),
+                                 text=["", t["max"].format(c=f"{max_ctx:,}")], textposition="bottom right",
+                                 textfont=dict(color="#2ca02c"), name=t["max"].format(c=f"{max_ctx:,}"), hoverinfo="skip"))
         for j, n in enumerate(lengths):
             xs = [x for x in curve_x if x < n] + [n]
             ys = [b / GIB for x, b in zip(curve_x, curves[m]) if x < n] + [filled[m][j] / GIB]
@@ -55,7 +56,7 @@ def fill_chart(models, lengths, curve_x, curves, filled, fmt, *, active_model=0,
         text = t["note"].format(m=name, n=f"{lengths[j]:,}", b=fmt(filled[m][j]))
         if window is not None and lengths[j] > window:
             text += t["window"].format(w=f"{window:,}")
-        return [dict(text=text, x=0.2, xref="paper", y=1.13, yref="paper", xanchor="left", yanchor="bottom",
+        return [dict(text=text, x=0, xref="paper", y=1.01, yref="paper", xanchor="left", yanchor="bottom",
                      showarrow=False, font=dict(size=15, color=ACCENT))]
 
     def slider(m, active):
@@ -71,8 +72,8 @@ def fill_chart(models, lengths, curve_x, curves, filled, fmt, *, active_model=0,
         trace.visible = shown
     fig.update_layout(sliders=[slider(active_model, j0)], annotations=note(active_model, j0),
                       updatemenus=[dict(type="dropdown", active=active_model, buttons=buttons, x=0, xanchor="left",
-                                        y=1.14, yanchor="bottom")],
-                      legend=dict(orientation="h", x=0, xanchor="left", y=1.02, yanchor="bottom", bgcolor="rgba(0,0,0,0)"))
+                                        y=1.1, yanchor="bottom")],
+                      showlegend=False)
     fig.update_xaxes(title=t["tokens"], range=[0, max(curve_x)])
     fig.update_yaxes(title=t["gib"], rangemode="tozero")
     styled(fig, height=540)
@@ -85,7 +86,7 @@ TABLE = {
         "factor": "因子", "value": "取值", "kv": "K 和 V", "layers": "层数", "kv_heads": "KV 头数",
         "head_dim": "每头维度（{d} ÷ {h}）", "bytes": "每个值的字节数（fp16）", "per_token": "每个 token 合计",
         "tokens": "上下文 token 数", "cache": "KV 缓存", "model": "模型", "q_heads": "查询头数", "hd": "每头维度",
-        "max": "公开的最长上下文", "at_max": "上下文用满时", "window": "滑动窗口", "none": "—",
+        "max": "公开的最长上下文", "at_max": "上下文用满时", "with_window": "（窗口 {w}）", "per_tok": "每个 token",
         "case": "情形", "without": "不用这一招", "with": "用了之后", "saved": "缩小为",
         "gqa": "{m}，{n} 个 token：{a} 个 KV 头 → {b} 个（分组查询注意力）",
         "swa": "{m}，{n} 个 token：全部缓存 → 只留最近 {w} 个（滑动窗口）",
@@ -95,7 +96,7 @@ TABLE = {
         "factor": "factor", "value": "value", "kv": "K and V", "layers": "layers", "kv_heads": "KV heads",
         "head_dim": "head dim ({d} ÷ {h})", "bytes": "bytes per value (fp16)", "per_token": "per token, in all",
         "tokens": "context tokens", "cache": "KV cache", "model": "model", "q_heads": "query heads", "hd": "head dim",
-        "max": "published max context", "at_max": "at max context", "window": "sliding window", "none": "—",
+        "max": "published max context", "at_max": "at max context", "with_window": " (window {w})", "per_tok": "per token",
         "case": "case", "without": "without", "with": "with", "saved": "shrinks to",
         "gqa": "{m}, {n} tokens: {a} KV heads → {b} (grouped-query attention)",
         "swa": "{m}, {n} tokens: keep all → keep the last {w} (sliding window)",
@@ -123,10 +124,10 @@ def context_table(rows, fmt, *, bold=None, lang=None):
 def models_table(rows, fmt, *, lang=None):
     """Return a Markdown table of published shapes: (shape, per-token bytes, bytes at max context) rows."""
     t = TABLE[page_lang(lang)]
-    out = [[s.name, s.n_layers, s.n_heads, s.n_kv_heads, s.head_dim, fmt(per), f"{s.max_context:,}",
-            f"{s.window:,}" if s.window else t["none"], fmt(full)] for s, per, full in rows]
-    return md_table([t["model"], t["layers"], t["q_heads"], t["kv_heads"], t["hd"], t["per_token"], t["max"],
-                     t["window"], t["at_max"]], out)
+    out = [[s.name + (t["with_window"].format(w=f"{s.window:,}") if s.window else ""), s.n_layers, s.n_heads,
+            s.n_kv_heads, s.head_dim, fmt(per), f"{s.max_context:,}", fmt(full)] for s, per, full in rows]
+    return md_table([t["model"], t["layers"], t["q_heads"], t["kv_heads"], t["hd"], t["per_tok"], t["max"],
+                     t["at_max"]], out)
 
 
 def savings_table(rows, fmt, *, lang=None):

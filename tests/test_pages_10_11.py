@@ -1,0 +1,132 @@
+"""The chapters "The generation loop and the KV cache" and "What the cache costs in memory", as built."""
+
+import html as htmllib
+import re
+
+import pytest
+
+from conftest import LANGS
+
+KV, MEM = "10-kv-cache.md", "11-kv-memory.md"
+
+
+def tables(page):
+    """Return every table of a page as a list of rows of cell texts (tags stripped, entities decoded)."""
+    out = []
+    for table in re.findall(r"<table>(.*?)</table>", page, re.S):
+        rows = []
+        for row in re.findall(r"<tr>(.*?)</tr>", table, re.S):
+            cells = re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)
+            rows.append([htmllib.unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in cells])
+        out.append(rows)
+    return out
+
+
+def table_with(page, header_cell):
+    found = [t for t in tables(page) if t and header_cell in t[0]]
+    assert found, f"no table with a {header_cell!r} column"
+    return found[0]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_figures_have_fixed_div_ids(read_page, lang):
+    for name, divs in ((KV, ("fig-w7", "fig-w8")), (MEM, ("fig-w9",))):
+        page = read_page(lang, name)
+        for div in divs:
+            assert f'id="{div}"' in page
+
+
+# ---- chapter 10
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_f2_667x_at_1000_steps(read_page, lang):
+    page = read_page(lang, KV)
+    assert "<strong>667×</strong>" in page
+    row = [r for r in table_with(page, "(2N+1)/3") if r[0] == "1,000"][0]
+    assert row[1:] == ["333,833,500", "500,500", "667×", "667.00"]
+    figure = re.search(r'id="fig-w8".*?</script>', page, re.S).group(0).replace("\\u00d7", "×")  # plotly escapes ×
+    assert "667×" in figure                                                  # the slider's default state, N = 1,000
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_cached_decoding_equals_full_recompute_on_the_page(read_page, lang):
+    page = read_page(lang, KV)
+    header = {"zh": "缓存解码与全部重算的最大差", "en": "largest difference, cached vs full recompute"}[lang]
+    rows = table_with(page, header)[1:]
+    assert len(rows) >= 3
+    assert len({r[0] for r in rows}) > 1 and len({r[1] for r in rows}) > 1 and len({r[2] for r in rows}) > 1
+    assert all(float(r[3]) < 1e-12 for r in rows)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_causal_mask_keeps_old_positions_still_and_the_full_mask_does_not(read_page, lang):
+    page = read_page(lang, KV)
+    header = {"zh": "因果掩码", "en": "causal mask"}[lang]
+    rows = table_with(page, header)[1:]
+    assert all(r[1] == "0" for r in rows)                # causal: nothing old moves
+    assert float(rows[-1][2]) > 1e-3                     # bidirectional: the old outputs move
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_old_queries_do_not_matter(read_page, lang):
+    page = read_page(lang, KV)
+    header = {"zh": "把旧的哪一行换成噪声", "en": "old rows replaced by noise"}[lang]
+    q, k, v = table_with(page, header)[1:]
+    assert q[1] == "0" and float(k[1]) > 0 and float(v[1]) > 0
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_counted_work_matches_the_cost_model(read_page, lang):
+    page = read_page(lang, KV)
+    rows = table_with(page, {"zh": "计数器", "en": "counter"}[lang])[1:]
+    assert {r[1] for r in rows} == {"scores", "kv_rows"} and len(rows) >= 6
+    for r in rows:
+        assert r[2] == r[3] and r[4] == r[5] and r[6] == "✓"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_dozen_lines_print_their_check(read_page, lang):
+    assert "max |cached - full| on the last row:" in htmllib.unescape(read_page(lang, KV))
+
+
+# ---- chapter 11
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_f3_512_kib_per_token(read_page, lang):
+    page = read_page(lang, MEM)
+    assert "<strong>512 KiB</strong> (524,288 B)" in page
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_f4_2_gib_at_4096_tokens(read_page, lang):
+    page = read_page(lang, MEM)
+    rows = table_with(page, {"zh": "上下文 token 数", "en": "context tokens"}[lang])
+    assert ["4,096", "2 GiB"] in rows
+    assert "<strong>2 GiB</strong>" in page
+    assert "2 GiB" in re.search(r'id="fig-w9".*?</script>', page, re.S).group(0)   # the figure's default state
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_published_shapes_and_savings(read_page, lang):
+    page = read_page(lang, MEM)
+    rows = {r[0].split(" ")[0].split("（")[0]: r for r in table_with(page, {"zh": "查询头数", "en": "query heads"}[lang])[1:]}
+    assert rows["Llama-2-70B"][1:6] == ["80", "64", "8", "128", "320 KiB"]
+    assert rows["GPT-2"][1:6] == ["12", "12", "12", "64", "36 KiB"]
+    saved = table_with(page, {"zh": "缩小为", "en": "shrinks to"}[lang])[1:]
+    assert saved[0][1:] == ["10 GiB", "1.25 GiB", "1/8"]       # Llama-2-70B: 64 KV heads -> 8
+    assert saved[-1][1:] == ["4 GiB", "512 MiB", "1/8"]        # a 4,096 window at 32,768 tokens
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_formula_matches_the_nbytes_of_primers_cache(read_page, lang):
+    page = read_page(lang, MEM)
+    rows = table_with(page, {"zh": "缓存的 dtype", "en": "cache dtype"}[lang])[1:]
+    assert {r[0] for r in rows} == {"float64", "float16"}
+    assert all(r[2] == r[3] and r[4] == "✓" for r in rows)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_memory_dozen_lines_print_their_check(read_page, lang):
+    page = htmllib.unescape(read_page(lang, MEM))
+    assert "formula: 2560 bytes; numpy nbytes: 2560 bytes" in page
+    assert "Llama-2-7B, one token: 512 KiB" in page
