@@ -87,3 +87,31 @@ def test_self_test_answers_are_folded(read_page, lang):
     html = read_page(lang, PAGE)
     questions = re.findall(r'<details class="question">\s*<summary>(Q\d)', html)
     assert questions[:5] == ["Q1", "Q2", "Q3", "Q4", "Q5"]
+
+
+def test_zh_page_gives_its_own_translation_of_the_sentence(read_page):
+    html = read_page("zh", PAGE)
+    assert "我的译文" in html and "不让任何位置关注它之后的位置" in html
+
+
+def figure_json(html, div):
+    """Return the JSON text of one figure's Plotly.newPlot call."""
+    start = html.index(f'Plotly.newPlot(                        "{div}"')
+    text = html[start:html.index("</script>", start)]
+    return re.sub(r"\\u([0-9a-fA-F]{4})", lambda m: chr(int(m.group(1), 16)), text)  # plotly escapes non-ASCII
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_controls_offer_every_state(read_page, lang):
+    from primer.figures.choosing import TEXT
+
+    t = TEXT[lang]
+    html = read_page(lang, PAGE)
+    w18, w19, w20 = (figure_json(html, f"fig-{w}") for w in ("w18", "w19", "w20"))
+    assert '"type":"buttons"' in w18 and '"type":"dropdown"' in w19 and '"type":"dropdown"' in w20
+    for machine in ("encoder", "decoder", "encoder-decoder"):
+        assert f'"label":"{t["machine"][machine]}"' in w18
+    for name in ("BERT-base", "GPT-1", "T5-base"):
+        assert f'"label":"{name}"' in w19
+    for output in ("label", "span", "text", "translation"):
+        assert f'"label":"{t["output"][output]}"' in w20

@@ -181,8 +181,8 @@ def _three_masks(fig, enc, dec, cross, t, x_labels):
 def model_picker(models, *, lang=None):
     """Draw a model's masks and where its parameters are; a dropdown picks the model.
 
-    models: list of dicts with name, kind, shape (a primer.params.Shape), parts ({part: count}),
-    total, published, masks (encoder self, decoder self, cross; None where absent), labels.
+    models: list of dicts with name, shape (a primer.params.Shape), parts ({part: count}), total,
+    published, difference, masks (encoder self, decoder self, cross; None where absent).
     """
     t = TEXT[page_lang(lang)]
     fig = make_subplots(rows=2, cols=3, specs=[[{}, {}, {}], [{"colspan": 3}, None, None]],
@@ -193,7 +193,13 @@ def model_picker(models, *, lang=None):
     steps = []
     for m in models:
         shape = m["shape"]
-        shown, layout, notes = _three_masks(fig, *m["masks"], t, m["labels"])
+        enc, dec, cross = m["masks"]
+        n_src = len(enc) if enc is not None else 0
+        n_tgt = len(dec) if dec is not None else 0
+        keys_src, keys_tgt = [f"{t['k']}{j}" for j in range(n_src)], [f"{t['k']}{j}" for j in range(n_tgt)]
+        q_src, q_tgt = [f"{t['q']}{i}" for i in range(n_src)], [f"{t['q']}{i}" for i in range(n_tgt)]
+        labels = [(keys_src, q_src), (keys_tgt, q_tgt), ([f"{t['src']}{j}" for j in range(n_src)], q_tgt)]
+        shown, layout, notes = _three_masks(fig, enc, dec, cross, t, labels)
         parts = list(m["parts"])
         values = [m["parts"][p] / 1e6 for p in parts]
         fig.add_trace(go.Bar(x=values, y=[t["parts"][p] for p in parts], orientation="h", marker_color=ACCENT,
