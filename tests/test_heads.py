@@ -136,3 +136,25 @@ def test_total_variation():
 def test_bad_input(call, words):
     with pytest.raises(ValueError, match=words):
         call()
+
+
+def test_chapter_4_core_numpy_equals_primer():
+    from pathlib import Path
+
+    from primer.position import sinusoidal_encoding
+
+    path = Path(__file__).resolve().parents[1] / "docs/snippets/04-self-cross-heads/core_numpy.py"
+    core = {"print": lambda *a, **k: None}
+    exec(compile(path.read_text(), str(path), "exec"), core)
+    rng = np.random.default_rng(9)
+    for h, n_q, n_k, d_h in ((1, 1, 1, 2), (2, 3, 5, 3), (4, 6, 2, 2)):
+        d = 8
+        x = rng.normal(size=(n_q, h * d_h))
+        assert np.array_equal(core["split_heads"](x, h), split_heads(x, h))
+        assert np.array_equal(core["merge_heads"](split_heads(x, h)), x)
+        x_q, x_kv = rng.normal(size=(n_q, d)), rng.normal(size=(n_k, d))
+        w_q, w_k, w_v = (rng.normal(size=(d, h * d_h)) for _ in range(3))
+        w_o = rng.normal(size=(h * d_h, d))
+        assert np.allclose(core["multi_head_attention"](x_q, x_kv, w_q, w_k, w_v, w_o, h),
+                           multi_head_attention(x_q, x_kv, w_q, w_k, w_v, w_o, h)[0])
+        assert np.allclose(core["sinusoidal_encoding"](n_k + 3, 2 * d_h), sinusoidal_encoding(n_k + 3, 2 * d_h))

@@ -124,3 +124,24 @@ def test_f9_unscaled_softmax_saturates_and_scaled_does_not():
 def test_bad_input(call, words):
     with pytest.raises(ValueError, match=words):
         call()
+
+
+def test_chapter_3_core_numpy_equals_primer():
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "docs/snippets/03-attention/core_numpy.py"
+    core = {"print": lambda *a, **k: None}
+    exec(compile(path.read_text(), str(path), "exec"), core)
+    from primer.gradcheck import self_attention
+
+    rng = np.random.default_rng(5)
+    for n_q, n_k, d in ((1, 1, 1), (3, 5, 4), (6, 2, 7)):
+        q, k = rng.normal(size=(n_q, d)), rng.normal(size=(n_k, d))
+        w, w_q, w_k, v = rng.normal(size=(d, d)), rng.normal(size=(d, 3)), rng.normal(size=(d, 3)), rng.normal(size=3)
+        assert np.allclose(core["dot_score"](q, k), dot_score(q, k))
+        assert np.allclose(core["scaled_dot_score"](q, k), scaled_dot_score(q, k))
+        assert np.allclose(core["bilinear_score"](q, k, w), bilinear_score(q, k, w))
+        assert np.allclose(core["additive_score"](q, k, w_q, w_k, v), additive_score(q, k, w_q, w_k, v))
+        x = rng.normal(size=(n_q, d))
+        ws = [rng.normal(size=(d, 3)) for _ in range(3)]
+        assert np.allclose(core["self_attention"](x, *ws), self_attention(x, *ws))

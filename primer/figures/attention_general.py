@@ -19,7 +19,7 @@ TEXT = {
         "theory_unscaled": "理论：d_k", "theory_scaled": "理论：1",
         "meas_unscaled": "实测：q·k", "meas_scaled": "实测：q·k/√d_k",
         "out": "输出 ", "in": "输入 ", "no_mask": "不加掩码", "causal": "因果掩码",
-        "reach": "‖∂输出_i / ∂输入_j‖",
+        "reach": "格子 (i, j)：‖∂输出_i / ∂输入_j‖，0 表示输入 j 动不了输出 i",
         "mask": "掩码", "rel_err": "解析 vs 有限差分：最大相对误差", "nonzero": "非零的 (i, j) 对",
         "smallest": "最小的非零 ‖∂输出_i/∂输入_j‖", "of": " / ",
         "n": "序列长度 n", "ops": "每层乘加次数（主项）", "attn": "自注意力 n²·d", "rnn": "RNN n·d²",
@@ -37,7 +37,7 @@ TEXT = {
         "theory_unscaled": "theory: d_k", "theory_scaled": "theory: 1",
         "meas_unscaled": "measured: q·k", "meas_scaled": "measured: q·k/√d_k",
         "out": "output ", "in": "input ", "no_mask": "no mask", "causal": "causal mask",
-        "reach": "‖∂output_i / ∂input_j‖",
+        "reach": "cell (i, j): ‖∂output_i / ∂input_j‖; 0 means input j cannot move output i",
         "mask": "mask", "rel_err": "analytic vs finite differences: max relative error", "nonzero": "nonzero (i, j) pairs",
         "smallest": "smallest nonzero ‖∂output_i/∂input_j‖", "of": " of ",
         "n": "sequence length n", "ops": "multiply-adds per layer (leading term)", "attn": "self-attention n²·d", "rnn": "RNN n·d²",
@@ -123,8 +123,11 @@ def reach_heatmap(reach_by_mask, *, lang=None):
             fig.add_trace(trace)
         steps.append((t[key], [start, start + 1], None))
     fig.update_yaxes(autorange="reversed")
-    add_control(fig, steps, kind="buttons")
-    return styled(fig, height=440, title=t["reach"])
+    fig.update_xaxes(title=t["reach"])
+    add_control(fig, steps, kind="buttons", y=1.04)
+    styled(fig, height=460)
+    fig.update_layout(margin=dict(t=70))
+    return fig
 
 
 def grad_table(results, *, lang=None):

@@ -27,7 +27,7 @@ TEXT = {
         "self": "self-attention: source reads source", "cross": "cross-attention: target reads source",
         "pos": "position", "dim": "dimension", "pe": "sinusoidal positional encoding PE[position, dimension]",
         "no_pe": "no positional encoding", "with_pe": "with positional encoding",
-        "out_a": "output of “{a}”", "out_b": "output of “{b}”", "diff": "∣B − A∣, rows matched by word",
+        "out_a": "output of “{a}”", "out_b": "output of “{b}”", "diff": "∣B − A∣, matched by word",
         "setting": "setting", "gap": "max ∣f(Px) − P·f(x)∣", "like_diff": "largest absolute difference of 喜欢's output between the two",
         "field": "field", "value": "value", "source": "source",
         "rows": {"encoder_layers": "encoder layers N", "decoder_layers": "decoder layers N", "d_model": "model width d_model",
@@ -129,7 +129,7 @@ def order_toggle(tokens_a, tokens_b, outputs, *, lang=None):
     fig.update_xaxes(title=t["dim"])
     add_control(fig, steps, kind="buttons", y=1.14)
     styled(fig, height=360)
-    fig.update_layout(margin=dict(t=100))
+    fig.update_layout(margin=dict(t=100, r=40))
     return fig
 
 
