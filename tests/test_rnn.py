@@ -1,0 +1,159 @@
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from primer.rnn import (ACTIVATIONS, HEAD, HIDDEN, RADII, SENTENCE, STEPS, TAIL, char_position, dependency_distance,
+                        gradient_norms, numerical_gradient, recurrent_matrix, rnn_backward, rnn_forward, spectral_radius)
+
+
+def random_rnn(seed, T=6, d=4, d_in=3, scale=0.7):
+    rng = np.random.default_rng(seed)
+    return dict(x=scale * rng.normal(size=(T, d_in)), w=rng.normal(size=(d, d)) / np.sqrt(d),
+                u=rng.normal(size=(d, d_in)) / np.sqrt(d_in), b=0.1 * rng.normal(size=d), h0=0.5 * rng.normal(size=d))
+
+
+# ---- F7: the sentence, counted
+
+def test_f7_positions_and_distance():
+    assert dependency_distance(SENTENCE, HEAD, TAIL) == (2, 14, 12)
+    assert char_position(SENTENCE, "我") == 1 and char_position(SENTENCE, "了") == len(SENTENCE)
+
+
+@given(st.text(alphabet="abcdefgh", min_size=0, max_size=8), st.text(alphabet="ijklmnop", min_size=0, max_size=8))
+def test_distance_counts_the_characters_between(left, middle):
+    text = left + "X" + middle + "Y"
+    assert dependency_distance(text, "X", "Y") == (len(left) + 1, len(left) + len(middle) + 2, len(middle) + 1)
+
+
+# ---- the recurrence
+
+def test_forward_is_the_recurrence():
+    p = random_rnn(0)
+    h = rnn_forward(**p)
+    prev = p["h0"]
+    for t in range(len(p["x"])):
+        prev = np.tanh(p["w"] @ prev + p["u"] @ p["x"][t] + p["b"])
+        assert np.allclose(h[t], prev)
+    lin = rnn_forward(**p, activation="linear")
+    assert np.allclose(lin[0], p["w"] @ p["h0"] + p["u"] @ p["x"][0] + p["b"])
+
+
+def test_h0_defaults_to_zero_and_state_carries_over():
+    p = random_rnn(1)
+    p.pop("h0")
+    h = rnn_forward(**p)
+    assert np.allclose(h, rnn_forward(**p, h0=np.zeros(4)))
+    # restarting the recurrence from h_k reproduces the rest of the sequence
+    assert np.allclose(rnn_forward(p["x"][3:], p["w"], p["u"], p["b"], h0=h[2]), h[3:])
+
+
+# ---- backpropagation through time, checked against finite differences
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10_000), st.integers(1, 7), st.sampled_from(ACTIVATIONS))
+def test_backward_matches_finite_differences(seed, T, activation):
+    p = random_rnn(seed, T=T)
+    target = np.random.default_rng(seed + 1).normal(size=(T, 4))  # a loss at every step
+
+    def loss(**kw):
+        q = dict(p, **kw)
+        return 0.5 * np.sum((rnn_forward(**q, activation=activation) - target) ** 2)
+
+    h = rnn_forward(**p, activation=activation)
+    g = rnn_backward(p["x"], h, p["w"], p["u"], p["b"], h - target, p["h0"], activation=activation)
+    for name in ("w", "u", "b", "h0", "x"):
+        fd = numerical_gradient(lambda v: loss(**{name: v}), p[name])
+        assert np.allclose(getattr(g, name), fd, rtol=1e-5, atol=1e-7), name
+    for k in range(T):  # dL/dh_k: perturb h_k and rerun the rest of the sequence from it
+        def from_k(v, k=k):
+            rest = rnn_forward(p["x"][k + 1:], p["w"], p["u"], p["b"], h0=v, activation=activation) if k + 1 < T else np.zeros((0, 4))
+            return 0.5 * np.sum((h[:k] - target[:k]) ** 2) + 0.5 * np.sum((v - target[k]) ** 2) + 0.5 * np.sum((rest - target[k + 1:]) ** 2)
+        assert np.allclose(g.h[k], numerical_gradient(from_k, h[k]), rtol=1e-5, atol=1e-7)
+
+
+def test_linear_rnn_gradient_is_a_matrix_power():
+    w = recurrent_matrix(5, 1.3, seed=2)
+    x = np.random.default_rng(3).normal(size=(9, 2))
+    u, b = np.ones((5, 2)), np.zeros(5)
+    h = rnn_forward(x, w, u, b, activation="linear")
+    c = np.arange(5.0)
+    dh_out = np.zeros_like(h)
+    dh_out[-1] = c
+    g = rnn_backward(x, h, w, u, b, dh_out, activation="linear")
+    for k in range(9):
+        assert np.allclose(g.h[k], np.linalg.matrix_power(w.T, 8 - k) @ c)
+
+
+# ---- W23: the measured norms vanish below 1 and explode above 1
+
+def test_recurrent_matrix_has_the_requested_spectral_radius():
+    for r in RADII:
+        assert spectral_radius(recurrent_matrix(HIDDEN, r)) == pytest.approx(r)
+
+
+def test_gradient_at_the_loss_has_norm_one():
+    for r in RADII:
+        assert gradient_norms(10, r)[-1] == pytest.approx(1.0)
+
+
+def test_w23_vanishes_below_one_and_explodes_above_one():
+    T = max(STEPS)
+    for act in ACTIVATIONS:
+        assert gradient_norms(T, 0.5, activation=act)[0] < 1e-15
+        assert gradient_norms(T, 0.8, activation=act)[0] < 1e-5
+        assert 1e-2 < gradient_norms(T, 1.0, activation=act)[0] < 1
+    assert gradient_norms(T, 1.2, activation="linear")[0] > 1e3
+    assert gradient_norms(T, 1.5, activation="linear")[0] > 1e9
+    # tanh saturates at long T: the explosion is capped
+    assert gradient_norms(T, 1.2, activation="tanh")[0] < 1e-2
+    assert gradient_norms(T, 1.5, activation="tanh")[0] < 1
+    # ... but at short T the tanh RNN grows too
+    assert gradient_norms(10, 1.5, activation="tanh")[0] > 2
+    assert gradient_norms(20, 1.2, activation="tanh")[0] > 2
+
+
+def test_w23_tanh_and_linear_agree_while_states_are_small():
+    for r in (0.5, 0.8, 1.0):
+        assert np.allclose(gradient_norms(60, r), gradient_norms(60, r, activation="linear"), rtol=0.1)
+
+
+def test_numerical_gradient_of_a_quadratic():
+    a = np.array([[2.0, 1.0], [1.0, 3.0]])
+    x = np.array([0.5, -1.0])
+    assert np.allclose(numerical_gradient(lambda v: 0.5 * v @ a @ v, x), a @ x)
+
+
+# ---- bad input
+
+P = random_rnn(0)
+H = rnn_forward(**P)
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda: char_position("", "a"), "text"),
+    (lambda: char_position(SENTENCE, "ab"), "char"),
+    (lambda: char_position(SENTENCE, "书"), "exactly once"),
+    (lambda: char_position(SENTENCE, "猫"), "exactly once"),
+    (lambda: dependency_distance(SENTENCE, TAIL, HEAD), "tail"),
+    (lambda: rnn_forward(P["x"][0], P["w"], P["u"], P["b"]), "x"),
+    (lambda: rnn_forward(P["x"], P["w"][:3], P["u"], P["b"]), "w must be a square"),
+    (lambda: rnn_forward(P["x"], P["w"], P["u"].T, P["b"]), "u must be"),
+    (lambda: rnn_forward(P["x"], P["w"], P["u"], P["b"][:2]), "b must be"),
+    (lambda: rnn_forward(P["x"], P["w"], P["u"], P["b"], h0=np.ones(3)), "h0 must be"),
+    (lambda: rnn_forward(P["x"] * np.nan, P["w"], P["u"], P["b"]), "x must be finite"),
+    (lambda: rnn_forward(P["x"], P["w"], P["u"], P["b"], activation="relu"), "activation"),
+    (lambda: rnn_backward(P["x"], H[:2], P["w"], P["u"], P["b"], H), "h must be"),
+    (lambda: rnn_backward(P["x"], H, P["w"], P["u"], P["b"], H[:, :2]), "dh_out must be"),
+    (lambda: spectral_radius(np.ones((2, 3))), "w must be a square"),
+    (lambda: recurrent_matrix(0, 1.0), "d"),
+    (lambda: recurrent_matrix(4, 0.0), "radius"),
+    (lambda: recurrent_matrix(4, np.inf), "radius"),
+    (lambda: gradient_norms(0, 1.0), "steps"),
+    (lambda: gradient_norms(5, 1.0, input_scale=-1), "input_scale"),
+    (lambda: numerical_gradient(3, np.ones(2)), "f must be"),
+    (lambda: numerical_gradient(np.sum, np.ones(2), eps=0), "eps"),
+])
+def test_bad_input_raises_value_error_naming_the_argument(call, words):
+    with pytest.raises(ValueError, match=words):
+        call()

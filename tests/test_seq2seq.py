@@ -1,0 +1,115 @@
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import DOCS
+from primer.seq2seq import (CARRY, DEFAULT_EXAMPLE, EXAMPLES, additive_scores, alignment, bahdanau_attention,
+                            concept_scorer, concept_states)
+
+
+def random_case(seed, n_t=3, n_s=5, d_s=4, d_h=6, d_a=7):
+    rng = np.random.default_rng(seed)
+    return (rng.normal(size=(n_t, d_s)), rng.normal(size=(n_s, d_h)), rng.normal(size=(d_a, d_s)),
+            rng.normal(size=(d_a, d_h)), rng.normal(size=d_a))
+
+
+def test_scores_are_v_tanh_of_ws_plus_uh_for_every_pair():
+    s, h, w, u, v = random_case(0)
+    e = additive_scores(s, h, w, u, v)
+    assert e.shape == (3, 5)
+    for i in range(3):
+        for j in range(5):
+            assert e[i, j] == pytest.approx(v @ np.tanh(w @ s[i] + u @ h[j]))
+
+
+@settings(max_examples=50)
+@given(st.integers(0, 10_000), st.integers(1, 6), st.integers(1, 8))
+def test_weights_are_a_distribution_and_contexts_their_average(seed, n_t, n_s):
+    s, h, w, u, v = random_case(seed, n_t=n_t, n_s=n_s)
+    c, alpha = bahdanau_attention(s, h, w, u, v)
+    assert alpha.shape == (n_t, n_s) and c.shape == (n_t, h.shape[1])
+    assert np.all(alpha >= 0) and np.allclose(alpha.sum(axis=1), 1.0)
+    assert np.allclose(c, alpha @ h)
+    assert np.all(c <= h.max(axis=0) + 1e-12) and np.all(c >= h.min(axis=0) - 1e-12)  # a convex combination
+
+
+@given(st.integers(0, 10_000))
+def test_permuting_the_source_permutes_the_weights_and_keeps_the_context(seed):
+    s, h, w, u, v = random_case(seed)
+    perm = np.random.default_rng(seed).permutation(len(h))
+    c, alpha = bahdanau_attention(s, h, w, u, v)
+    c2, alpha2 = bahdanau_attention(s, h[perm], w, u, v)
+    assert np.allclose(alpha2, alpha[:, perm]) and np.allclose(c2, c)
+
+
+def test_one_source_word_gets_all_the_weight():
+    s, h, w, u, v = random_case(1, n_s=1)
+    c, alpha = bahdanau_attention(s, h, w, u, v)
+    assert np.allclose(alpha, 1.0) and np.allclose(c, np.repeat(h, 3, axis=0))
+
+
+def test_concept_states_carry_the_previous_word_and_a_constant():
+    states = concept_states(np.eye(3)[[0, 2]])
+    assert states.tolist() == [[1, 0, 0, 1], [CARRY, 0, 1, 1]]
+
+
+def test_concept_scorer_is_an_and_gate():
+    k = 3
+    w, u, v = concept_scorer(k)
+    s = concept_states(np.eye(k), carry=0)
+    h = concept_states(np.eye(k), carry=0)
+    e = additive_scores(s, h, w, u, v)
+    assert np.all(np.diag(e) > e.max(axis=1, initial=-np.inf, where=~np.eye(k, dtype=bool)))
+
+
+@pytest.mark.parametrize("name, expected", [
+    ("zh-en", {"I": "我", "bought": "了", "apples": "苹果", "yesterday": "昨天", "<eos>": "<eos>"}),
+    ("en-fr", {"le": "the", "chat": "cat", "noir": "black", "dort": "sleeps", "<eos>": "<eos>"}),
+    ("en-fr-2", {"je": "I", "t'": "you", "aime": "love", "<eos>": "<eos>"}),
+])
+def test_made_up_alignments_follow_meaning(name, expected):
+    source, target, alpha = alignment(name)
+    assert {t: source[int(np.argmax(row))] for t, row in zip(target, alpha)} == expected
+    assert np.allclose(alpha.sum(axis=1), 1.0)
+
+
+def test_bought_splits_its_weight_between_mai_and_le():
+    source, target, alpha = alignment("zh-en")
+    row = alpha[target.index("bought")]
+    both = row[source.index("买")] + row[source.index("了")]
+    assert both > 0.95 and row[source.index("买")] > 0.2 and row[source.index("了")] > 0.5
+    assert DEFAULT_EXAMPLE in EXAMPLES
+
+
+def test_standalone_numpy_snippet_equals_primer():
+    namespace = {"print": lambda *a, **k: None}
+    path = DOCS / "snippets" / "02-seq2seq" / "bahdanau_numpy.py"
+    exec(compile(path.read_text(), str(path), "exec"), namespace)
+    for seed in range(10):
+        case = random_case(seed, n_t=seed % 4 + 1, n_s=seed % 5 + 1)
+        c, alpha = namespace["bahdanau"](*case)
+        c2, alpha2 = bahdanau_attention(*case)
+        assert np.allclose(alpha, alpha2, atol=1e-14) and np.allclose(c, c2, atol=1e-14)
+
+
+S, H, W, U, V = random_case(0)
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda: additive_scores(S[0], H, W, U, V), "s"),
+    (lambda: additive_scores(S, H[None], W, U, V), "s must be"),
+    (lambda: additive_scores(S, H, W, U, V[:, None]), "v must be a vector"),
+    (lambda: additive_scores(S, H, W.T, U, V), "w must be"),
+    (lambda: additive_scores(S, H, W, U[:, :2], V), "u must be"),
+    (lambda: bahdanau_attention(S, H * np.inf, W, U, V), "h must be finite"),
+    (lambda: concept_states(np.ones(3)), "tags"),
+    (lambda: concept_states(np.eye(2), carry=np.nan), "carry"),
+    (lambda: concept_scorer(0), "n_concepts"),
+    (lambda: concept_scorer(2, gain=0), "gain"),
+    (lambda: concept_scorer(2, sharpness=-1), "sharpness"),
+    (lambda: alignment("de-en"), "name"),
+])
+def test_bad_input_raises_value_error_naming_the_argument(call, words):
+    with pytest.raises(ValueError, match=words):
+        call()
