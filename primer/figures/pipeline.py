@@ -14,7 +14,7 @@ TEXT = {
         "ids": "字符 id", "prob": "最后一个位置的概率（T = {t:g}），选中 {c}",
         "loop": "每一步把采样到的字符接到末尾，再从阶段 ② 整个重算",
         "machines": {"encoder": "编码器（全开）", "decoder": "解码器（因果）", "encoder-decoder": "编码器-解码器（因果 + 交叉）"},
-        "mask": "阶段 ③ 的掩码", "xtitle": "提示 {p} ｜ 源 {s}", "dep": "实测依赖（扰动一个输入）", "out": "输出位置",
+        "mask": "阶段 ③ 的掩码", "xtitle": "提示 {p} ｜ 源 {s}", "dep": "实测依赖", "out": "输出位置",
         "col_stage": "阶段", "col_name": "名称", "col_shape": "形状", "col_glimpse": "前几个值",
         "reads": "输出 {i}（{c}）读到的输入", "none": "—", "source": "源 ",
         "patch": "图块 ", "image": "玩具图像和它的图块", "row_kind": "行", "img": "图像前缀", "txt": "文本",
@@ -30,7 +30,7 @@ TEXT = {
         "ids": "character ids", "prob": "probabilities at the last position (T = {t:g}), picked {c}",
         "loop": "each step appends the sampled character and recomputes everything from stage ②",
         "machines": {"encoder": "encoder (full)", "decoder": "decoder (causal)", "encoder-decoder": "encoder-decoder (causal + cross)"},
-        "mask": "stage ③ masks", "xtitle": "prompt {p} | source {s}", "dep": "measured dependence (perturb one input)", "out": "output position",
+        "mask": "stage ③ masks", "xtitle": "prompt {p} | source {s}", "dep": "measured dependence", "out": "output position",
         "col_stage": "stage", "col_name": "name", "col_shape": "shape", "col_glimpse": "first values",
         "reads": "output {i} ({c}) reads", "none": "—", "source": "source ",
         "patch": "patch ", "image": "the toy image and its patches", "row_kind": "row", "img": "image prefix", "txt": "text",
@@ -228,7 +228,7 @@ def prefix_figure(image, dep, n_patches, text, *, lang=None):
     t = TEXT[page_lang(lang)]
     dep = np.asarray(dep, bool)
     labels = [f"{t['patch']}{i}" for i in range(n_patches)] + [f"{i} {_show(c)}" for i, c in enumerate(text)]
-    fig = make_subplots(rows=1, cols=2, column_widths=[0.3, 0.7], horizontal_spacing=0.12,
+    fig = make_subplots(rows=1, cols=2, column_widths=[0.36, 0.64], horizontal_spacing=0.1,
                         subplot_titles=(t["image"], t["dep"]))
     img = np.asarray(image)
     fig.add_trace(go.Heatmap(z=img.tolist(), colorscale="Greys", showscale=False, xgap=1, ygap=1,
@@ -238,8 +238,8 @@ def prefix_figure(image, dep, n_patches, text, *, lang=None):
     step = side // g
     for k in range(n_patches):
         r, c = divmod(k, g)
-        fig.add_annotation(x=c * step + (step - 1) / 2, y=r * step + (step - 1) / 2, text=f"<b>{k}</b>", showarrow=False,
-                           font=dict(color=ACCENT, size=18), row=1, col=1)
+        fig.add_annotation(x=c * step + (step - 1) / 2, y=r * step + (step - 1) / 2, text=f"<b>{t['patch']}{k}</b>", showarrow=False,
+                           bgcolor="rgba(255,255,255,0.85)", font=dict(color=ACCENT, size=13), row=1, col=1)
     for v in range(step, side, step):
         edge = dict(type="line", line=dict(color=ACCENT, width=2), row=1, col=1)
         fig.add_shape(x0=v - 0.5, x1=v - 0.5, y0=-0.5, y1=side - 0.5, **edge)

@@ -10,13 +10,11 @@ TEXT = {
         "words": ("垫子", "沙发", "屋顶", "月亮", "钢琴"),
         "prob": "概率 softmax(z/T)", "freq": "{n} 次抽样的频率", "temp": "温度 T = ",
         "greedy": "0（贪心）", "entropy": "熵 {h:.2f} bit", "y": "概率", "t": "T",
-        "cell": "概率 / 频率",
     },
     "en": {
         "words": ("mat", "sofa", "roof", "moon", "piano"),
         "prob": "probability softmax(z/T)", "freq": "frequency in {n} draws", "temp": "temperature T = ",
         "greedy": "0 (greedy)", "entropy": "entropy {h:.2f} bits", "y": "probability", "t": "T",
-        "cell": "probability / frequency",
     },
 }
 
@@ -57,7 +55,7 @@ def temperature_slider(temperatures, probs, freqs, entropies, *, n_draws, active
 def frequency_table(temperatures, probs, freqs, *, lang=None):
     """Return a Markdown table: one row per temperature, each cell 'probability / frequency' in percent."""
     t = TEXT[page_lang(lang)]
-    head = [t["t"]] + [f"{w} ({t['cell']})" for w in t["words"]]
+    head = [t["t"]] + list(t["words"])
     rows = []
     for k, temp in enumerate(temperatures):
         label = t["greedy"] if temp == 0 else f"{temp:g}"
