@@ -9,20 +9,20 @@ from primer.figures.tables import md_table
 
 TEXT = {
     "zh": {
-        "step": "第 {s} 步", "steps": "步骤 ", "pos": "位置 {j}", "prob": "下一个 token 的概率",
-        "run": "第 {s} 步：解码器把全部 {n} 个 token 从头算一遍 → 预测「{w}」",
-        "grid": "每一步都重算的前缀（蓝）与新预测的 token（橙）", "bars": "最后一个位置的前 {k} 个候选",
+        "step": "第 {s} 步", "steps": "步骤 ", "pos": "位置", "prob": "下一个 token 的概率",
+        "run": "第 {s} 步：把全部 {n} 个 token 从头算一遍<br>→ 预测「{w}」",
+        "grid": "蓝：重算的前缀　橙：新 token", "bars": "最后一个位置的前 {k} 名",
         "recomputed": "重算", "new": "新 token",
         "without": "不用缓存：Σ n²", "with": "KV 缓存：Σ n", "n": "生成步数 N", "work": "注意力分数个数（每层每头）",
-        "mark": "N = {n}：{a} 对 {b}，相差 {r}×", "slider": "N = ",
+        "mark": "N = {n}<br>{a} 对 {b}<br>相差 {r}×", "slider": "N = ",
     },
     "en": {
-        "step": "step {s}", "steps": "step ", "pos": "position {j}", "prob": "next-token probability",
-        "run": "step {s}: the decoder reruns all {n} tokens → predicts “{w}”",
-        "grid": "prefix recomputed at each step (blue), newly predicted token (orange)", "bars": "top {k} candidates at the last position",
+        "step": "step {s}", "steps": "step ", "pos": "position", "prob": "next-token probability",
+        "run": "step {s}: rerun all {n} tokens from scratch<br>→ predict “{w}”",
+        "grid": "blue: prefix rerun · orange: new token", "bars": "top {k} candidates at the last position",
         "recomputed": "recomputed", "new": "new token",
         "without": "no cache: Σ n²", "with": "KV cache: Σ n", "n": "generation steps N", "work": "attention scores (per layer, per head)",
-        "mark": "N = {n}: {a} vs {b}, {r}× apart", "slider": "N = ",
+        "mark": "N = {n}<br>{a} vs {b}<br>{r}× apart", "slider": "N = ",
     },
 }
 
@@ -32,10 +32,11 @@ def loop_steps(steps, vocab, *, top_k=6, lang=None):
     t = TEXT[page_lang(lang)]
     n_steps = len(steps)
     width = len(steps[-1]["input"]) + 1
-    fig = make_subplots(rows=2, cols=1, row_heights=[0.58, 0.42], vertical_spacing=0.16,
+    fig = make_subplots(rows=2, cols=1, row_heights=[0.58, 0.42], vertical_spacing=0.2,
                         subplot_titles=(t["grid"], t["bars"].format(k=top_k)))
+    titles = [a.to_plotly_json() for a in fig.layout.annotations]   # the subplot titles: every step keeps them
     y = [t["step"].format(s=s + 1) for s in range(n_steps)]
-    x = [t["pos"].format(j=j) for j in range(width)]
+    x = list(range(width))
     control = []
     for s, step in enumerate(steps):
         z = np.full((n_steps, width), np.nan)
@@ -56,15 +57,16 @@ def loop_steps(steps, vocab, *, top_k=6, lang=None):
                              textposition="outside", marker_color=[ACCENT if i == step["next"] else MUTED for i in top],
                              hovertemplate="%{x}: %{y:.3f}<extra></extra>"), row=2, col=1)
         note = t["run"].format(s=s + 1, n=len(step["input"]), w=vocab[step["next"]])
-        control.append((s + 1, [2 * s, 2 * s + 1], {"annotations": [
-            dict(text=note, x=0, xref="paper", y=1.13, yref="paper", xanchor="left", showarrow=False,
+        control.append((s + 1, [2 * s, 2 * s + 1], {"annotations": titles + [
+            dict(text=note, x=0, xref="paper", y=1.1, yref="paper", xanchor="left", yanchor="bottom", showarrow=False, align="left",
                  font=dict(size=14, color=ACCENT))]}))
     fig.update_yaxes(autorange="reversed", row=1, col=1)
+    fig.update_xaxes(title=t["pos"], dtick=1, row=1, col=1)
     fig.update_yaxes(range=[0, 1.15], title=t["prob"], row=2, col=1)
     fig.update_layout(showlegend=False)
     add_control(fig, control, kind="slider", prefix=t["steps"], active=0)
-    styled(fig, height=640)
-    fig.update_layout(margin=dict(t=90))
+    styled(fig, height=680)
+    fig.update_layout(margin=dict(t=130))
     return fig
 
 
@@ -82,7 +84,7 @@ def work_curves(ns, without, with_cache, marks, *, lang=None):
                                  hovertemplate="%{y:,}<extra></extra>"))
         note = t["mark"].format(n=f"{n:,}", a=f"{a:,}", b=f"{b:,}", r=ratio)
         control.append((f"{n:,}", [0, 1, start], {"annotations": [
-            dict(text=note, x=0.02, xref="paper", y=0.98, yref="paper", xanchor="left", yanchor="top",
+            dict(text=note, x=0.02, xref="paper", y=0.98, yref="paper", xanchor="left", yanchor="top", align="left",
                  showarrow=False, font=dict(size=14, color=ACCENT), bgcolor="rgba(255,255,255,0.6)")]}))
     fig.update_xaxes(type="log", title=t["n"])
     fig.update_yaxes(type="log", title=t["work"], exponentformat="power")
