@@ -13,14 +13,14 @@ LEAK_COLOR = "#d62728"
 TEXT = {
     "zh": {
         "full": "双向（全开掩码，编码器）", "causal": "因果掩码（解码器）", "q": "查询", "k": "键",
-        "token": "高亮 token：", "sees": "第 {i} 个位置能看 {k} / {n} 个 token",
+        "token": "高亮 token：", "self": "读自己 {w:.2f}", "sees": "第 {i} 个位置能看 {k} / {n} 个 token",
         "on": "掩码开（因果）", "off": "掩码关（全开）", "delta": "该位置 logits 的最大 |Δ|",
         "changed": "改动的位置", "pos": "位置",
         "note_on": "改动之前的位置：max |Δ| = {d}（逐位相同）", "note_off": "改动之前的位置：max |Δ| = {d}（未来漏进来了）",
     },
     "en": {
         "full": "bidirectional (full mask, encoder)", "causal": "causal mask (decoder)", "q": "query", "k": "key",
-        "token": "highlighted token: ", "sees": "position {i} sees {k} / {n} tokens",
+        "token": "highlighted token: ", "self": "itself {w:.2f}", "sees": "position {i} sees {k} / {n} tokens",
         "on": "mask on (causal)", "off": "mask off (full)", "delta": "max |Δ| of that position's logits",
         "changed": "changed here", "pos": "position",
         "note_on": "positions before the change: max |Δ| = {d} (bit-identical)", "note_off": "positions before the change: max |Δ| = {d} (the future leaked in)",
@@ -49,7 +49,9 @@ def same_row(words, w_full, w_causal, row, *, lang=None):
     fig.update_yaxes(autorange="reversed")
     fig.update_yaxes(showticklabels=False, col=2)
     fig.update_xaxes(tickangle=-45)
-    return styled(fig, height=380)
+    fig = styled(fig, height=400)
+    fig.update_layout(margin=dict(t=70))
+    return fig
 
 
 def visible_range(words, weights, *, lang=None):
@@ -67,11 +69,13 @@ def visible_range(words, weights, *, lang=None):
         fig.add_trace(token_trace(words, i, visible_upto=i))
         for j in range(i):
             fig.add_trace(arc_trace(j, i, weights[i, j], above=True, color=ACCENT))
+        fig.add_trace(go.Scatter(x=[i], y=[-0.48], mode="text", text=[t["self"].format(w=weights[i, i])], hoverinfo="skip",
+                                 showlegend=False, textfont=dict(color=ACCENT, size=11)))
         steps.append((f"{i} {words[i]}", list(range(start, len(fig.data))),
                       {"title.text": t["sees"].format(i=i, k=int(i + 1), n=n)}))
     top = 0.25 + 0.22 * (n - 1) + 0.35
     fig.update_xaxes(visible=False, range=[-0.6, n - 0.4])
-    fig.update_yaxes(visible=False, range=[-0.6, top])
+    fig.update_yaxes(visible=False, range=[-0.65, top])
     active = n - 1
     add_control(fig, steps, kind="slider", prefix=t["token"], active=active)
     fig = styled(fig, height=400)

@@ -74,7 +74,9 @@ def two_stacks(src, tgt, enc_w, dec_w, *, lang=None):
     fig.update_xaxes(tickangle=-45, row=1, col=2)
     fig.update_xaxes(tickangle=-45, row=1, col=3)
     add_control(fig, steps, kind="slider", prefix=t["layer_prefix"])
-    return styled(fig, height=460)
+    fig = styled(fig, height=480)
+    fig.update_layout(margin=dict(t=70))
+    return fig
 
 
 def shared_memory(src, tgt, cross_w, *, lang=None):
@@ -90,14 +92,14 @@ def shared_memory(src, tgt, cross_w, *, lang=None):
         fig.add_trace(_stack_boxes(n_layers, layer, 1, RIGHT_COLOR), row=1, col=1)
         fig.add_trace(go.Scatter(x=[0.0], y=[(n_layers + 1) / 2], mode="markers", hoverinfo="skip", showlegend=False,
                                  marker=dict(symbol="square", size=60, color=LEFT_COLOR, opacity=0.85)), row=1, col=1)
-        fig.add_trace(go.Scatter(x=[0.12, 0.85], y=[(n_layers + 1) / 2, layer + 1], mode="lines+markers", showlegend=False,
+        fig.add_trace(go.Scatter(x=[0.3, 0.85], y=[(n_layers + 1) / 2, layer + 1], mode="lines+markers", showlegend=False,
                                  hoverinfo="skip", line=dict(color=CROSS_COLOR, width=3),
                                  marker=dict(symbol="arrow", angleref="previous", size=12, color=CROSS_COLOR)), row=1, col=1)
         for trace in heatmap_traces(cross_w[layer], np.ones((n, m), bool), x=labels(src), y=labels(tgt), zmin=0, zmax=zmax,
                                     xaxis="x2", yaxis="y2", colorscale="Purples"):
             fig.add_trace(trace)
         steps.append((layer + 1, list(range(start, len(fig.data))), {"annotations": [
-            dict(text=t["memory"], x=0, y=(n_layers + 1) / 2 - 1.1, xref="x", yref="y", showarrow=False, font=dict(color=LEFT_COLOR)),
+            dict(text=t["memory"], x=0, y=(n_layers + 1) / 2 - 1.5, xref="x", yref="y", showarrow=False, font=dict(color=LEFT_COLOR)),
             dict(text=t["dec"], x=1, y=0, xref="x", yref="y", showarrow=False, font=dict(color=RIGHT_COLOR)),
             dict(text=t["cross_w"].format(l=layer + 1), x=0.7, y=1.07, xref="paper", yref="paper", showarrow=False),
             dict(text=t["once"], x=0, y=-0.25, xref="paper", yref="paper", showarrow=False, xanchor="left",
@@ -107,8 +109,8 @@ def shared_memory(src, tgt, cross_w, *, lang=None):
     fig.update_yaxes(autorange="reversed", row=1, col=2)
     fig.update_xaxes(tickangle=-45, row=1, col=2)
     add_control(fig, steps, kind="slider", prefix=t["layer_prefix"], y=-0.3)
-    fig = styled(fig, height=500)
-    fig.update_layout(margin=dict(b=150))
+    fig = styled(fig, height=520)
+    fig.update_layout(margin=dict(b=150, t=70))
     return fig
 
 
@@ -118,10 +120,11 @@ def two_sublayers(src, tgt, self_w, cross_w, row, *, lang=None):
     m, n = len(src), len(tgt)
     fig = make_subplots(rows=1, cols=2, column_widths=[n / (n + m), m / (n + m)], horizontal_spacing=0.1,
                         subplot_titles=(t["self_sub"], t["cross_sub"]))
-    zmax = max(float(np.max(self_w)), float(np.max(cross_w)))
-    for trace in heatmap_traces(self_w, np.tri(n, dtype=bool), x=labels(tgt), y=labels(tgt), closed_text="0", zmin=0, zmax=zmax):
+    for trace in heatmap_traces(self_w, np.tri(n, dtype=bool), x=labels(tgt), y=labels(tgt), closed_text="0", zmin=0,
+                                zmax=float(np.max(self_w))):
         fig.add_trace(trace, row=1, col=1)
-    for trace in heatmap_traces(cross_w, np.ones((n, m), bool), x=labels(src), y=labels(tgt), zmin=0, zmax=zmax, colorscale="Purples"):
+    for trace in heatmap_traces(cross_w, np.ones((n, m), bool), x=labels(src), y=labels(tgt), zmin=0,
+                                zmax=float(np.max(cross_w)), colorscale="Purples"):
         fig.add_trace(trace, row=1, col=2)
     for col, width in ((1, n), (2, m)):
         fig.add_shape(type="rect", x0=-0.5, x1=width - 0.5, y0=row - 0.5, y1=row + 0.5, line=dict(color=ACCENT, width=3), row=1, col=col)
@@ -129,7 +132,9 @@ def two_sublayers(src, tgt, self_w, cross_w, row, *, lang=None):
     fig.update_yaxes(showticklabels=False, col=2)
     fig.update_xaxes(tickangle=-45)
     fig.update_annotations(font_size=12)
-    return styled(fig, height=400)
+    fig = styled(fig, height=420)
+    fig.update_layout(margin=dict(t=70))
+    return fig
 
 
 def cross_rows(src, tgt, cross_w, mask, *, lang=None):
