@@ -10,6 +10,7 @@ import numpy as np
 
 from primer._checks import float_array, nonneg_int
 from primer.attention import attention
+from primer.generate import greedy
 from primer.masks import causal_mask, full_mask
 from primer.transformer import _check_tokens, attend, block, embed, layer_norm, linear, logits, project_kv
 
@@ -76,7 +77,7 @@ def generate_cached(prompt, params, cfg, n_new, ops=None):  # [n] -> [n + n_new]
     new = prompt
     for _ in range(n_new):
         last = decode_cached(new, params, cfg, cache, ops)[-1]
-        tokens.append(int(np.argmax(last)))
+        tokens.append(greedy(last))
         new = np.array(tokens[-1:])
     return np.array(tokens, dtype=int)
 
