@@ -54,9 +54,11 @@ def test_f10_rate_is_on_the_page(read_page, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_counting_model_guesses_are_on_the_page(read_page, lang):
     html = read_page(lang, CH6)
-    cells = [c for r in table_rows(html) for c in r]
-    for cell in ("the (22.1 %)", "ate (66.0 %)", "sat (80.9 %)", "sat (85.6 %)", "sat (4.3 %)"):
-        assert cell in cells
+    guesses = [r[1:] for r in table_rows(html) if len(r) == 4 and "(" in r[1]]
+    assert guesses == [["the (22.1 %)", "on (5.7 %)", "cat (4.4 %)"],      # reads nothing
+                       ["ate (66.0 %)", "sat (4.3 %)", "on (3.5 %)"],       # left only
+                       ["sat (80.9 %)", "cat (2.8 %)", "is (2.4 %)"],       # right only
+                       ["sat (85.6 %)", "ate (5.8 %)", "slept (2.1 %)"]]    # both sides
     assert mlm.fill_mask(sides="both")[0][0] == "sat" and mlm.fill_mask(sides="left")[0][0] == "ate"
 
 
