@@ -179,7 +179,7 @@ def _three_masks(fig, enc, dec, cross, t, x_labels):
 
 
 def model_picker(models, *, lang=None):
-    """Draw a model's masks and where its parameters are; a dropdown picks the model.
+    """Draw a model's masks and where its parameters are; buttons pick the model.
 
     models: list of dicts with name, shape (a primer.params.Shape), parts ({part: count}), total,
     published, difference, masks (encoder self, decoder self, cross; None where absent).
@@ -221,7 +221,7 @@ def model_picker(models, *, lang=None):
     fig.update_yaxes(autorange="reversed", row=2, col=1)
     fig.update_xaxes(range=[0, xmax], title=t["params"], row=2, col=1)
     fig.update_layout(showlegend=False)
-    add_control(fig, steps, kind="dropdown", y=1.1)
+    add_control(fig, steps, kind="buttons", y=1.1)
     fig.update_yaxes(showticklabels=False, row=2, col=1)
     styled(fig, height=720)
     fig.update_layout(margin=dict(t=90))
