@@ -4,7 +4,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from primer.figures._style import ACCENT, MUTED, NEG_INF, add_control, heatmap_traces, page_lang, styled
+from primer.figures._style import ACCENT, MUTED, add_control, heatmap_traces, page_lang, styled
 from primer.figures.tables import md_table
 
 TEXT = {
