@@ -12,7 +12,8 @@ import numpy as np
 
 from primer._checks import float_array, nonneg_int, positive_int
 from primer.masks import causal_mask, full_mask
-from primer.transformer import Config, block, decode, embed, encode, encoder_kv, init_stack, layer_norm, logits, stack
+from primer.transformer import Config, decode, embed, encode, encoder_kv, init_stack, logits, stack
+from primer.vocab import to_ids, to_words
 
 BOS = "<bos>"
 SOURCE = ("le", "chat", "était", "assis", "sur", "le", "tapis")   # French
@@ -31,16 +32,12 @@ LAYER = 0        # the decoder layer whose two sub-layers the page shows side by
 
 def ids(words, vocab=VOCAB):  # [n] words -> [n] int ids
     """Return the id of each word in vocab."""
-    index = {w: i for i, w in enumerate(vocab)}
-    unknown = [w for w in words if w not in index]
-    if unknown:
-        raise ValueError(f"words must all be in vocab, got unknown {unknown}")
-    return np.array([index[w] for w in words], dtype=int)
+    return to_ids(words, vocab)
 
 
 def words(token_ids, vocab=VOCAB):  # [n] ids -> [n] words
     """Return the word of each id."""
-    return [vocab[int(i)] for i in token_ids]
+    return to_words(token_ids, vocab)
 
 
 def model(cfg=CFG, enc_seed=ENC_SEED, dec_seed=DEC_SEED):  # -> (encoder params, decoder params)
@@ -50,16 +47,9 @@ def model(cfg=CFG, enc_seed=ENC_SEED, dec_seed=DEC_SEED):  # -> (encoder params,
 
 def decode_with_memory_kv(tokens, params, cfg, memory_kv, ops=None):  # [n], per layer K/V of [h, m, d_head] -> ([n, vocab], per-layer weights)
     """Run the decoder over tokens, reading K/V the encoder side already projected (nothing re-projected)."""
-    if len(memory_kv) != len(params["blocks"]):
-        raise ValueError(f"memory_kv must hold one (K, V) per decoder layer ({len(params['blocks'])}), got {len(memory_kv)}")
     x = embed(tokens, params, cfg)
-    n, m = len(x), memory_kv[0][0].shape[1]
-    self_mask, cross_mask = causal_mask(n), full_mask(n, m)
-    weights = []
-    for p, kv in zip(params["blocks"], memory_kv):
-        x, w = block(x, p, cfg.n_heads, self_mask, kv, cross_mask, ops)
-        weights.append(w)
-    return logits(layer_norm(x, params["ln_f"]), params), weights
+    h, weights = stack(x, params, cfg, causal_mask(len(x)), memory_kv=memory_kv, ops=ops)
+    return logits(h, params), weights
 
 
 @dataclass

@@ -7,7 +7,7 @@ gibberish: the loop, not the words, is the point.
 import numpy as np
 
 from primer._checks import nonneg_int
-from primer.transformer import _check_tokens, decode
+from primer.transformer import check_tokens, decode
 
 # A toy vocabulary of 32 words, one per token id of the default Config (vocab_size = 32).
 TOY_VOCAB = ("BOS", "the", "a", "cat", "dog", "bird", "mat", "tree", "sat", "ran", "flew", "saw",
@@ -42,7 +42,7 @@ def next_token(tokens, params, cfg, ops=None):  # [n] -> (int, [vocab])
 
 def generate_steps(prompt, params, cfg, n_new, ops=None):  # [n] -> list of n_new steps
     """Run the loop without a cache and record each step: the input it ran on, its logits, its choice."""
-    tokens = list(_check_tokens(prompt, cfg))
+    tokens = list(check_tokens(prompt, cfg))
     n_new = nonneg_int("n_new", n_new)
     if len(tokens) + n_new - 1 > cfg.max_len:
         raise ValueError(f"len(prompt) + n_new - 1 must be <= max_len={cfg.max_len}, got {len(tokens) + n_new - 1}")

@@ -12,7 +12,7 @@ from primer._checks import float_array, nonneg_int
 from primer.attention import attention
 from primer.generate import greedy
 from primer.masks import causal_mask, full_mask
-from primer.transformer import _check_tokens, attend, block, embed, layer_norm, linear, logits, project_kv
+from primer.transformer import check_tokens, embed, logits, stack
 
 
 class KVCache:
@@ -51,24 +51,19 @@ def decode_cached(tokens, params, cfg, cache, ops=None):  # [m] -> [m, vocab]
     to the cache. With m = 1 this is one step of incremental decoding; with the whole prompt it
     is the "prefill".
     """
-    tokens = _check_tokens(tokens, cfg)
+    tokens = check_tokens(tokens, cfg)
     if cache.cfg != cfg:
         raise ValueError("cache must be made for the same Config as the model")
     t, m = cache.length, tokens.size
     x = embed(tokens, params, cfg, start=t)
     mask = causal_mask(m, t + m)   # the new rows read every cached key and the new keys up to their own
-    for i, p in enumerate(params["blocks"]):
-        h = layer_norm(x, p["ln1"])
-        k, v = cache.append(i, *project_kv(h, p["self"], cfg.n_heads, ops))   # only the new rows are projected
-        a, _ = attend(h, k, v, p["self"], cfg.n_heads, mask, ops)             # only the new rows ask
-        x = x + a
-        x = x + linear(np.maximum(0.0, linear(layer_norm(x, p["ln3"]), p["ff1"])), p["ff2"])
-    return logits(layer_norm(x, params["ln_f"]), params)
+    h, _ = stack(x, params, cfg, mask, ops=ops, cache=cache)   # only the new rows are projected and ask
+    return logits(h, params)
 
 
 def generate_cached(prompt, params, cfg, n_new, ops=None):  # [n] -> [n + n_new]
     """Return the prompt followed by n_new greedy tokens, feeding the decoder one new token per step."""
-    prompt = _check_tokens(prompt, cfg)
+    prompt = check_tokens(prompt, cfg)
     n_new = nonneg_int("n_new", n_new)
     if prompt.size + n_new - 1 > cfg.max_len:
         raise ValueError(f"len(prompt) + n_new - 1 must be <= max_len={cfg.max_len}, got {prompt.size + n_new - 1}")
@@ -106,12 +101,9 @@ def decode_step(x_new, k_cache, v_cache, w_q, w_k, w_v):  # [d], [t, d_k], [t, d
 
 def layer_kv(tokens, params, cfg, mask):  # [n], [n, n] -> (per layer ([h, n, d_head], [h, n, d_head]), [n, vocab])
     """Run the stack under a mask and return every layer's self-attention K/V and the final logits."""
-    x = embed(tokens, params, cfg)
-    kvs = []
-    for p in params["blocks"]:
-        kvs.append(project_kv(layer_norm(x, p["ln1"]), p["self"], cfg.n_heads))
-        x, _ = block(x, p, cfg.n_heads, mask)
-    return kvs, logits(layer_norm(x, params["ln_f"]), params)
+    cache = KVCache(cfg)   # an empty cache just collects what each layer projects
+    h, _ = stack(embed(tokens, params, cfg), params, cfg, mask, cache=cache)
+    return list(zip(cache.k, cache.v)), logits(h, params)
 
 
 def old_rows_drift(tokens, new_token, params, cfg, mask="causal"):  # [n], int -> dict
@@ -121,8 +113,8 @@ def old_rows_drift(tokens, new_token, params, cfg, mask="causal"):  # [n], int -
     """
     if mask not in ("causal", "full"):
         raise ValueError(f"mask must be 'causal' or 'full', got {mask!r}")
-    tokens = _check_tokens(tokens, cfg)
-    longer = _check_tokens(np.append(tokens, new_token), cfg)
+    tokens = check_tokens(tokens, cfg)
+    longer = check_tokens(np.append(tokens, new_token), cfg)
     make = causal_mask if mask == "causal" else full_mask
     n = tokens.size
     kv_a, out_a = layer_kv(tokens, params, cfg, make(n))

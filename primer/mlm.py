@@ -10,6 +10,7 @@ hand, and it shows the one thing that matters here: the right-hand context chang
 import numpy as np
 
 from primer._checks import nonneg_int, positive_int
+from primer.vocab import to_ids
 
 MASK = "[MASK]"
 PAD = "<pad>"  # what lies beyond either end of a sentence
@@ -78,11 +79,7 @@ VOCAB = ("<bos>", MASK, "the", "cat", "sat", "on", "mat", "rug", "dog", "ate", "
 
 def ids(words, vocab=VOCAB):  # [n] words -> [n] int ids
     """Return the id of each word in vocab."""
-    index = {w: i for i, w in enumerate(vocab)}
-    unknown = [w for w in words if w not in index]
-    if unknown:
-        raise ValueError(f"words must all be in vocab, got unknown {unknown}")
-    return np.array([index[w] for w in words], dtype=int)
+    return to_ids(words, vocab)
 
 
 def mask_tokens(tokens, rate=MASK_RATE, seed=MASK_SEED, vocab=None):  # [n] words -> (list of rows, [n] words)

@@ -10,10 +10,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from primer._checks import bool_mask, float_array, nonneg_int, positive_int
+from primer._checks import float_array, nonneg_int, positive_int
 from primer.masks import causal_mask, full_mask
 from primer.sampling import sample
-from primer.transformer import Config, block, embed, encode, encoder_kv, init_stack, layer_norm, logits
+from primer.transformer import Config, embed, encode, init_stack, layer_norm, logits, stack
 
 # A toy character vocabulary: one id per character, 32 of them.
 VOCAB = " abcdefghijklmnopqrstuvwxyz.,!?'"
@@ -81,18 +81,7 @@ def reach(machine, n, m):  # -> [n, n + m]
 
 def blocks(x, params, cfg, self_mask, memory=None, cross_mask=None):  # [n, d] -> [n, d]
     """Run stage 3: every block under the same masks, without the final norm."""
-    x = float_array("x", x, min_ndim=2)
-    n = x.shape[0]
-    self_mask = bool_mask("self_mask", self_mask, (n, n))
-    kv = None
-    if memory is not None:
-        memory = float_array("memory", memory, min_ndim=2)
-        cross_mask = full_mask(n, memory.shape[0]) if cross_mask is None else cross_mask
-        cross_mask = bool_mask("cross_mask", cross_mask, (n, memory.shape[0]))
-        kv = encoder_kv(memory, params, cfg)
-    for i, p in enumerate(params["blocks"]):
-        x, _ = block(x, p, cfg.n_heads, self_mask, None if kv is None else kv[i], cross_mask)
-    return x
+    return stack(x, params, cfg, self_mask, memory=memory, cross_mask=cross_mask, final_norm=False)[0]
 
 
 def forward(tokens, params, cfg, machine="decoder", memory=None):  # [n] -> dict of stage arrays

@@ -118,14 +118,18 @@ def attend(x_q, k, v, p, n_heads, mask, ops=None):  # [n_q, d], [h, n_k, d_head]
     return linear(merge_heads(out), p["o"]), weights
 
 
-def block(x, p, n_heads, self_mask, memory_kv=None, cross_mask=None, ops=None):  # [n, d] -> ([n, d], weights)
+def block(x, p, n_heads, self_mask, memory_kv=None, cross_mask=None, ops=None, cache=None, layer=0):  # [n, d] -> ([n, d], weights)
     """Run one pre-norm Transformer block. The masks are the only thing that tells the three machines apart.
 
-    self_mask [n, n] decides what each position reads of its own sequence. If memory_kv (the
+    self_mask [n, n_k] decides what each position reads of its own sequence. If memory_kv (the
     encoder's K/V for this layer) is given, a cross-attention sub-layer reads it under cross_mask.
+    With a cache (anything with append(layer, k, v) -> all of that layer's K, V), only the n new
+    rows are projected, and they read every cached key as well.
     """
     h = layer_norm(x, p["ln1"])
     k, v = project_kv(h, p["self"], n_heads, ops)
+    if cache is not None:
+        k, v = cache.append(layer, k, v)
     a, self_w = attend(h, k, v, p["self"], n_heads, self_mask, ops)
     x = x + a
     cross_w = None
@@ -136,7 +140,8 @@ def block(x, p, n_heads, self_mask, memory_kv=None, cross_mask=None, ops=None): 
     return x, {"self": self_w, "cross": cross_w}
 
 
-def _check_tokens(tokens, cfg):
+def check_tokens(tokens, cfg):  # [n] -> [n]
+    """Return tokens as a 1-D int array of ids the model knows, or raise ValueError."""
     tokens = np.asarray(tokens)
     if tokens.ndim != 1 or tokens.size == 0 or not np.issubdtype(tokens.dtype, np.integer):
         raise ValueError(f"tokens must be a non-empty 1-D array of integer ids, got shape {tokens.shape}, dtype {tokens.dtype}")
@@ -149,28 +154,39 @@ def _check_tokens(tokens, cfg):
 
 def embed(tokens, params, cfg, start=0):  # [n] -> [n, d]
     """Return token embeddings plus positions start .. start + n - 1."""
-    tokens = _check_tokens(tokens, cfg)
+    tokens = check_tokens(tokens, cfg)
     if start + tokens.size > cfg.max_len:
         raise ValueError(f"start + len(tokens) must be <= max_len={cfg.max_len}, got {start + tokens.size}")
     return params["wte"][tokens] + params["wpe"][start:start + tokens.size]
 
 
-def stack(x, params, cfg, self_mask, memory=None, cross_mask=None, ops=None):  # [n, d] -> ([n, d], per-layer weights)
-    """Run every block under the same masks; with memory, each layer computes the encoder's K/V once."""
+def stack(x, params, cfg, self_mask, memory=None, cross_mask=None, ops=None, *,
+          memory_kv=None, cache=None, final_norm=True):  # [n, d] -> ([n, d], per-layer weights)
+    """Run every block under the same masks, then the final norm.
+
+    With memory (the encoder's output) each layer projects its cross-attention K/V once; pass
+    memory_kv instead to reuse K/V projected earlier. With a cache, x holds only the new rows.
+    """
     x = float_array("x", x, min_ndim=2)
     n = x.shape[0]
-    self_mask = bool_mask("self_mask", self_mask, (n, n))
-    cross_kv = None
+    n_k = n + (cache.length if cache is not None else 0)
+    self_mask = bool_mask("self_mask", self_mask, (n, n_k))
+    if memory is not None and memory_kv is not None:
+        raise ValueError("pass memory or memory_kv, not both")
     if memory is not None:
         memory = float_array("memory", memory, min_ndim=2)
-        cross_mask = full_mask(n, memory.shape[0]) if cross_mask is None else cross_mask
-        cross_mask = bool_mask("cross_mask", cross_mask, (n, memory.shape[0]))
-        cross_kv = encoder_kv(memory, params, cfg, ops)
+        memory_kv = encoder_kv(memory, params, cfg, ops)
+    if memory_kv is not None:
+        if len(memory_kv) != len(params["blocks"]):
+            raise ValueError(f"memory_kv must hold one (K, V) per layer ({len(params['blocks'])}), got {len(memory_kv)}")
+        m = memory_kv[0][0].shape[-2]
+        cross_mask = bool_mask("cross_mask", full_mask(n, m) if cross_mask is None else cross_mask, (n, m))
     weights = []
     for i, p in enumerate(params["blocks"]):
-        x, w = block(x, p, cfg.n_heads, self_mask, None if cross_kv is None else cross_kv[i], cross_mask, ops)
+        kv = None if memory_kv is None else memory_kv[i]
+        x, w = block(x, p, cfg.n_heads, self_mask, kv, cross_mask, ops, cache=cache, layer=i)
         weights.append(w)
-    return layer_norm(x, params["ln_f"]), weights
+    return (layer_norm(x, params["ln_f"]) if final_norm else x), weights
 
 
 def encoder_kv(memory, params, cfg, ops=None):  # [m, d] -> per layer ([h, m, d_head], [h, m, d_head])

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from primer import causal_mask, encdec, full_mask
+from primer import causal_mask, encdec
 from primer.transformer import Config, encode, encoder_kv
 
 

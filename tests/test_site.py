@@ -1,11 +1,9 @@
 """Checks over the strictly built site: parity, computed numbers, plotly loading, offline."""
 
 import re
-from pathlib import Path
-
 import pytest
 
-from conftest import DOCS, LANGS, ROOT, html_path, page_names
+from conftest import DOCS, LANGS, page_names
 
 EXEC_IDS = re.compile(r'<meta name="primer-exec-ids" content="([^"]*)">')
 EXTERNAL = re.compile(r'<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)="(?:https?:)?//', re.I)

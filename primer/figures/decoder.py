@@ -4,8 +4,8 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from primer.figures._style import ACCENT, CLOSED_COLOR, MUTED, add_control, heatmap_traces, page_lang, styled
-from primer.figures.encoder import LEFT_COLOR, arc_trace, labels, token_trace
+from primer.figures._style import ACCENT, MUTED, add_control, heatmap_traces, page_lang, styled
+from primer.figures.encoder import arc_trace, labels, token_trace
 from primer.figures.tables import md_table
 
 LEAK_COLOR = "#d62728"

@@ -4,7 +4,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from primer.figures._style import ACCENT, CLOSED_COLOR, MUTED, add_control, heatmap_traces, page_lang, styled
+from primer.figures._style import ACCENT, add_control, heatmap_traces, page_lang, styled
 from primer.figures.encoder import LEFT_COLOR, RIGHT_COLOR, labels
 from primer.figures.tables import md_table
 

@@ -1,4 +1,3 @@
-import numpy as np
 
 from primer import causal_mask
 from primer.figures import attention_general as fig3

@@ -1,4 +1,4 @@
-from primer import additive_mask, causal_mask, masked_softmax
+from primer import causal_mask, masked_softmax
 from primer.examples import SCORES_3X3
 from primer.figures import masking, to_html
 
