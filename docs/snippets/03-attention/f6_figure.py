@@ -1,6 +1,6 @@
 import numpy as np
 
-from primer.cost import COST_D, cost_row
+from primer.layer_cost import COST_D, cost_row
 from primer.figures import attention_general as fig3
 from primer.figures import to_html
 

@@ -1,4 +1,4 @@
-from primer.costs import speedup, total_scores
+from primer.decode_cost import speedup, total_scores
 from primer.figures import generation
 
 rows = [(n, total_scores(n, cached=False), total_scores(n, cached=True), speedup(n))  # exact ratio, a Fraction

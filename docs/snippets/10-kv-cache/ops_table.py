@@ -1,4 +1,4 @@
-from primer.costs import measured_ops, predicted_ops
+from primer.decode_cost import measured_ops, predicted_ops
 from primer.figures import generation
 from primer.transformer import Config, init_stack
 

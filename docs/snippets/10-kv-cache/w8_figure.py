@@ -1,6 +1,6 @@
 import numpy as np
 
-from primer.costs import speedup, total_scores
+from primer.decode_cost import speedup, total_scores
 from primer.figures import generation, to_html
 
 ns = np.unique(np.logspace(0, 4, 121).astype(int))          # N = 1 .. 10,000

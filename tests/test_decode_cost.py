@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from primer.costs import measured_ops, predicted_ops, speedup, step_scores, total_scores
+from primer.decode_cost import measured_ops, predicted_ops, speedup, step_scores, total_scores
 from primer.transformer import Config, init_stack
 
 

@@ -2,7 +2,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from primer.cost import COST_D, COST_NS, attention_cost, cost_ratio, cost_row, rnn_cost, serial_steps
+from primer.layer_cost import COST_D, COST_NS, attention_cost, cost_ratio, cost_row, rnn_cost, serial_steps
 
 sizes = st.integers(1, 100_000)
 
