@@ -133,7 +133,7 @@ def operate(page, el, kind, index, target):
     if kind == "slider":
         group = el.locator(".slider-group").nth(index)
         grip = group.locator(".slider-grip-rect")
-        grip.scroll_into_view_if_needed()
+        grip.scroll_into_view_if_needed(timeout=5000)
         gx, gy = centre(grip.bounding_box())
         tx, _ = centre(group.locator(".slider-tick-rect").nth(target).bounding_box())
         page.mouse.move(gx, gy)
@@ -143,10 +143,10 @@ def operate(page, el, kind, index, target):
     else:
         group = el.locator(".updatemenu-header-group").nth(index)
         if kind == "dropdown":
-            group.locator(".updatemenu-header").click()
-            el.locator(".updatemenu-dropdown-button-group .updatemenu-button").nth(target).click()
+            group.locator(".updatemenu-header").click(timeout=5000)
+            el.locator(".updatemenu-dropdown-button-group .updatemenu-dropdown-button").nth(target).click(timeout=5000)
         else:
-            group.locator(".updatemenu-button").nth(target).click()
+            group.locator(".updatemenu-button").nth(target).click(timeout=5000)
 
 
 def exercise(page, fig):
@@ -252,6 +252,32 @@ def test_page_is_offline_quiet_and_its_figures_draw_and_respond(site, open_page,
     problems += [f"request to another host: {u}" for u in visit.foreign_requests()]
     problems += [f"console error: {e['text']} ({e['url']})" for e in visit.console_errors()]
     assert not problems, f"{lang}/{name}:\n  " + "\n  ".join(problems)
+
+
+def test_the_checks_catch_a_foreign_request_a_console_error_and_a_dead_control(open_page, base_url):
+    """The per-page checks can fail: each kind of problem is planted on a local page and must be caught."""
+    visit = open_page("")
+    page = visit.page
+    page.evaluate("""() => { fetch('https://example.com/tracker.js').catch(() => {});
+                            console.error('planted error'); }""")
+    page.add_script_tag(url=base_url + "assets/vendor/plotly.min.js")
+    page.evaluate("""() => Promise.all([['fig-live', false], ['fig-dead', true]].map(([id, dead]) => {
+        const div = document.createElement('div');
+        div.id = id;
+        div.style.height = '300px';
+        document.querySelector('article').appendChild(div);
+        const steps = [0, 1].map(i => ({label: String(i), method: 'update',
+                                        args: [{visible: dead ? [true, true] : [i === 0, i === 1]}]}));
+        return Plotly.newPlot(div, [{y: [1, 2], visible: true}, {y: [2, 1], visible: dead}], {sliders: [{active: 0, steps}]});
+    }))""")
+    page.wait_for_timeout(300)
+    assert visit.foreign_requests() == ["https://example.com/tracker.js"]
+    assert "planted error" in [e["text"] for e in visit.console_errors()]
+    figures = {f["id"]: f for f in page.evaluate(FIGURES_JS)}
+    assert figures["fig-live"]["drawn"] and figures["fig-dead"]["drawn"]
+    assert exercise(page, figures["fig-live"]) == []
+    dead = exercise(page, figures["fig-dead"])
+    assert any("changed neither" in p for p in dead) and any("did not change what is drawn" in p for p in dead), dead
 
 
 def test_the_allow_list_does_not_hide_a_real_404():
