@@ -103,3 +103,17 @@ SNAPSHOT_JS = """el => {
 CONTROL_ACTIVE_JS = """([el, kind, index]) => kind === 'slider'
   ? (el.layout.sliders[index].active || 0)
   : el.layout.updatemenus[index].active"""
+
+# What a reader does before using a figure tucked away: open the collapsed <details> and pick the tab it is in.
+REVEAL_JS = """el => {
+  for (let d = el.closest('details'); d; d = d.parentElement && d.parentElement.closest('details')) {
+    if (!d.open) d.querySelector(':scope > summary').click();
+  }
+  for (let b = el.closest('.tabbed-block'); b; b = b.parentElement && b.parentElement.closest('.tabbed-block')) {
+    const set = b.closest('.tabbed-set');
+    const i = [...b.parentElement.children].indexOf(b);
+    const label = set.querySelectorAll(':scope > .tabbed-labels > label')[i];
+    const input = set.querySelectorAll(':scope > input')[i];
+    if (input && !input.checked && label) label.click();
+  }
+}"""

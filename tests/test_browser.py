@@ -14,8 +14,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from browser_util import (ALL_DRAWN_JS, CONTROL_ACTIVE_JS, DESKTOP, FIGURES_JS, PHONE, SNAPSHOT_JS, fc_list,
-                          launch, serve)
+from browser_util import (ALL_DRAWN_JS, CONTROL_ACTIVE_JS, DESKTOP, FIGURES_JS, PHONE, REVEAL_JS, SNAPSHOT_JS,
+                          fc_list, launch, serve)
 from conftest import LANGS, ROOT, html_path, page_names
 
 SCREENSHOTS = ROOT / "tests" / "artifacts" / "screenshots"
@@ -156,7 +156,8 @@ def exercise(page, fig):
         return []
     kind, index, target = control
     el = page.locator(f'[id="{fig["id"]}"]')
-    el.scroll_into_view_if_needed()
+    el.evaluate(REVEAL_JS)
+    el.scroll_into_view_if_needed(timeout=5000)
     before = el.evaluate(SNAPSHOT_JS)
     try:
         operate(page, el, kind, index, target)
