@@ -117,3 +117,8 @@ REVEAL_JS = """el => {
     if (input && !input.checked && label) label.click();
   }
 }"""
+
+# Math the page left unrendered, or that KaTeX could not parse (throwOnError: false draws it in red).
+MATH_PROBLEMS_JS = """() => [...document.querySelectorAll('.arithmatex')]
+  .filter(el => !el.querySelector('.katex') || el.querySelector('.katex-error'))
+  .map(el => (el.querySelector('.katex-error') ? 'KaTeX error: ' : 'not rendered: ') + el.textContent.trim().slice(0, 80))"""

@@ -14,8 +14,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from browser_util import (ALL_DRAWN_JS, CONTROL_ACTIVE_JS, DESKTOP, FIGURES_JS, PHONE, REVEAL_JS, SNAPSHOT_JS,
-                          fc_list, launch, serve)
+from browser_util import (ALL_DRAWN_JS, CONTROL_ACTIVE_JS, DESKTOP, FIGURES_JS, MATH_PROBLEMS_JS, PHONE, REVEAL_JS,
+                          SNAPSHOT_JS, fc_list, launch, serve)
 from conftest import LANGS, ROOT, html_path, page_names
 
 SCREENSHOTS = ROOT / "tests" / "artifacts" / "screenshots"
@@ -245,6 +245,7 @@ def test_page_is_offline_quiet_and_its_figures_draw_and_respond(site, open_page,
     for fig in figures:
         if fig["drawn"]:
             problems += exercise(page, fig)
+    problems += [f"math {m}" for m in page.evaluate(MATH_PROBLEMS_JS)]
     if lang == "zh":
         problems += cjk_problems(page, "article h1")
         for selector in ("article h2", "article p", ".md-header__topic .md-ellipsis", ".js-plotly-plot .main-svg text"):
@@ -258,6 +259,7 @@ def test_page_is_offline_quiet_and_its_figures_draw_and_respond(site, open_page,
 def test_the_checks_catch_a_foreign_request_a_console_error_and_a_dead_control(open_page, base_url):
     """The per-page checks can fail: each kind of problem is planted on a local page and must be caught."""
     visit = open_page("")
+    assert visit.page.evaluate(MATH_PROBLEMS_JS) == []
     page = visit.page
     page.evaluate("""() => { fetch('https://example.com/tracker.js').catch(() => {});
                             console.error('planted error'); }""")
@@ -271,7 +273,10 @@ def test_the_checks_catch_a_foreign_request_a_console_error_and_a_dead_control(o
                                         args: [{visible: dead ? [true, true] : [i === 0, i === 1]}]}));
         return Plotly.newPlot(div, [{y: [1, 2], visible: true}, {y: [2, 1], visible: dead}], {sliders: [{active: 0, steps}]});
     }))""")
+    page.evaluate("""() => { const m = document.createElement('span'); m.className = 'arithmatex';
+                            m.textContent = '\\\\(x^2\\\\)'; document.querySelector('article').appendChild(m); }""")
     page.wait_for_timeout(300)
+    assert [m.startswith("not rendered") for m in page.evaluate(MATH_PROBLEMS_JS)] == [True]
     assert visit.foreign_requests() == ["https://example.com/tracker.js"]
     assert "planted error" in [e["text"] for e in visit.console_errors()]
     figures = {f["id"]: f for f in page.evaluate(FIGURES_JS)}
