@@ -12,7 +12,7 @@ import numpy as np
 
 from primer._checks import float_array, nonneg_int, positive_int
 from primer.masks import causal_mask, full_mask
-from primer.transformer import Config, decode, embed, encode, encoder_kv, init_stack, logits, stack
+from primer.transformer import Config, decode, embed, encode, encoder_kv, init_block, init_stack, logits, stack
 from primer.vocab import to_ids, to_words
 
 BOS = "<bos>"
@@ -180,3 +180,25 @@ def check_layer(layer, cfg=CFG):  # -> int
     if layer >= cfg.n_layers:
         raise ValueError(f"layer must be < n_layers={cfg.n_layers}, got {layer}")
     return layer
+
+
+SUBLAYERS = (("self", ("ln1", "self")), ("cross", ("ln2", "cross")), ("ffn", ("ln3", "ff1", "ff2")))
+
+
+def block_anatomy(cfg=CFG, seed=0):  # -> list of (sub-layer, encoder-block params or None, decoder-block params or None)
+    """Count each sub-layer's weights (its LayerNorm included) in an encoder block and a decoder block."""
+    rng = np.random.default_rng(seed)
+    enc, dec = init_block(rng, cfg), init_block(rng, cfg, cross=True)
+
+    def count(p, keys):
+        return sum(int(np.asarray(leaf).size) for k in keys if k in p for leaf in _leaves(p[k])) or None
+
+    return [(name, count(enc, keys), count(dec, keys)) for name, keys in SUBLAYERS]
+
+
+def _leaves(tree):
+    if isinstance(tree, dict):
+        for v in tree.values():
+            yield from _leaves(v)
+    else:
+        yield tree

@@ -114,3 +114,12 @@ def test_mean_heads_and_check_layer():
 def test_bad_input(call, words):
     with pytest.raises(ValueError, match=words):
         call()
+
+
+def test_a_decoder_block_is_an_encoder_block_plus_one_attention_sublayer():
+    rows = {name: (enc, dec) for name, enc, dec in encdec.block_anatomy(encdec.CFG)}
+    d = encdec.CFG.d_model
+    attention_sublayer = 4 * (d * d + d) + 2 * d   # q, k, v, o with biases, and its LayerNorm
+    assert rows["self"] == (attention_sublayer, attention_sublayer)
+    assert rows["cross"] == (None, attention_sublayer)
+    assert rows["ffn"][0] == rows["ffn"][1]

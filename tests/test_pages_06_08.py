@@ -119,3 +119,10 @@ def test_cross_mask_in_the_figure_is_all_open(read_page):
         for i, w in enumerate(run["tgt"]):
             title = f"解码器第 {i} 行（“{w}”）：7 / 7 个源端列开着" if lang == "zh" else f"decoder row {i} (“{w}”): 7 / 7 source columns open"
             assert title in html
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_block_anatomy_table_is_on_the_page(read_page, lang):
+    html = read_page(lang, "08-encoder-decoder.md")
+    for count in ("1,120", "1,104", "<strong>2,224</strong>", "<strong>3,344</strong>"):
+        assert count in html

@@ -211,3 +211,22 @@ def layout_table(summary, *, lang=None):
     t = TABLE[page_lang(lang)]
     return md_table([t["layout"], t["side"], t["open"], t["bidir"]],
                     [[t[name], side, cells, t["yes"] if bidir else t["no"]] for name, side, cells, bidir in summary])
+
+
+ANATOMY = {
+    "zh": {"head": ("子层（含它的层归一化）", "计算", "编码器块", "解码器块"),
+           "self": ("自注意力", "x + SelfAttn(LN(x))"), "cross": ("交叉注意力", "x + CrossAttn(LN(x), memory)"),
+           "ffn": ("前馈网络", "x + FFN(LN(x))"), "none": "—", "total": "合计"},
+    "en": {"head": ("sub-layer (with its LayerNorm)", "computes", "encoder block", "decoder block"),
+           "self": ("self-attention", "x + SelfAttn(LN(x))"), "cross": ("cross-attention", "x + CrossAttn(LN(x), memory)"),
+           "ffn": ("feed-forward", "x + FFN(LN(x))"), "none": "—", "total": "total"},
+}
+
+
+def anatomy_table(rows, *, lang=None):
+    """Return a Markdown table of each sub-layer's weight count in an encoder block and a decoder block."""
+    t = ANATOMY[page_lang(lang)]
+    cell = lambda n: t["none"] if n is None else f"{n:,}"  # noqa: E731
+    body = [[t[name][0], f"`{t[name][1]}`", cell(enc), cell(dec)] for name, enc, dec in rows]
+    body.append([f"**{t['total']}**", "", f"**{sum(e or 0 for _, e, _ in rows):,}**", f"**{sum(d or 0 for _, _, d in rows):,}**"])
+    return md_table(t["head"], body)
