@@ -54,6 +54,15 @@ def on_page_content(html, page, config, files):
     return html
 
 
+ALTERNATE = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[^"]*">')
+
+
+def on_post_page(output, page, config):
+    """Drop the head's hreflang alternates: Material fetches <alternate>/sitemap.xml for each (a 404,
+    since i18n points them at the page itself). The language switcher links stay as they are."""
+    return ALTERNATE.sub("", output)
+
+
 def on_post_build(config):
     """Copy plotly.js from the installed plotly package, and check zh/en exec-block parity."""
     import plotly

@@ -340,6 +340,8 @@ print(a)
 
 # Chapter snippet dir -> functions its core_numpy.py must define. The lead keeps this list current.
 CORE_FILES = {
+    "03-attention/core_numpy.py": ["additive_score", "dot_score", "bilinear_score", "scaled_dot_score", "self_attention"],
+    "04-self-cross-heads/core_numpy.py": ["split_heads", "merge_heads", "multi_head_attention", "sinusoidal_encoding"],
     "05-mask/core_numpy.py": ["causal_mask", "masked_softmax", "attention"],
     "10-kv-cache/core_numpy.py": ["decode_step"],
     "11-kv-memory/core_numpy.py": ["kv_cache_bytes"],
