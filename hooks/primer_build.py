@@ -57,10 +57,20 @@ def on_page_content(html, page, config, files):
 ALTERNATE = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[^"]*">')
 
 
+SWITCH_ABSOLUTE = re.compile(r'<a href="/([^"]*)" hreflang="')
+
+
 def on_post_page(output, page, config):
-    """Drop the head's hreflang alternates: Material fetches <alternate>/sitemap.xml for each (a 404,
-    since i18n points them at the page itself). The language switcher links stay as they are."""
-    return ALTERNATE.sub("", output)
+    """Drop the head's hreflang alternates, and make the language switcher's links relative.
+
+    Material fetches <alternate>/sitemap.xml for each alternate (a 404: i18n points them at the page
+    itself). On the home pages i18n writes the switcher's links as "/" and "/en/", which break when
+    the site is served under a sub-path or opened from disk.
+    """
+    from mkdocs.utils import get_relative_url
+
+    output = ALTERNATE.sub("", output)
+    return SWITCH_ABSOLUTE.sub(lambda m: f'<a href="{get_relative_url(m.group(1) or "./", page.url)}" hreflang="', output)
 
 
 def on_post_build(config):

@@ -106,3 +106,14 @@ def test_window_refusal_shows_primers_own_message(read_page):
         for escaped, char in (("\\u003e", ">"), ("\\u003c", "<"), ("\\u002f", "/"), ("\\u0027", "'"), ("\\u0026", "&")):
             html = html.replace(escaped, char)  # plotly JSON-escapes these inside <script>
         assert message in html
+
+
+@pytest.mark.parametrize("name", page_names())
+@pytest.mark.parametrize("lang", LANGS)
+def test_links_are_relative_so_the_site_works_under_a_sub_path(read_page, lang, name):
+    assert re.findall(r'(?:href|src)="/(?!/)[^"]*"', read_page(lang, name)) == []
+
+
+def test_language_switcher_on_the_home_pages(read_page):
+    assert '<a href="en/" hreflang="en"' in read_page("zh", "index.md")
+    assert '<a href="../" hreflang="zh"' in read_page("en", "index.md")
