@@ -12,7 +12,7 @@ import numpy as np
 
 from primer._checks import float_array, nonneg_int, positive_int
 from primer.masks import causal_mask, full_mask
-from primer.transformer import Config, decode, embed, encode, encoder_kv, init_block, init_stack, logits, stack
+from primer.transformer import Config, count_weights, decode, embed, encode, encoder_kv, init_block, init_stack, logits, stack
 from primer.vocab import to_ids, to_words
 
 BOS = "<bos>"
@@ -191,14 +191,6 @@ def block_anatomy(cfg=CFG, seed=0):  # -> list of (sub-layer, encoder-block para
     enc, dec = init_block(rng, cfg), init_block(rng, cfg, cross=True)
 
     def count(p, keys):
-        return sum(int(np.asarray(leaf).size) for k in keys if k in p for leaf in _leaves(p[k])) or None
+        return sum(count_weights(p[k]) for k in keys if k in p) or None
 
     return [(name, count(enc, keys), count(dec, keys)) for name, keys in SUBLAYERS]
-
-
-def _leaves(tree):
-    if isinstance(tree, dict):
-        for v in tree.values():
-            yield from _leaves(v)
-    else:
-        yield tree

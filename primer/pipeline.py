@@ -13,7 +13,7 @@ import numpy as np
 from primer._checks import float_array, nonneg_int, positive_int
 from primer.masks import causal_mask, full_mask
 from primer.sampling import sample
-from primer.transformer import Config, embed, encode, init_stack, layer_norm, logits, stack
+from primer.transformer import Config, count_weights, embed, encode, init_stack, layer_norm, logits, stack
 
 # A toy character vocabulary: one id per character, 32 of them.
 VOCAB = " abcdefghijklmnopqrstuvwxyz.,!?'"
@@ -233,13 +233,7 @@ def prefix_dependence(image=None, text=CAPTION, *, params=None, cfg=CFG):  # -> 
 
 # ---- chapter 13: how many kinds of block each design needs
 
-def param_count(tree):  # nested dicts / lists of arrays -> int
-    """Return the number of numbers in a weight tree."""
-    if isinstance(tree, dict):
-        return sum(param_count(v) for v in tree.values())
-    if isinstance(tree, (list, tuple)):
-        return sum(param_count(v) for v in tree)
-    return int(np.asarray(tree).size)
+param_count = count_weights  # the chapter-13 name for it
 
 
 def _signature(p):

@@ -69,6 +69,15 @@ def init_stack(seed, cfg, *, cross=False):
             "ln_f": _norm_params(cfg.d_model)}
 
 
+def count_weights(tree):  # nested dicts / lists of arrays -> int
+    """Return how many numbers a weight tree holds."""
+    if isinstance(tree, dict):
+        return sum(count_weights(v) for v in tree.values())
+    if isinstance(tree, (list, tuple)):
+        return sum(count_weights(v) for v in tree)
+    return int(np.asarray(tree).size)
+
+
 def positional_table(n, d):  # -> [n, d]
     """Return the sinusoidal positional encoding of "Attention Is All You Need"."""
     pos = np.arange(n)[:, None]
