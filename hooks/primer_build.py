@@ -7,12 +7,16 @@ import shutil
 import sys
 from pathlib import Path
 
+from mkdocs.utils import get_relative_url
+
 log = logging.getLogger("mkdocs.hooks.primer")
 
 PLOTLY_JS = "assets/vendor/plotly.min.js"
 EXEC_ID = re.compile(r"^\s*(?:`{3,}|~{3,})\s*python\b[^\n]*\bexec=\"(?:1|true|on)\"[^\n]*", re.M)
 ID_ATTR = re.compile(r"\bid=\"([^\"]+)\"")
 LOCALES = ("zh", "en")
+ALTERNATE = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[^"]*">')
+SWITCH_ABSOLUTE = re.compile(r'<a href="/([^"]*)" hreflang="')
 _exec_ids = {}  # (locale, src path inside the language folder) -> exec block ids, in page order
 
 
@@ -54,12 +58,6 @@ def on_page_content(html, page, config, files):
     return html
 
 
-ALTERNATE = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[^"]*">')
-
-
-SWITCH_ABSOLUTE = re.compile(r'<a href="/([^"]*)" hreflang="')
-
-
 def on_post_page(output, page, config):
     """Drop the head's hreflang alternates, and make the language switcher's links relative.
 
@@ -67,8 +65,6 @@ def on_post_page(output, page, config):
     itself). On the home pages i18n writes the switcher's links as "/" and "/en/", which break when
     the site is served under a sub-path or opened from disk.
     """
-    from mkdocs.utils import get_relative_url
-
     output = ALTERNATE.sub("", output)
     return SWITCH_ABSOLUTE.sub(lambda m: f'<a href="{get_relative_url(m.group(1) or "./", page.url)}" hreflang="', output)
 
