@@ -1,4 +1,4 @@
-"""MkDocs hooks: fresh primer on every build, page language for the figures, plotly.js once, zh/en parity."""
+"""MkDocs hooks: fresh primer per build, page language for figures, plotly.js once, zh/en parity, relative links."""
 
 import logging
 import os
