@@ -12,7 +12,9 @@ import numpy as np
 
 from primer._checks import bool_mask, float_array, positive_int
 from primer.attention import attention
+from primer.heads import merge_heads, split_heads
 from primer.masks import causal_mask, full_mask
+from primer.position import sinusoidal_encoding
 
 
 @dataclass(frozen=True)
@@ -64,7 +66,7 @@ def init_stack(seed, cfg, *, cross=False):
     """Return seeded weights of an embedding, n_layers blocks, a final norm and tied output logits."""
     rng = np.random.default_rng(seed)
     return {"wte": rng.normal(0.0, 1.0, (cfg.vocab_size, cfg.d_model)),
-            "wpe": positional_table(cfg.max_len, cfg.d_model),
+            "wpe": sinusoidal_encoding(cfg.max_len, cfg.d_model),
             "blocks": [init_block(rng, cfg, cross=cross) for _ in range(cfg.n_layers)],
             "ln_f": _norm_params(cfg.d_model)}
 
@@ -78,14 +80,6 @@ def count_weights(tree):  # nested dicts / lists of arrays -> int
     return int(np.asarray(tree).size)
 
 
-def positional_table(n, d):  # -> [n, d]
-    """Return the sinusoidal positional encoding of "Attention Is All You Need"."""
-    pos = np.arange(n)[:, None]
-    i = np.arange(d)[None, :]
-    angle = pos / 10000 ** (2 * (i // 2) / d)
-    return np.where(i % 2 == 0, np.sin(angle), np.cos(angle))
-
-
 def layer_norm(x, p, eps=1e-5):  # [n, d] -> [n, d]
     """Normalise each row to zero mean and unit variance, then scale and shift."""
     mu = x.mean(axis=-1, keepdims=True)
@@ -96,18 +90,6 @@ def layer_norm(x, p, eps=1e-5):  # [n, d] -> [n, d]
 def linear(x, p):  # [n, d_in] -> [n, d_out]
     """Apply one dense layer."""
     return x @ p["w"] + p["b"]
-
-
-def split_heads(x, n_heads):  # [n, d] -> [n_heads, n, d / n_heads]
-    """Split the last axis into heads."""
-    n, d = x.shape
-    return x.reshape(n, n_heads, d // n_heads).transpose(1, 0, 2)
-
-
-def merge_heads(x):  # [n_heads, n, d_head] -> [n, n_heads * d_head]
-    """Concatenate the heads back into one row per position."""
-    h, n, d_head = x.shape
-    return x.transpose(1, 0, 2).reshape(n, h * d_head)
 
 
 def project_kv(x, p, n_heads, ops=None):  # [n, d] -> ([h, n, d_head], [h, n, d_head])

@@ -6,6 +6,7 @@ from plotly.subplots import make_subplots
 
 from primer.figures._style import ACCENT, MUTED, add_control, page_lang, styled
 from primer.figures.tables import md_table
+from primer.softmax import softmax
 
 TEXT = {
     "zh": {
@@ -50,8 +51,7 @@ def loop_steps(steps, vocab, *, top_k=6, lang=None):
         fig.add_trace(go.Heatmap(z=z.tolist(), x=x, y=y, text=text, texttemplate="%{text}", zmin=1, zmax=2,
                                  colorscale=[[0, "#9ecae1"], [0.5, "#9ecae1"], [0.5, ACCENT], [1, ACCENT]],
                                  showscale=False, xgap=2, ygap=2, hoverinfo="skip"), row=1, col=1)
-        p = np.exp(step["logits"] - step["logits"].max())
-        p /= p.sum()
+        p = softmax(step["logits"])
         top = np.argsort(-p)[:top_k]
         fig.add_trace(go.Bar(x=[vocab[int(i)] for i in top], y=p[top].tolist(), text=[f"{v:.2f}" for v in p[top]],
                              textposition="outside", marker_color=[ACCENT if i == step["next"] else MUTED for i in top],
