@@ -1,6 +1,8 @@
 """Shared fixtures: one strict build of the whole site per test session, and page readers over it."""
 
+import html as htmllib
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -22,6 +24,23 @@ def html_path(site, lang, md_name):
     stem = md_name[:-3]
     rel = Path("index.html") if stem == "index" else Path(stem) / "index.html"
     return site / rel if lang == "zh" else site / "en" / rel
+
+
+def tables(html):
+    """Return every table of a built page as rows of cell texts (tags stripped, entities decoded)."""
+    out = []
+    for table in re.findall(r"<table>(.*?)</table>", html, re.S):
+        rows = []
+        for row in re.findall(r"<tr>(.*?)</tr>", table, re.S):
+            cells = re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)
+            rows.append([htmllib.unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in cells])
+        out.append(rows)
+    return out
+
+
+def table_rows(html):
+    """Return every table row of a built page, across all its tables, as cell texts."""
+    return [row for table in tables(html) for row in table]
 
 
 @pytest.fixture(scope="session")

@@ -5,17 +5,9 @@ import re
 
 import pytest
 
-from conftest import LANGS
+from conftest import LANGS, table_rows
 
 CH3, CH4 = "03-attention.md", "04-self-cross-heads.md"
-
-
-def table_rows(html):
-    """Return every table row of the page as a list of cell texts (tags stripped)."""
-    rows = []
-    for tr in re.findall(r"<tr>(.*?)</tr>", html, re.S):
-        rows.append([re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", tr, re.S)])
-    return rows
 
 
 def rows_starting(html, first):

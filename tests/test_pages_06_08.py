@@ -5,18 +5,10 @@ import re
 import numpy as np
 import pytest
 
-from conftest import LANGS
+from conftest import LANGS, table_rows
 from primer import encdec, leak, mlm
 
 CH6, CH7, CH8 = "06-encoder.md", "07-decoder.md", "08-encoder-decoder.md"
-
-
-def table_rows(html):
-    """Return every table row of the page as a list of cell texts (tags stripped)."""
-    rows = []
-    for tr in re.findall(r"<tr>(.*?)</tr>", html, re.S):
-        rows.append([re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", tr, re.S)])
-    return rows
 
 
 def unescaped(html):

@@ -4,17 +4,9 @@ import re
 
 import pytest
 
-from conftest import LANGS
+from conftest import LANGS, table_rows
 
 PAGE = "09-choosing.md"
-
-
-def table_rows(html):
-    """Return every table row of the page as a list of cell texts (tags stripped)."""
-    rows = []
-    for tr in re.findall(r"<tr>(.*?)</tr>", html, re.S):
-        rows.append([re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", tr, re.S)])
-    return rows
 
 
 def row_of(html, first_cell):

@@ -5,21 +5,9 @@ import re
 
 import pytest
 
-from conftest import LANGS
+from conftest import LANGS, tables
 
 KV, MEM = "10-kv-cache.md", "11-kv-memory.md"
-
-
-def tables(page):
-    """Return every table of a page as a list of rows of cell texts (tags stripped, entities decoded)."""
-    out = []
-    for table in re.findall(r"<table>(.*?)</table>", page, re.S):
-        rows = []
-        for row in re.findall(r"<tr>(.*?)</tr>", table, re.S):
-            cells = re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)
-            rows.append([htmllib.unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in cells])
-        out.append(rows)
-    return out
 
 
 def table_with(page, header_cell):
