@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+SITE_FIXTURES = {"site", "read_page"}   # a test that asks for these reads the built site
+SITE_MODULES = {"test_build"}          # scratch builds
 DOCS = ROOT / "docs"
 LANGS = ("zh", "en")
 
@@ -60,3 +62,14 @@ def read_page(site):
     def read(lang, md_name):
         return html_path(site, lang, md_name).read_text(encoding="utf-8")
     return read
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark each test by kind: browser (drives Chromium), site (reads the built site), or unit (everything else)."""
+    for item in items:
+        if item.module.__name__ == "test_browser":
+            item.add_marker(pytest.mark.browser)
+        elif SITE_FIXTURES & set(item.fixturenames) or item.module.__name__ in SITE_MODULES:
+            item.add_marker(pytest.mark.site)
+        else:
+            item.add_marker(pytest.mark.unit)
