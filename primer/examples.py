@@ -2,7 +2,7 @@
 
 import numpy as np
 
-# Seed 002's 3x3 raw scores (rows: queries, columns: keys).
+# Chapter 5's 3x3 raw scores (rows: queries, columns: keys).
 SCORES_3X3 = np.array([[1.2, 3.4, 0.8],
                        [2.1, 0.5, 1.9],
                        [0.4, 1.7, 2.2]])

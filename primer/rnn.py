@@ -1,4 +1,4 @@
-"""A vanilla RNN in numpy: the forward recurrence, backpropagation through time, and the F7 sentence."""
+"""A vanilla RNN in numpy: the forward recurrence, backpropagation through time, and the far-apart sentence of chapter 1."""
 
 from typing import NamedTuple
 
@@ -6,11 +6,11 @@ import numpy as np
 
 from primer._checks import float_array, positive_int
 
-# Seed 001's sentence: 把 ... 还了 is one construction whose two halves sit far apart.
+# Chapter 1's example sentence: 把 ... 还了 is one construction whose two halves sit far apart.
 SENTENCE = "我把昨天在图书馆借的那本书还了"
 HEAD, TAIL = "把", "还"
 
-# The gradient experiment of W23: hidden size, input size, how small the inputs are, the seed,
+# Chapter 1's gradient experiment: hidden size, input size, how small the inputs are, the seed,
 # the spectral radii the figure offers, and the sequence lengths its slider runs through.
 HIDDEN = 16
 INPUTS = 4

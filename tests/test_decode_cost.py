@@ -8,7 +8,7 @@ from primer.decode_cost import measured_ops, predicted_ops, speedup, step_scores
 from primer.transformer import Config, init_stack
 
 
-def test_f2_the_ratio_at_1000_steps_is_667():
+def test_the_ratio_at_1000_steps_is_667():
     assert speedup(1000) == 667
     assert total_scores(1000, cached=False) == 333_833_500
     assert total_scores(1000, cached=True) == 500_500

@@ -57,7 +57,7 @@ def test_one_head_without_w_o_is_plain_attention():
     assert np.allclose(out, ref_out) and np.allclose(w[0], ref_w)
 
 
-def test_f11_transformer_base():
+def test_transformer_base():
     c = TRANSFORMER_BASE
     assert (c.encoder_layers, c.decoder_layers, c.d_model, c.n_heads, c.d_ff) == (6, 6, 512, 8, 2048)
     assert c.d_k == 64
@@ -70,7 +70,7 @@ def apple_weights():
     return multi_head_attention(APPLE_X, APPLE_X, w_q, w_k, w_v, None, len(APPLE_HEADS))[1], wide_head_weights(APPLE_X, w_q, w_k)
 
 
-def test_w26_each_head_holds_its_relation():
+def test_each_head_holds_its_relation():
     weights, _ = apple_weights()
     top = {name: {APPLE_TOKENS[i]: APPLE_TOKENS[int(np.argmax(weights[h, i]))] for i in range(len(APPLE_TOKENS))
                   if weights[h, i].max() > 0.4}
@@ -83,7 +83,7 @@ def test_w26_each_head_holds_its_relation():
     assert weights[1, buy, APPLE_TOKENS.index("苹果")] > 0.45
 
 
-def test_w26_one_wide_head_gives_one_row_that_equals_no_head():
+def test_one_wide_head_gives_one_row_that_equals_no_head():
     weights, wide = apple_weights()
     apple = APPLE_TOKENS.index("苹果")
     assert np.allclose(wide.sum(axis=-1), 1.0)

@@ -25,7 +25,7 @@ def test_serial_steps(n):
     assert serial_steps(n, "self-attention") == 1
 
 
-def test_f6_ratios_at_d_512():
+def test_ratios_at_d_512():
     assert COST_D == 512
     assert f"{cost_ratio(100, 512):.2f}" == "0.20"
     assert f"{cost_ratio(1000, 512):.2f}" == "1.95"

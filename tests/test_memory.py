@@ -20,14 +20,14 @@ def load(name):
     return namespace
 
 
-# ---- F3, F4 and the other published shapes
+# ---- Llama-2-7B and the other published shapes
 
-def test_f3_llama_2_7b_takes_512_kib_per_token():
+def test_llama_2_7b_takes_512_kib_per_token():
     assert shape_bytes(SHAPES["Llama-2-7B"], 1) == 512 * KIB == 2 * 32 * 4096 * 2
     assert format_bytes(shape_bytes(SHAPES["Llama-2-7B"], 1)) == "512 KiB"
 
 
-def test_f4_a_4096_token_context_takes_2_gib():
+def test_a_4096_token_context_takes_2_gib():
     assert shape_bytes(SHAPES["Llama-2-7B"], 4096) == 2 * GIB
     assert format_bytes(shape_bytes(SHAPES["Llama-2-7B"], 4096)) == "2 GiB"
 

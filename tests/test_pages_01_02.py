@@ -16,10 +16,10 @@ def cells(html):
     return re.findall(r"<t[dh]>(.*?)</t[dh]>", html, re.S)
 
 
-# ---- F7: 把 at position 2, 还 at 14, twelve apart
+# ---- The far-apart pair: 把 at position 2, 还 at 14, twelve apart
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_f7_positions_and_distance_are_on_the_page(read_page, lang):
+def test_positions_and_distance_are_on_the_page(read_page, lang):
     html = read_page(lang, RNN)
     c = cells(html)
     # the per-character table: positions 1..15 as headers, with 把 and 还 (and their positions) in bold
@@ -32,19 +32,19 @@ def test_f7_positions_and_distance_are_on_the_page(read_page, lang):
     assert c[i - 4:i + 1] == ["把", "2", "还", "14", "<strong>12</strong>"]
 
 
-# ---- W23: the measured gradient norms, and the finite-difference check
+# ---- The measured gradient norms, and the finite-difference check
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_w23_figure_and_its_controls_are_on_the_page(read_page, lang):
+def test_gradient_figure_and_its_controls_are_on_the_page(read_page, lang):
     html = read_page(lang, RNN)
-    assert 'id="fig-w23"' in html
+    assert 'id="fig-gradient-curves"' in html
     assert '"sliders"' in html and '"updatemenus"' in html
     for r in rnn.RADII:
         assert f"ρ = {r:g}" in html
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_w23_first_step_table_pins_vanishing_and_exploding(read_page, lang):
+def test_first_step_table_pins_vanishing_and_exploding(read_page, lang):
     c = cells(read_page(lang, RNN))
     i = c.index("tanh RNN")
     assert c[i + 6] == ("线性 RNN" if lang == "zh" else "linear RNN")
@@ -54,7 +54,7 @@ def test_w23_first_step_table_pins_vanishing_and_exploding(read_page, lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_w23_backprop_agrees_with_finite_differences_on_the_page(read_page, lang):
+def test_backprop_agrees_with_finite_differences_on_the_page(read_page, lang):
     c = cells(read_page(lang, RNN))
     names = ["∂L/∂h₁", "∂L/∂W", "∂L/∂U", "∂L/∂b", "∂L/∂h₀", "∂L/∂x"]
     for name in names:
@@ -63,7 +63,7 @@ def test_w23_backprop_agrees_with_finite_differences_on_the_page(read_page, lang
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_w23_inputs_named_in_the_prose_are_primers(read_page, lang):
+def test_gradient_inputs_named_in_the_prose_are_primers(read_page, lang):
     html = read_page(lang, RNN)
     assert rnn.HIDDEN == 16 and rnn.INPUTS == 4 and rnn.INPUT_SCALE == 0.01 and max(rnn.STEPS) == 60
     assert "d = 16" in html and "0.01" in html

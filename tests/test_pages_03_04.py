@@ -1,4 +1,4 @@
-"""Chapters 3 "Attention in general" and 4 "Self, cross, multi-head, position": F6, F9, F11, W24, W26 on both pages."""
+"""Chapters 3 "Attention in general" and 4 "Self, cross, multi-head, position": cost, variance, heads and positions on both pages."""
 
 import json
 import re
@@ -28,7 +28,7 @@ def escaped(text):
 # ---- chapter 3
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_f6_ratio_and_serial_steps(read_page, lang):
+def test_cost_ratio_and_serial_steps(read_page, lang):
     html = read_page(lang, CH3)
     # columns: n, d, n²d, nd², ratio, RNN serial steps, self-attention serial steps
     assert rows_starting(html, "100") == [["100", "512", "5,120,000", "26,214,400", "0.20", "100", "1"]]
@@ -37,30 +37,30 @@ def test_f6_ratio_and_serial_steps(read_page, lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_f6_chart_has_a_slider_over_n(read_page, lang):
-    script = figure_script(read_page(lang, CH3), "fig-f6-figure")
+def test_cost_chart_has_a_slider_over_n(read_page, lang):
+    script = figure_script(read_page(lang, CH3), "fig-cost-chart")
     assert '"sliders"' in script
     for label in ('"label":"100"', '"label":"1,000"', '"label":"512"'):
         assert label in script
     assert escaped("1.95") in script and "0.20" in script
 
 
-F9 = [["4", "4", "4.0", "1", "1.00"], ["16", "16", "16.0", "1", "1.00"], ["64", "64", "64.6", "1", "1.01"],
+VARIANCE = [["4", "4", "4.0", "1", "1.00"], ["16", "16", "16.0", "1", "1.00"], ["64", "64", "64.6", "1", "1.01"],
       ["256", "256", "261.7", "1", "1.02"], ["1024", "1024", "1036.2", "1", "1.01"]]
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_f9_variance_table(read_page, lang):
+def test_variance_table(read_page, lang):
     rows = [r for r in table_rows(read_page(lang, CH3))
             if len(r) == 5 and r[0] in {"4", "16", "64", "256", "1024"} and not r[1].endswith("%")]
-    assert rows == F9
+    assert rows == VARIANCE
     for d_k, theory, measured, one, scaled in rows:
         assert abs(float(measured) / int(theory) - 1) < 0.05      # Var(q·k) ≈ d_k
         assert abs(float(scaled) - 1) < 0.05                      # Var(q·k/√d_k) ≈ 1
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_f9_softmax_saturation_table(read_page, lang):
+def test_softmax_saturation_table(read_page, lang):
     rows = [r for r in table_rows(read_page(lang, CH3))
             if len(r) == 5 and r[0] in {"4", "16", "64", "256", "1024"} and r[1].endswith("%")]
     assert [r[0] for r in rows] == ["4", "16", "64", "256", "1024"]
@@ -95,7 +95,7 @@ def test_gradient_check_table(read_page, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_chapter_3_figures(read_page, lang):
     html = read_page(lang, CH3)
-    for div in ("fig-f9-figure", "fig-grad-figure", "fig-f6-figure"):
+    for div in ("fig-variance-chart", "fig-grad-figure", "fig-cost-chart"):
         assert f'id="{div}"' in html
     assert '"updatemenus"' in figure_script(html, "fig-grad-figure")
 
@@ -103,7 +103,7 @@ def test_chapter_3_figures(read_page, lang):
 # ---- chapter 4
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_f11_original_transformer(read_page, lang):
+def test_config_of_the_original_transformer(read_page, lang):
     rows = table_rows(read_page(lang, CH4))
     rows = rows[rows.index({"zh": ["字段", "取值", "来源"], "en": ["field", "value", "source"]}[lang]):]
     values = [r[1] for r in rows[1:]]
@@ -112,7 +112,7 @@ def test_f11_original_transformer(read_page, lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_w26_wide_head_table(read_page, lang):
+def test_wide_head_table(read_page, lang):
     rows = table_rows(read_page(lang, CH4))
     start = [i for i, r in enumerate(rows) if r[0] == {"zh": "查询「苹果」", "en": "query 苹果"}[lang]]
     assert len(start) == 1
@@ -128,17 +128,17 @@ def test_w26_wide_head_table(read_page, lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_w26_head_selector_has_four_buttons(read_page, lang):
+def test_head_selector_has_four_buttons(read_page, lang):
     from primer.figures.heads import TEXT
 
-    script = figure_script(read_page(lang, CH4), "fig-w26")
+    script = figure_script(read_page(lang, CH4), "fig-head-selector")
     assert '"updatemenus"' in script
     for name in ("attribute", "action", "quantity", "wide"):
         assert escaped(TEXT[lang]["heads"][name]) in script
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_w24_order_table(read_page, lang):
+def test_word_order_table(read_page, lang):
     html = read_page(lang, CH4)
     labels = {"zh": ("不加位置编码", "加上位置编码"), "en": ("no positional encoding", "with positional encoding")}[lang]
     (no_pe,), (with_pe,) = rows_starting(html, labels[0]), rows_starting(html, labels[1])
@@ -157,7 +157,7 @@ def test_cross_attention_table(read_page, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_chapter_4_figures(read_page, lang):
     html = read_page(lang, CH4)
-    for div in ("fig-cross-figure", "fig-w26", "fig-w24-order-figure", "fig-w24"):
+    for div in ("fig-cross-figure", "fig-head-selector", "fig-word-order", "fig-position-heatmap"):
         assert f'id="{div}"' in html
-    assert '"updatemenus"' in figure_script(html, "fig-w24-order-figure")
+    assert '"updatemenus"' in figure_script(html, "fig-word-order")
     assert '"updatemenus"' in figure_script(html, "fig-cross-figure")

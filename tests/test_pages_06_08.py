@@ -1,4 +1,4 @@
-"""Chapters 6 "Encoder-only", 7 "Decoder-only" and 8 "Encoder-decoder": F10, W1-W6, W10-W14 on both pages."""
+"""Chapters 6 "Encoder-only", 7 "Decoder-only" and 8 "Encoder-decoder": tables and figures on both pages."""
 
 import re
 
@@ -17,9 +17,9 @@ def unescaped(html):
 
 
 @pytest.mark.parametrize("name, divs", [
-    (CH6, ("fig-w1", "fig-w3", "fig-w2")),
-    (CH7, ("fig-w4", "fig-w5", "fig-w6")),
-    (CH8, ("fig-w10", "fig-w11", "fig-w12", "fig-w13", "fig-w14")),
+    (CH6, ("fig-both-directions", "fig-full-mask-grid", "fig-mlm-walk")),
+    (CH7, ("fig-same-row", "fig-visible-range", "fig-future-leak")),
+    (CH8, ("fig-two-stacks", "fig-shared-memory", "fig-two-sublayers", "fig-cross-rows", "fig-two-layouts")),
 ])
 @pytest.mark.parametrize("lang", LANGS)
 def test_each_figure_has_its_div_and_a_plot(read_page, lang, name, divs):
@@ -29,10 +29,10 @@ def test_each_figure_has_its_div_and_a_plot(read_page, lang, name, divs):
         assert re.search(r'Plotly\.newPlot\(\s*"' + div + '"', html)
 
 
-# ---- chapter 6: F10 and the counting model
+# ---- chapter 6: the masking rate and the counting model
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_f10_rate_is_on_the_page(read_page, lang):
+def test_masking_rate_is_on_the_page(read_page, lang):
     html = read_page(lang, CH6)
     rows, _ = mlm.mask_tokens(mlm.LONG_SENTENCE)
     assert mlm.achieved_rate(rows, mlm.LONG_SENTENCE) == 0.15
@@ -55,7 +55,7 @@ def test_counting_model_guesses_are_on_the_page(read_page, lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_w3_slider_runs_2_to_12_all_open(read_page, lang):
+def test_full_mask_slider_runs_2_to_12_all_open(read_page, lang):
     html = unescaped(read_page(lang, CH6))
     for n in (2, 7, 12):
         assert f"{n}×{n}" in html and f"{n * n} / {n * n}" in html

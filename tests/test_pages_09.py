@@ -1,4 +1,4 @@
-"""Chapter 9 "One knob, three machines": F8 and the figures, pinned on both language pages."""
+"""Chapter 9 "One knob, three machines": parameter counts and the figures, pinned on both language pages."""
 
 import re
 
@@ -15,8 +15,8 @@ def row_of(html, first_cell):
     return found[0]
 
 
-# F8: shape, computed count, published count, relative difference.
-F8 = {
+# Shape, computed count, published count, relative difference.
+PARAMS = {
     "BERT-base": ("12", "768", "109.48 M", "~110 M", "−0.47 %"),
     "GPT-1": ("12", "768", "116.53 M", "~117 M", "−0.40 %"),
     "T5-base": ("12 + 12", "768", "222.90 M", "~220 M", "+1.32 %"),
@@ -24,28 +24,28 @@ F8 = {
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("name", F8)
-def test_f8_row_is_on_the_page(read_page, lang, name):
+@pytest.mark.parametrize("name", PARAMS)
+def test_params_row_is_on_the_page(read_page, lang, name):
     row = row_of(read_page(lang, PAGE), name)
-    layers, width, computed, published, diff = F8[name]
+    layers, width, computed, published, diff = PARAMS[name]
     assert row[2:7] == [layers, width, computed, published, diff]
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_f8_parts_table_totals(read_page, lang):
+def test_parts_table_totals(read_page, lang):
     rows = table_rows(read_page(lang, PAGE))
     totals = [r for r in rows if r and r[0] in ("合计", "total")]
     assert totals and totals[0][1:] == ["109,482,240", "116,534,784", "222,903,552"]
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_w18_measured_reads_equal_the_masks(read_page, lang):
+def test_measured_reads_equal_the_masks(read_page, lang):
     rows = [r for r in table_rows(read_page(lang, PAGE)) if len(r) == 6 and r[-1] in ("✓", "✗")]
     assert [r[3:] for r in rows] == [["25", "25", "✓"], ["15", "15", "✓"], ["35", "35", "✓"]]
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_w20_rule_table(read_page, lang):
+def test_rule_table(read_page, lang):
     html = read_page(lang, PAGE)
     kinds = {"zh": ["仅编码器", "仅编码器", "仅解码器", "编码器-解码器"],
              "en": ["encoder-only", "encoder-only", "decoder-only", "encoder-decoder"]}[lang]
@@ -57,9 +57,9 @@ def test_w20_rule_table(read_page, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_each_figure_has_a_fixed_div_id(read_page, lang):
     html = read_page(lang, PAGE)
-    for div in ("fig-w18", "fig-w19", "fig-w20"):
+    for div in ("fig-one-knob", "fig-model-picker", "fig-output-picker"):
         assert f'id="{div}"' in html
-    assert html.count('"updatemenus"') >= 3              # buttons (W18, W19) and a dropdown (W20)
+    assert html.count('"updatemenus"') >= 3              # buttons (one knob, model picker) and a dropdown (output picker)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -99,11 +99,11 @@ def test_controls_offer_every_state(read_page, lang):
 
     t = TEXT[lang]
     html = read_page(lang, PAGE)
-    w18, w19, w20 = (figure_json(html, f"fig-{w}") for w in ("w18", "w19", "w20"))
-    assert '"type":"buttons"' in w18 and '"type":"buttons"' in w19 and '"type":"dropdown"' in w20
+    knob, picker, outputs = (figure_json(html, f"fig-{w}") for w in ("one-knob", "model-picker", "output-picker"))
+    assert '"type":"buttons"' in knob and '"type":"buttons"' in picker and '"type":"dropdown"' in outputs
     for machine in ("encoder", "decoder", "encoder-decoder"):
-        assert f'"label":"{t["machine"][machine]}"' in w18
+        assert f'"label":"{t["machine"][machine]}"' in knob
     for name in ("BERT-base", "GPT-1", "T5-base"):
-        assert f'"label":"{name}"' in w19
+        assert f'"label":"{name}"' in picker
     for output in ("label", "span", "text", "translation"):
-        assert f'"label":"{t["output"][output]}"' in w20
+        assert f'"label":"{t["output"][output]}"' in outputs

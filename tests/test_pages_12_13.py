@@ -28,7 +28,7 @@ SOURCE = {"zh": "源 ", "en": "source "}
 @pytest.mark.parametrize("lang", LANGS)
 def test_ch12_figures_are_present(read_page, lang):
     page = read_page(lang, "12-sampling-pipeline.md")
-    for div in ("fig-w25", "fig-w21", "fig-w21-swap"):
+    for div in ("fig-temperature-slider", "fig-stage-stepper", "fig-mask-swap"):
         assert f'id="{div}"' in page, div
     assert page.count("Plotly.newPlot") == 3
 
@@ -75,7 +75,7 @@ def test_ch12_only_stage_3_differs(read_page, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_ch13_tables_and_figure(read_page, lang):
     page = read_page(lang, "13-today.md")
-    assert 'id="fig-c13-sensor"' in page
+    assert 'id="fig-sensor"' in page
     design = {"zh": ("只有解码器", "编码器-解码器"), "en": ("decoder-only", "encoder-decoder")}[lang]
     cs = cells(page)
     assert has_row(page, [design[0], "1"]) and "2,224" in cs and "3,344" in cs

@@ -9,13 +9,13 @@ from hypothesis import strategies as st
 from primer.architectures import BERT_BASE, GPT_1, PUBLISHED, T5_BASE
 from primer.params import PARTS, Shape, attention_sublayers, count_params, norm_count, relative_difference, total_params
 
-# F8: the counts are pinned exactly, and each must lie within TOLERANCE of the rounded published total.
+# The counts are pinned exactly, and each must lie within TOLERANCE of the rounded published total.
 TOLERANCE = 0.02
 PINNED = {"BERT-base": 109_482_240, "GPT-1": 116_534_784, "T5-base": 222_903_552}
 
 
 @pytest.mark.parametrize("shape", [BERT_BASE, GPT_1, T5_BASE], ids=lambda s: s.name)
-def test_f8_counts_are_pinned_and_close_to_the_published_totals(shape):
+def test_counts_are_pinned_and_close_to_the_published_totals(shape):
     total = total_params(shape)
     assert total == PINNED[shape.name]
     published, _ = PUBLISHED[shape.name]

@@ -55,7 +55,7 @@ def test_self_attention_without_positions_is_permutation_equivariant(seed, n):
     assert permutation_gap(block, x, perm) < 1e-12
 
 
-def test_w24_the_two_sentences_without_and_with_positions():
+def test_the_two_sentences_without_and_with_positions():
     swap = list(LIKE_SWAP)
     assert permutation_gap(block, LIKE_X, swap) < 1e-12
     assert np.max(np.abs(block(LIKE_X)[1] - block(LIKE_X[swap])[1])) < 1e-12

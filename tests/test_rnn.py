@@ -13,9 +13,9 @@ def random_rnn(seed, T=6, d=4, d_in=3, scale=0.7):
                 u=rng.normal(size=(d, d_in)) / np.sqrt(d_in), b=0.1 * rng.normal(size=d), h0=0.5 * rng.normal(size=d))
 
 
-# ---- F7: the sentence, counted
+# ---- Chapter 1's sentence, counted
 
-def test_f7_positions_and_distance():
+def test_positions_and_distance():
     assert dependency_distance(SENTENCE, HEAD, TAIL) == (2, 14, 12)
     assert char_position(SENTENCE, "我") == 1 and char_position(SENTENCE, "了") == len(SENTENCE)
 
@@ -85,7 +85,7 @@ def test_linear_rnn_gradient_is_a_matrix_power():
         assert np.allclose(g.h[k], np.linalg.matrix_power(w.T, 8 - k) @ c)
 
 
-# ---- W23: the measured norms vanish below 1 and explode above 1
+# ---- The measured norms vanish below 1 and explode above 1
 
 def test_recurrent_matrix_has_the_requested_spectral_radius():
     for r in RADII:
@@ -97,7 +97,7 @@ def test_gradient_at_the_loss_has_norm_one():
         assert gradient_norms(10, r)[-1] == pytest.approx(1.0)
 
 
-def test_w23_vanishes_below_one_and_explodes_above_one():
+def test_gradient_vanishes_below_one_and_explodes_above_one():
     T = max(STEPS)
     for act in ACTIVATIONS:
         assert gradient_norms(T, 0.5, activation=act)[0] < 1e-15
@@ -113,7 +113,7 @@ def test_w23_vanishes_below_one_and_explodes_above_one():
     assert gradient_norms(20, 1.2, activation="tanh")[0] > 2
 
 
-def test_w23_tanh_and_linear_agree_while_states_are_small():
+def test_tanh_and_linear_agree_while_states_are_small():
     for r in (0.5, 0.8, 1.0):
         assert np.allclose(gradient_norms(60, r), gradient_norms(60, r, activation="linear"), rtol=0.1)
 

@@ -259,7 +259,7 @@ def output_picker(choices, masks_by_output, *, lang=None):
 # ---- tables -----------------------------------------------------------------------------------
 
 def params_table(models, *, lang=None):
-    """Return the Markdown table of F8: shape, computed and published parameters, relative difference."""
+    """Return the Markdown table of parameter counts: shape, computed and published parameters, relative difference."""
     t = TEXT[page_lang(lang)]
     rows = []
     for m in models:

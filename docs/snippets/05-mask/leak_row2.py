@@ -6,4 +6,4 @@ mask = causal_mask(4)
 correct = masked_softmax(FOUR_SCORES, mask)[LEAK_ROW]
 buggy = masked_softmax(FOUR_SCORES, mask, fill=0.0)[LEAK_ROW]
 fig = masking.rule_toggle(correct, buggy, mask[LEAK_ROW], leak_key=LEAK_KEY)
-print(to_html(fig, div_id="fig-w17"))
+print(to_html(fig, div_id="fig-leak-row2"))

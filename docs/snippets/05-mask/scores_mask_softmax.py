@@ -5,4 +5,4 @@ from primer.figures import masking, to_html
 mask = causal_mask(3)
 weights = masked_softmax(SCORES_3X3, mask)
 fig = masking.scores_mask_softmax(SCORES_3X3, mask, weights)
-print(to_html(fig, div_id="fig-w22"))
+print(to_html(fig, div_id="fig-scores-mask-softmax"))

@@ -14,4 +14,4 @@ for w in windows:
     except ValueError as err:                   # primer refuses a window that empties row 0
         refused[w] = str(err)
 fig = masking.window_slider(scores, windows, shown, refused)
-print(to_html(fig, div_id="fig-w15"))
+print(to_html(fig, div_id="fig-window-slider"))

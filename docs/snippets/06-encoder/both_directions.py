@@ -8,4 +8,4 @@ params = init_stack(SEED, CFG)                      # seeded random weights, not
 x = embed(mlm.ids(words), params, CFG)
 _, per_layer = stack(x, params, CFG, full_mask(len(words)))   # the encoder: a full mask
 weights = per_layer[0]["self"].mean(axis=0)         # layer 1, averaged over the heads: [n, n]
-print(to_html(encoder.both_directions(words, weights), div_id="fig-w1"))
+print(to_html(encoder.both_directions(words, weights), div_id="fig-both-directions"))

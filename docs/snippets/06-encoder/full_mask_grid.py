@@ -3,4 +3,4 @@ from primer.figures import encoder, to_html
 
 ns = list(range(2, 13))
 fig = encoder.open_grid(ns, [full_mask(n) for n in ns])
-print(to_html(fig, div_id="fig-w3"))
+print(to_html(fig, div_id="fig-full-mask-grid"))

@@ -3,4 +3,4 @@ from primer.figures import decoder, to_html
 
 # "the cat sat on the mat" vs "... the rug": decode() with its causal mask, and the same stack with a full mask
 words, changed, result = leak.experiment()
-print(to_html(decoder.leak_toggle(words, changed, result), div_id="fig-w6"))
+print(to_html(decoder.leak_toggle(words, changed, result), div_id="fig-future-leak"))

@@ -9,4 +9,4 @@ x = embed(mlm.ids(words), params, CFG)
 n = len(words)
 w_full = stack(x, params, CFG, full_mask(n))[1][0]["self"].mean(axis=0)      # layer 1, head average
 w_causal = stack(x, params, CFG, causal_mask(n))[1][0]["self"].mean(axis=0)
-print(to_html(decoder.same_row(words, w_full, w_causal, row=2), div_id="fig-w4"))
+print(to_html(decoder.same_row(words, w_full, w_causal, row=2), div_id="fig-same-row"))

@@ -7,4 +7,4 @@ words = list(mlm.SENTENCE)
 params = init_stack(SEED, CFG)
 x = embed(mlm.ids(words), params, CFG)
 weights = stack(x, params, CFG, causal_mask(len(words)))[1][0]["self"].mean(axis=0)  # the decoder, layer 1
-print(to_html(decoder.visible_range(words, weights), div_id="fig-w5"))
+print(to_html(decoder.visible_range(words, weights), div_id="fig-visible-range"))

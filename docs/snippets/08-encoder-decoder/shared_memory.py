@@ -4,4 +4,4 @@ from primer.figures import to_html
 
 run = encdec.teacher_forced()
 cross_w = [w.mean(axis=0) for w in run["cross"]]  # every layer's queries against the one memory
-print(to_html(figs.shared_memory(run["src"], run["tgt"], cross_w), div_id="fig-w11"))
+print(to_html(figs.shared_memory(run["src"], run["tgt"], cross_w), div_id="fig-shared-memory"))

@@ -6,4 +6,4 @@ run = encdec.teacher_forced()
 layer, row = encdec.LAYER, len(run["tgt"]) - 1    # first decoder layer, last decoder position
 self_w = run["self"][layer].mean(axis=0)           # sub-layer 1: causal, over the decoder's own past
 cross_w = run["cross"][layer].mean(axis=0)         # sub-layer 2: full rectangle, over the encoder's output
-print(to_html(figs.two_sublayers(run["src"], run["tgt"], self_w, cross_w, row), div_id="fig-w12"))
+print(to_html(figs.two_sublayers(run["src"], run["tgt"], self_w, cross_w, row), div_id="fig-two-sublayers"))

@@ -6,4 +6,4 @@ for machine in MACHINES:                                # one knob, three settin
     self_mask, cross_mask = masks(machine, len(TARGET), len(SOURCE))
     moved_own, moved_src = influence(machine)           # change one token at a time and run again
     states.append((machine, self_mask, cross_mask, moved_own, moved_src))
-print(to_html(choosing.one_knob(states), div_id="fig-w18"))
+print(to_html(choosing.one_knob(states), div_id="fig-one-knob"))

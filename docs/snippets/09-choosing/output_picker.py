@@ -6,4 +6,4 @@ masks = {}
 for c in choices:
     src, tgt = choosing.example_tokens(c.output)
     masks[c.output] = stack_masks(c.machine, len(src), len(tgt))
-print(to_html(choosing.output_picker(choices, masks), div_id="fig-w20"))
+print(to_html(choosing.output_picker(choices, masks), div_id="fig-output-picker"))

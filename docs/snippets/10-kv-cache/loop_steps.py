@@ -6,4 +6,4 @@ cfg = Config()                      # primer's tiny decoder: 2 layers, 4 heads, 
 params = init_stack(TOY_SEED, cfg)  # random weights fixed by a seed: not trained, so the words are noise
 steps = generate_steps(TOY_PROMPT, params, cfg, TOY_STEPS)  # predict, append, run the whole prefix again
 fig = generation.loop_steps(steps, TOY_VOCAB)
-print(to_html(fig, div_id="fig-w7"))
+print(to_html(fig, div_id="fig-loop-steps"))

@@ -9,4 +9,4 @@ cached = [total_scores(n, cached=True) for n in ns]           # sum of n: each s
 marks = [(n, total_scores(n, cached=False), total_scores(n, cached=True), f"{float(speedup(n)):,.0f}")
          for n in (10, 30, 100, 300, 1000, 3000, 10000)]
 fig = generation.work_curves(ns, without, cached, marks)
-print(to_html(fig, div_id="fig-w8"))
+print(to_html(fig, div_id="fig-work-curves"))

@@ -9,4 +9,4 @@ curves = [[shape_bytes(s, n) for n in curve_x] for s in shapes]   # fp16, batch 
 filled = [[shape_bytes(s, n) for n in lengths] for s in shapes]
 models = [(s.name, s.max_context, s.window) for s in shapes]
 fig = figs.fill_chart(models, lengths, curve_x, curves, filled, format_bytes, active_length=lengths.index(4096))
-print(to_html(fig, div_id="fig-w9"))
+print(to_html(fig, div_id="fig-fill-chart"))

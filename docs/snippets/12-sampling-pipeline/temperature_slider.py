@@ -10,4 +10,4 @@ probs = [one_hot] + [temperature_softmax(NEXT_LOGITS, t) for t in SLIDER_TEMPERA
 freqs = [one_hot] + [frequencies(NEXT_LOGITS, t, N_DRAWS, DRAW_SEED) for t in SLIDER_TEMPERATURES]
 fig = figs.temperature_slider(temps, probs, freqs, [entropy_bits(p) for p in probs],
                               n_draws=N_DRAWS, active=temps.index(1.0))
-print(to_html(fig, div_id="fig-w25"))
+print(to_html(fig, div_id="fig-temperature-slider"))
