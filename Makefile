@@ -1,15 +1,19 @@
-# One venv, made from pyproject.toml. `make serve` and `make test` both start here.
+# One venv, installed from the lock file. `make serve` and `make test` both start here.
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+LOCK   := requirements.lock
 
-.PHONY: install serve build test bench system-deps clean
+.PHONY: install serve build test check matrix lock bench system-deps clean
 
-$(STAMP): pyproject.toml
+# The lock pins every package, so the site builds from the same versions on every machine;
+# pyproject.toml keeps the ranges for people who `pip install` primer.
+$(STAMP): pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[docs,test]'
+	$(BIN)/python -m pip install --quiet -r $(LOCK)
+	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $@
 
 install: $(STAMP)
@@ -30,11 +34,27 @@ system-deps:
 	  fi; \
 	fi
 
+# Everything: unit tests, the strict build and the tests over it, the browser checks.
 test: install system-deps
 	$(BIN)/python -m pytest
+
+# The edit loop: unit tests only, no build, no browser.
+check: install
+	$(BIN)/python -m pytest -m unit -q
+
+# Unit tests and the site's text under other numeric setups (generic BLAS kernel, oldest and newest
+# Python/numpy/plotly); needs python3.10 and python3.13 on PATH or in pyenv.
+matrix: install
+	$(BIN)/python .ci/matrix.py
+
+# Refresh the lock after changing pyproject.toml (newest versions the ranges allow, Python 3.10+).
+lock: install
+	$(BIN)/python -m pip install --quiet uv
+	$(BIN)/python -m uv pip compile pyproject.toml --extra docs --extra test --universal \
+	  --python-version 3.10 --upgrade --no-header --quiet -o $(LOCK)
 
 bench: install
 	$(BIN)/python bench/run.py
 
 clean:
-	rm -rf site .pytest_cache build *.egg-info
+	rm -rf site .pytest_cache build *.egg-info .matrix
