@@ -10,6 +10,7 @@ from primer import attention, causal_mask
 from primer.generate import TOY_PROMPT, TOY_SEED, generate
 from primer.kvcache import (KVCache, decode_cached, decode_step, generate_cached, layer_kv, new_row_dependence,
                             old_rows_drift)
+from primer.rounding import BOUND, is_rounding
 from primer.transformer import Config, decode, init_stack
 
 SNIPPETS = Path(__file__).resolve().parents[1] / "docs" / "snippets"
@@ -80,15 +81,17 @@ def test_the_cache_holds_k_and_v_of_every_layer():
 
 # ---- why the cache is valid: the causal mask
 
+# K for n rows and for n + 1 rows come from products of different shapes, which a BLAS may round
+# differently: "did not move" means "moved by rounding only", never bit for bit.
+
 def test_appending_a_token_moves_nothing_old_under_the_causal_mask():
     drift = old_rows_drift(np.array(TOY_PROMPT), 14, PARAMS, CFG, mask="causal")
-    assert drift["k"] == [0.0] * CFG.n_layers and drift["v"] == [0.0] * CFG.n_layers
-    assert drift["logits"] == 0.0
+    assert is_rounding(drift["k"]) and is_rounding(drift["v"]) and is_rounding(drift["logits"])
 
 
 def test_appending_a_token_moves_old_positions_under_a_bidirectional_mask():
     drift = old_rows_drift(np.array(TOY_PROMPT), 14, PARAMS, CFG, mask="full")
-    assert drift["k"][0] == 0.0 and drift["v"][0] == 0.0     # layer 1 reads only the embeddings
+    assert is_rounding(drift["k"][0]) and is_rounding(drift["v"][0])   # layer 1 reads only the embeddings
     assert all(d > 1e-3 for d in drift["k"][1:] + drift["v"][1:])   # every later layer has moved: a cache would be stale
     assert drift["logits"] > 1e-3
 
@@ -101,8 +104,8 @@ def test_old_queries_never_matter_to_the_new_row(n, d, seed):
     rng = np.random.default_rng(seed)
     q, k, v = rng.normal(size=(n, d)), rng.normal(size=(n, d)), rng.normal(size=(n, d))
     change = new_row_dependence(q, k, v, seed=seed % 100)
-    assert change["q"] == 0.0
-    assert change["k"] > 0 and change["v"] > 0
+    assert is_rounding(change["q"])
+    assert change["k"] > BOUND and change["v"] > BOUND
 
 
 # ---- the single-head step, and the page's dozen lines of numpy

@@ -1,5 +1,7 @@
 """Markdown tables and number formats for what an executed block prints into a page."""
 
+from primer.rounding import BOUND, is_rounding
+
 
 def pct(x, digits=1):
     """Format a fraction as a percentage: 0.6439 -> '64.4 %'."""
@@ -12,3 +14,25 @@ def md_table(headers, rows):
              "| " + " | ".join("---" for _ in headers) + " |"]
     lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
     return "\n".join(lines) + "\n"
+
+
+def fmt_change(x, digits=1):
+    """Format a measured difference: '< 1e-12' if it is rounding (its digits depend on the CPU), else '3.1e-01'."""
+    return f"< {BOUND:.0e}" if is_rounding(x) else f"{float(x):.{digits}e}"
+
+
+def visible_char(c):
+    """Show a space as '␣', so a table cell or a tick holding one character is never blank."""
+    return "␣" if c == " " else c
+
+
+def ranges(cols):
+    """Format sorted column indices as ranges: [0, 1, 2, 5] -> '0–2, 5'."""
+    out, start = [], None
+    for k, c in enumerate(cols):
+        if start is None:
+            start = c
+        if k + 1 == len(cols) or cols[k + 1] != c + 1:
+            out.append(str(start) if start == c else f"{start}–{c}")
+            start = None
+    return ", ".join(out)

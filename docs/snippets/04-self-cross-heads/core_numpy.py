@@ -34,6 +34,6 @@ x = rng.normal(size=(3, 8))
 w_q, w_k, w_v, w_o = (rng.normal(size=(8, 8)) for _ in range(4))
 block = lambda x: multi_head_attention(x, x, w_q, w_k, w_v, w_o, h=2)  # noqa: E731
 swap = [2, 1, 0]
-print("without positions:", np.abs(block(x[swap]) - block(x)[swap]).max())
+print(f"without positions: {np.abs(block(x[swap]) - block(x)[swap]).max():.2f}")  # 0.00: only rounding moved
 pe = sinusoidal_encoding(3, 8)
-print("with positions:   ", np.abs(block(x[swap] + pe) - block(x + pe)[swap]).max())
+print(f"with positions:    {np.abs(block(x[swap] + pe) - block(x + pe)[swap]).max():.2f}")
