@@ -24,12 +24,6 @@ HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 CJK_FAMILY = re.compile(r"CJK|Source Han|WenQuanYi|Droid Sans Fallback|PingFang|YaHei|Hiragino Sans GB", re.I)
 
 
-# Console errors that are known and harmless: each entry a predicate over {"text", "url"}, with a
-# comment saying why. Empty: the one we had (Material probing <page>/sitemap.xml for each hreflang
-# alternate) is gone since the build drops those alternates.
-ALLOWED_CONSOLE_ERRORS = []
-
-
 # ---- fixtures: one server and one browser per session, a fresh offline context per test
 
 @pytest.fixture(scope="session")
@@ -58,7 +52,7 @@ class Visit:
         return sorted({u for u in self.requests if not self.is_local(u)} | set(self.blocked))
 
     def console_errors(self):
-        return [e for e in self.errors if not any(allowed(e) for allowed in ALLOWED_CONSOLE_ERRORS)]
+        return list(self.errors)   # no allow-list: every console error fails the page
 
 
 @pytest.fixture
@@ -278,12 +272,6 @@ def test_the_checks_catch_a_foreign_request_a_console_error_and_a_dead_control(o
     assert exercise(page, figures["fig-live"]) == []
     dead = exercise(page, figures["fig-dead"], patience=1)
     assert any("changed neither" in p for p in dead) and any("did not change what is drawn" in p for p in dead), dead
-
-
-def test_the_allow_list_does_not_hide_a_real_404():
-    real = {"text": "Failed to load resource: the server responded with a status of 404 (File not found)",
-            "url": "http://127.0.0.1:1/assets/vendor/plotly.min.js"}
-    assert not any(allowed(real) for allowed in ALLOWED_CONSOLE_ERRORS)
 
 
 def test_pages_carry_no_hreflang_alternates(read_page):
