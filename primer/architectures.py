@@ -1,4 +1,4 @@
-"""The three machines one block makes, three published models of them, and which one an output needs.
+"""The three machines one block makes, and which one an output needs (published models: primer.models).
 
 A machine is the block of primer.transformer under one setting of the mask knob: no mask
 (encoder), causal (decoder), causal plus a full cross rectangle (encoder-decoder).
@@ -8,94 +8,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from primer._checks import positive_int
-from primer.masks import causal_mask, full_mask
-from primer.params import Shape, count_params, relative_difference
-from primer.transformer import Config, decode, encode, init_stack
-
-MACHINES = ("encoder", "decoder", "encoder-decoder")
-
-# ---- published shapes -------------------------------------------------------------------------
-
-# BERT-base (Devlin et al., 2019, §3): post-norm encoder, LayerNorm after the embeddings, a pooler
-# on [CLS]; WordPiece vocabulary of 30,522, 512 learned positions, 2 segment types.
-BERT_BASE = Shape("BERT-base", encoder_layers=12, decoder_layers=0, d_model=768, n_heads=12, d_ff=3072,
-                  vocab_size=30522, max_positions=512, segment_types=2, embedding_norm=True, pooler=True)
-
-# GPT-1 (Radford et al., 2018, §4.1): post-norm decoder with masked self-attention; BPE vocabulary
-# of 40,478 in the released code (40,000 merges), 512 learned positions, output tied to the embeddings.
-GPT_1 = Shape("GPT-1", encoder_layers=0, decoder_layers=12, d_model=768, n_heads=12, d_ff=3072,
-              vocab_size=40478, max_positions=512)
-
-# T5-base (Raffel et al., 2020, §3.1.1): pre-norm encoder-decoder, no biases in dense layers, scale-only
-# norms, a final norm per stack, 32 relative-position buckets per head and stack, one embedding
-# matrix of 32,128 rows shared by encoder input, decoder input and the output layer.
-T5_BASE = Shape("T5-base", encoder_layers=12, decoder_layers=12, d_model=768, n_heads=12, d_ff=3072,
-                vocab_size=32128, relative_buckets=32, dense_bias=False, norm_bias=False, final_norm=True)
-
-MODELS = {shape.name: shape for shape in (BERT_BASE, GPT_1, T5_BASE)}
-
-# The rounded totals the authors published, and where.
-PUBLISHED = {
-    "BERT-base": (110_000_000, "Devlin et al., 2019, §3"),
-    "GPT-1": (117_000_000, "Radford et al., 2019 (GPT-2), Table 2"),
-    "T5-base": (220_000_000, "Raffel et al., 2020, §3.1.1"),
-}
-
-
-def model(name):  # str -> Shape
-    """Return the published shape of a model in MODELS."""
-    if name not in MODELS:
-        raise ValueError(f"name must be one of {tuple(MODELS)}, got {name!r}")
-    return MODELS[name]
-
-
-def summary(name):  # str -> dict
-    """Return a model's shape, its parameters part by part, the total, the published total and the relative difference."""
-    shape = model(name)
-    parts = count_params(shape)
-    total = sum(parts.values())
-    published, source = PUBLISHED[name]
-    return {"name": name, "shape": shape, "parts": parts, "total": total, "published": published,
-            "source": source, "difference": relative_difference(total, published)}
-
-
-# ---- the knob: masks of each machine -------------------------------------------------------------
-
-def masks(machine, n, m=None):  # -> ([n, n], [n, m] or None)
-    """Return (self mask, cross mask) of a machine over n positions, reading m source positions.
-
-    The cross mask is None when the machine has no cross-attention.
-    """
-    if machine not in MACHINES:
-        raise ValueError(f"machine must be one of {MACHINES}, got {machine!r}")
-    n = positive_int("n", n)
-    if machine == "encoder":
-        return full_mask(n), None
-    if machine == "decoder":
-        return causal_mask(n), None
-    if m is None:
-        raise ValueError("m (the number of source positions) is required for the encoder-decoder")
-    return causal_mask(n), full_mask(n, positive_int("m", m))
-
-
-def stack_masks(machine, n_src, n_tgt):  # -> ([m, m] or None, [n, n] or None, [n, m] or None)
-    """Return the masks a machine's stacks use: (encoder self, decoder self, cross); None where absent.
-
-    The encoder reads the n_src input positions; a decoder writes n_tgt positions.
-    """
-    if machine not in MACHINES:
-        raise ValueError(f"machine must be one of {MACHINES}, got {machine!r}")
-    n_src, n_tgt = positive_int("n_src", n_src), positive_int("n_tgt", n_tgt)
-    enc = full_mask(n_src) if machine != "decoder" else None
-    dec = causal_mask(n_tgt) if machine != "encoder" else None
-    cross = full_mask(n_tgt, n_src) if machine == "encoder-decoder" else None
-    return enc, dec, cross
-
+from primer.config import Config
+from primer.machines import check_machine
+from primer.machines import run as run_machine
+from primer.probe import movement, nudge
+from primer.transformer import init_stack, logits
 
 # ---- the same block, really run -----------------------------------------------------------------
 
-# The tiny seeded model and the inputs of the perturbation experiment.
+# The tiny seeded model and the inputs of the perturbation experiment (chapter 9's page inputs, to move to primer.pages).
 TINY = Config()
 TARGET = np.array([3, 14, 15, 9, 26])   # the sequence each machine reads (and, for a decoder, writes)
 SOURCE = np.array([27, 18, 28, 1])      # the encoder-decoder's input, read through cross-attention
@@ -103,23 +24,20 @@ SEED_ENCODER, SEED_DECODER = 2017, 2018
 
 
 def run(machine, tokens, source=None):  # [n], [m] -> [n, ...]
-    """Run a machine of primer.transformer on tokens (and, for the encoder-decoder, a source) and return its output."""
-    if machine not in MACHINES:
-        raise ValueError(f"machine must be one of {MACHINES}, got {machine!r}")
-    if machine == "encoder":
-        return encode(tokens, init_stack(SEED_ENCODER, TINY), TINY)
+    """Run a machine on tokens (and, for the encoder-decoder, a source): the encoder's hidden states, a decoder's logits.
+
+    Used in chapter 9 (choosing).
+    """
+    if check_machine(machine) == "encoder":
+        return run_machine("encoder", tokens, init_stack(SEED_ENCODER, TINY), TINY)
     if machine == "decoder":
-        return decode(tokens, init_stack(SEED_DECODER, TINY), TINY)
+        params = init_stack(SEED_DECODER, TINY)
+        return logits(run_machine("decoder", tokens, params, TINY), params)
     if source is None:
         raise ValueError("source is required for the encoder-decoder")
-    memory = encode(source, init_stack(SEED_ENCODER, TINY), TINY)
-    return decode(tokens, init_stack(SEED_DECODER, TINY, cross=True), TINY, memory=memory)
-
-
-def _nudge(tokens, j):
-    changed = np.array(tokens, copy=True)
-    changed[j] = (changed[j] + 1) % TINY.vocab_size
-    return changed
+    memory = run_machine("encoder", source, init_stack(SEED_ENCODER, TINY), TINY)
+    params = init_stack(SEED_DECODER, TINY, cross=True)
+    return logits(run_machine("encoder-decoder", tokens, params, TINY, memory), params)
 
 
 def influence(machine, tokens=TARGET, source=SOURCE):  # -> ([n, n], [n, m] or None)
@@ -127,16 +45,14 @@ def influence(machine, tokens=TARGET, source=SOURCE):  # -> ([n, n], [n, m] or N
 
     Returns (own[i, j], src[i, j]): the largest change in output row i when token j of the
     sequence (own) or of the source (src; None unless encoder-decoder) is replaced by another id.
+    Used in chapter 9 (choosing).
     """
     tokens = np.asarray(tokens)
-    source = np.asarray(source) if machine == "encoder-decoder" else None
-    base = run(machine, tokens, source)
-    own = np.stack([np.abs(run(machine, _nudge(tokens, j), source) - base).max(axis=-1)
-                    for j in range(len(tokens))], axis=1)
+    source = np.asarray(source) if check_machine(machine) == "encoder-decoder" else None
+    own = movement(lambda t: run(machine, t, source), tokens, [nudge(tokens, j, TINY.vocab_size) for j in range(len(tokens))])
     if source is None:
         return own, None
-    src = np.stack([np.abs(run(machine, tokens, _nudge(source, j)) - base).max(axis=-1)
-                    for j in range(len(source))], axis=1)
+    src = movement(lambda s: run(machine, tokens, s), source, [nudge(source, j, TINY.vocab_size) for j in range(len(source))])
     return own, src
 
 
@@ -158,7 +74,7 @@ EXAMPLE_MODEL = {"encoder": "BERT-base", "decoder": "GPT-1", "encoder-decoder": 
 
 @dataclass(frozen=True)
 class Choice:
-    """The architecture an output calls for, and the two answers that chose it."""
+    """The architecture an output calls for, and the two answers that chose it. Used in chapter 9 (choosing)."""
 
     output: str
     writes_tokens: bool
@@ -168,7 +84,10 @@ class Choice:
 
 
 def machine_for(writes_tokens, reads_separate_input):  # bool, bool -> str
-    """Return the machine: nothing written -> encoder; written from a separate input -> encoder-decoder; else decoder."""
+    """Return the machine: nothing written -> encoder; written from a separate input -> encoder-decoder; else decoder.
+
+    Used in chapter 9 (choosing).
+    """
     for name, value in (("writes_tokens", writes_tokens), ("reads_separate_input", reads_separate_input)):
         if not isinstance(value, bool):
             raise ValueError(f"{name} must be True or False, got {value!r}")
@@ -178,7 +97,7 @@ def machine_for(writes_tokens, reads_separate_input):  # bool, bool -> str
 
 
 def architecture_for(output):  # str -> Choice
-    """Return the architecture an output of this shape calls for (one of OUTPUTS)."""
+    """Return the architecture an output of this shape calls for (one of OUTPUTS). Used in chapter 9 (choosing)."""
     if output not in _QUESTIONS:
         raise ValueError(f"output must be one of {OUTPUTS}, got {output!r}")
     writes, separate = _QUESTIONS[output]

@@ -8,15 +8,18 @@ read again.
 
 import numpy as np
 
-from primer._checks import float_array, nonneg_int
+from primer._checks import float_array
 from primer.attention import attention
-from primer.generate import greedy
-from primer.masks import causal_mask, full_mask
+from primer.machines import check_machine, masks
+from primer.probe import movement
 from primer.transformer import check_tokens, embed, logits, stack
 
 
 class KVCache:
-    """Each layer's keys and values so far, as [n_heads, t, d_head] arrays (t grows by one row per token)."""
+    """Each layer's keys and values so far, as [n_heads, t, d_head] arrays (t grows by one row per token).
+
+    Used in chapters 10 (kv-cache) and 11 (kv-memory).
+    """
 
     def __init__(self, cfg, dtype=np.float64):
         self.cfg = cfg
@@ -44,41 +47,32 @@ class KVCache:
         return self.k[layer], self.v[layer]
 
 
-def decode_cached(tokens, params, cfg, cache, ops=None):  # [m] -> [m, vocab]
-    """Run only the m new tokens through the decoder, reading the cached K/V of the earlier ones.
+def decode_cached(tokens, params, cfg, cache=None, ops=None, *, memory=None, memory_kv=None, weights=None):  # [m] -> [m, vocab]
+    """Run m tokens through the decoder at positions t .. t + m - 1, reading the cached K/V of the t earlier ones.
 
-    The new tokens sit at positions t .. t + m - 1 (t = cache.length); their K/V rows are appended
-    to the cache. With m = 1 this is one step of incremental decoding; with the whole prompt it
-    is the "prefill".
+    The new tokens' K/V rows are appended to the cache. With m = 1 this is one step of incremental
+    decoding; with the whole prompt it is the "prefill"; without a cache (t = 0) it is the whole
+    decoder, as transformer.decode. memory (the encoder's output) or memory_kv (its K/V per layer,
+    projected once) adds cross-attention. Pass a list as weights to receive each layer's attention weights.
+    Used in chapters 8 (encoder-decoder), 10 (kv-cache) and 11 (kv-memory).
     """
     tokens = check_tokens(tokens, cfg)
-    if cache.cfg != cfg:
+    if cache is not None and cache.cfg != cfg:
         raise ValueError("cache must be made for the same Config as the model")
-    t, m = cache.length, tokens.size
+    t = 0 if cache is None else cache.length
     x = embed(tokens, params, cfg, start=t)
-    mask = causal_mask(m, t + m)   # the new rows read every cached key and the new keys up to their own
-    h, _ = stack(x, params, cfg, mask, ops=ops, cache=cache)   # only the new rows are projected and ask
+    self_mask = masks("decoder", tokens.size, past=t)[0]   # new rows read every cached key and the new ones up to their own
+    h, w = stack(x, params, cfg, self_mask, memory=memory, ops=ops, memory_kv=memory_kv, cache=cache)
+    if weights is not None:
+        weights.extend(w)
     return logits(h, params)
 
 
-def generate_cached(prompt, params, cfg, n_new, ops=None):  # [n] -> [n + n_new]
-    """Return the prompt followed by n_new greedy tokens, feeding the decoder one new token per step."""
-    prompt = check_tokens(prompt, cfg)
-    n_new = nonneg_int("n_new", n_new)
-    if prompt.size + n_new - 1 > cfg.max_len:
-        raise ValueError(f"len(prompt) + n_new - 1 must be <= max_len={cfg.max_len}, got {prompt.size + n_new - 1}")
-    cache = KVCache(cfg)
-    tokens = list(prompt)
-    new = prompt
-    for _ in range(n_new):
-        last = decode_cached(new, params, cfg, cache, ops)[-1]
-        tokens.append(greedy(last))
-        new = np.array(tokens[-1:])
-    return np.array(tokens, dtype=int)
-
-
 def decode_step(x_new, k_cache, v_cache, w_q, w_k, w_v):  # [d], [t, d_k], [t, d_v], [d, d_k], [d, d_k], [d, d_v] -> ([d_v], [t+1, d_k], [t+1, d_v])
-    """Run one cached single-head attention step: project the new row, append its k and v, attend once."""
+    """Run one cached single-head attention step: project the new row, append its k and v, attend once.
+
+    Used in chapter 10 (kv-cache), where a dozen lines of numpy are checked against it.
+    """
     x_new = float_array("x_new", x_new)
     if x_new.ndim != 1:
         raise ValueError(f"x_new must be one row [d], got shape {x_new.shape}")
@@ -100,46 +94,50 @@ def decode_step(x_new, k_cache, v_cache, w_q, w_k, w_v):  # [d], [t, d_k], [t, d
 
 
 def layer_kv(tokens, params, cfg, mask):  # [n], [n, n] -> (per layer ([h, n, d_head], [h, n, d_head]), [n, vocab])
-    """Run the stack under a mask and return every layer's self-attention K/V and the final logits."""
+    """Run the stack under a mask and return every layer's self-attention K/V and the final logits. Used in chapter 10."""
     cache = KVCache(cfg)   # an empty cache just collects what each layer projects
     h, _ = stack(embed(tokens, params, cfg), params, cfg, mask, cache=cache)
     return list(zip(cache.k, cache.v)), logits(h, params)
 
 
-def old_rows_drift(tokens, new_token, params, cfg, mask="causal"):  # [n], int -> dict
+def old_rows_drift(tokens, new_token, params, cfg, machine="decoder"):  # [n], int -> dict
     """Append one token and return max |change| of the old positions' K, V (per layer) and logits.
 
-    mask="causal" runs the decoder; mask="full" runs the same weights bidirectionally, as an encoder.
+    machine="decoder" runs the causal mask; machine="encoder" runs the same weights bidirectionally.
+    Used in chapter 10 (kv-cache).
     """
-    if mask not in ("causal", "full"):
-        raise ValueError(f"mask must be 'causal' or 'full', got {mask!r}")
+    if check_machine(machine) == "encoder-decoder":
+        raise ValueError("machine must be 'encoder' or 'decoder' (one stack), got 'encoder-decoder'")
     tokens = check_tokens(tokens, cfg)
     longer = check_tokens(np.append(tokens, new_token), cfg)
-    make = causal_mask if mask == "causal" else full_mask
-    n = tokens.size
-    kv_a, out_a = layer_kv(tokens, params, cfg, make(n))
-    kv_b, out_b = layer_kv(longer, params, cfg, make(n + 1))
-    return {"k": [float(np.abs(a[0] - b[0][:, :n]).max()) for a, b in zip(kv_a, kv_b)],
-            "v": [float(np.abs(a[1] - b[1][:, :n]).max()) for a, b in zip(kv_a, kv_b)],
-            "logits": float(np.abs(out_a - out_b[:n]).max())}
+
+    def drift(pick):  # pick: (per-layer K/V, logits) -> array with positions first
+        def run(t):
+            return pick(*layer_kv(t, params, cfg, masks(machine, t.size)[0]))
+        return float(movement(run, tokens, [longer]).max())
+
+    return {"k": [drift(lambda kv, out, i=i: np.moveaxis(kv[i][0], 1, 0)) for i in range(cfg.n_layers)],
+            "v": [drift(lambda kv, out, i=i: np.moveaxis(kv[i][1], 1, 0)) for i in range(cfg.n_layers)],
+            "logits": drift(lambda kv, out: out)}
 
 
 def new_row_dependence(q, k, v, seed=0):  # [n, d_k], [n, d_k], [n, d_v] -> dict
     """Replace the old rows (all but the last) of q, of k, or of v by noise; return max |change| of the last output row.
 
     Under the causal mask the last row reads only its own query, so changing old queries moves
-    it by exactly 0: that is why a cache keeps K and V and drops Q.
+    it by exactly 0: that is why a cache keeps K and V and drops Q. Used in chapter 10 (kv-cache).
     """
     q, k, v = float_array("q", q, min_ndim=2), float_array("k", k, min_ndim=2), float_array("v", v, min_ndim=2)
     n = q.shape[0]
     if n < 2 or k.shape[0] != n or v.shape[0] != n:
         raise ValueError(f"q, k and v must have the same number of rows n >= 2, got {q.shape[0]}, {k.shape[0]}, {v.shape[0]}")
     rng = np.random.default_rng(seed)
-    mask = causal_mask(n)
-    base = attention(q, k, v, mask)[0][-1]
-    change = {}
-    for name in ("q", "k", "v"):
-        arrays = {"q": q.copy(), "k": k.copy(), "v": v.copy()}
-        arrays[name][:-1] = rng.normal(size=arrays[name][:-1].shape)
-        change[name] = float(np.abs(attention(arrays["q"], arrays["k"], arrays["v"], mask)[0][-1] - base).max())
-    return change
+    mask = masks("decoder", n)[0]
+    variants = []
+    for i in range(3):                    # q, then k, then v: old rows replaced by noise
+        qkv = [q.copy(), k.copy(), v.copy()]
+        qkv[i][:-1] = rng.normal(size=qkv[i][:-1].shape)
+        variants.append(qkv)
+    moved = movement(lambda qkv: attention(*qkv, mask)[0][-1:], (q, k, v), variants)[0]
+    return dict(zip(("q", "k", "v"), map(float, moved)))
+

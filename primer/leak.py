@@ -1,8 +1,8 @@
 """The leak test: change a future token and see whether an earlier position's output moves.
 
-Run the same stack of blocks, with the same seeded weights, under two masks: the causal mask
-(transformer.decode) and a full mask (the decoder with its mask switched off). Under the causal
-mask every position before the change must stay bit-identical; under the full mask it moves.
+Run the same stack of blocks, with the same seeded weights, as a decoder (causal mask) and as an
+encoder (full mask, the decoder with its mask switched off). Under the causal mask every position
+before the change must stay bit-identical; under the full mask it moves.
 """
 
 from dataclasses import dataclass
@@ -10,27 +10,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from primer import mlm
-from primer.masks import causal_mask, full_mask
-from primer.transformer import Config, decode, embed, init_stack, logits, stack
-
-CFG = Config(vocab_size=len(mlm.VOCAB))
-SEED = 0
-SENTENCE = mlm.SENTENCE                     # the cat sat on the mat
-CHANGED_POSITION, CHANGED_WORD = 5, "rug"   # the cat sat on the rug
-
-
-def run(tokens, params, cfg, masked=True):  # [n] -> [n, vocab]
-    """Return the logits of the stack under the causal mask (masked=True) or a full mask."""
-    if masked:
-        return decode(tokens, params, cfg)
-    x = embed(tokens, params, cfg)
-    h, _ = stack(x, params, cfg, full_mask(len(x)))
-    return logits(h, params)
+from primer.machines import run
+from primer.pages import decoder as page
+from primer.pages import encoder as stack_page
+from primer.probe import movement
+from primer.transformer import init_stack, logits
+from primer.vocab import CAT_VOCAB, to_ids
+from primer.vocab import CAT_VOCAB, to_ids
 
 
 @dataclass(frozen=True)
 class LeakResult:
-    """Per-position max |Δ| of the logits when one token changes, with and without the mask."""
+    """Per-position max |Δ| of the logits when one token changes, with and without the mask. Used in chapter 7."""
 
     position: int              # where the token was changed
     delta_masked: np.ndarray   # [n]
@@ -48,7 +39,7 @@ class LeakResult:
 
 
 def leak_test(tokens, position, new_token, params, cfg):  # [n], int, int -> LeakResult
-    """Change tokens[position] to new_token; return how far each position's logits moved, per mask."""
+    """Change tokens[position] to new_token; return how far each position's logits moved, per mask. Used in chapter 7."""
     tokens = np.asarray(tokens)
     if tokens.ndim != 1 or not np.issubdtype(tokens.dtype, np.integer):
         raise ValueError(f"tokens must be a 1-D array of integer ids, got shape {tokens.shape}, dtype {tokens.dtype}")
@@ -58,23 +49,16 @@ def leak_test(tokens, position, new_token, params, cfg):  # [n], int, int -> Lea
         raise ValueError(f"new_token must differ from tokens[position]={tokens[position]}, or nothing changes")
     changed = tokens.copy()
     changed[position] = new_token
-    deltas = []
-    for masked in (True, False):
-        a, b = run(tokens, params, cfg, masked), run(changed, params, cfg, masked)
-        deltas.append(np.abs(a - b).max(axis=-1))
+    deltas = [movement(lambda t: logits(run(machine, t, params, cfg), params), tokens, [changed])[:, 0]
+              for machine in ("decoder", "encoder")]
     return LeakResult(int(position), deltas[0], deltas[1])
 
 
-def experiment(seed=SEED, cfg=CFG):  # -> (words, changed words, LeakResult)
-    """Run the page's leak test: 'the cat sat on the mat' vs '... the rug', seeded tiny weights."""
+def experiment(seed=stack_page.SEED, cfg=stack_page.CFG):  # -> (words, changed words, LeakResult)
+    """Run the page's leak test: 'the cat sat on the mat' vs '... the rug', seeded tiny weights. Used in chapter 7."""
     params = init_stack(seed, cfg)
-    words = list(SENTENCE)
+    words = list(mlm.SENTENCE)
     changed = list(words)
-    changed[CHANGED_POSITION] = CHANGED_WORD
-    result = leak_test(mlm.ids(words), CHANGED_POSITION, int(mlm.ids([CHANGED_WORD])[0]), params, cfg)
+    changed[page.CHANGED_POSITION] = page.CHANGED_WORD
+    result = leak_test(to_ids(words, CAT_VOCAB), page.CHANGED_POSITION, int(to_ids([page.CHANGED_WORD], CAT_VOCAB)[0]), params, cfg)
     return words, changed, result
-
-
-def visible(n, masked=True):  # -> [n, n] bool
-    """Return the self-attention mask of the experiment: causal when masked, else full."""
-    return causal_mask(n) if masked else full_mask(n)

@@ -6,7 +6,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from primer import causal_mask, encdec
-from primer.transformer import Config, encode, encoder_kv
+from primer.config import Config
+from primer.kvcache import decode_cached
+from primer.machines import masks
+from primer.pages import encoder_decoder as page
+from primer.transformer import decode, encode, encoder_kv
+from primer.vocab import to_ids, to_words
+
+SOURCE_IDS = to_ids(page.SOURCE, page.VOCAB)
 
 
 def test_projection_counts_of_the_page():
@@ -17,57 +24,40 @@ def test_projection_counts_of_the_page():
 @settings(max_examples=10, deadline=None)
 @given(st.integers(1, 4), st.integers(1, 5))
 def test_reuse_projects_n_layers_once_whatever_the_steps(n_layers, steps):
-    cfg = Config(vocab_size=len(encdec.VOCAB), n_layers=n_layers)
+    cfg = Config(vocab_size=len(page.VOCAB), n_layers=n_layers)
     enc, dec = encdec.model(cfg)
-    src = encdec.ids(encdec.SOURCE)
-    once = encdec.generate(src, enc, dec, cfg, steps, reuse_kv=True)
-    naive = encdec.generate(src, enc, dec, cfg, steps, reuse_kv=False)
-    assert once.ops["cross_kv_projections"] == n_layers
-    assert naive.ops["cross_kv_projections"] == n_layers * steps
-    assert once.tokens == naive.tokens
-    for a, b in zip(once.last_logits, naive.last_logits):
-        assert np.allclose(a, b, rtol=0, atol=1e-12)
+    once, naive = Counter(), Counter()
+    assert encdec.generate(SOURCE_IDS, enc, dec, cfg, steps, True, once) == encdec.generate(SOURCE_IDS, enc, dec, cfg, steps, False, naive)
+    assert once["cross_kv_projections"] == n_layers
+    assert naive["cross_kv_projections"] == n_layers * steps
 
 
 def test_generation_of_the_page():
     enc, dec = encdec.model()
-    run = encdec.generate(encdec.ids(encdec.SOURCE), enc, dec, encdec.CFG)
-    assert len(run.tokens) == encdec.STEPS
-    assert encdec.words(run.tokens) == ["mat"] * 6
-    assert run.ops["cross_kv_projections"] == encdec.CFG.n_layers
-
-
-def test_cross_mask_unchanged_across_decoder_rows_and_steps():
-    enc, dec = encdec.model()
-    run = encdec.generate(encdec.ids(encdec.SOURCE), enc, dec, encdec.CFG)
-    m = len(encdec.SOURCE)
-    mask = encdec.cross_mask_rows(encdec.STEPS, m)
-    assert all(np.array_equal(row, mask[0]) for row in mask)
-    for t, per_layer in enumerate(run.cross_weights, start=1):
-        for w in per_layer:
-            assert w.shape == (encdec.CFG.n_heads, t, m)
-            assert np.all(w > 0)                          # every decoder row reads every source column
-    last = run.cross_weights[-1]
-    for t, per_layer in enumerate(run.cross_weights, start=1):
-        for w, w_last in zip(per_layer, last):
-            assert np.allclose(w, w_last[:, :t], rtol=0, atol=1e-12)   # earlier rows never change
-
-
-def test_decode_with_memory_kv_equals_transformer_decode():
-    from primer.transformer import decode
-    enc, dec = encdec.model()
-    memory = encode(encdec.ids(encdec.SOURCE), enc, encdec.CFG)
-    tgt = encdec.ids(["<bos>", "the", "cat"])
     ops = Counter()
-    out, w = encdec.decode_with_memory_kv(tgt, dec, encdec.CFG, encoder_kv(memory, dec, encdec.CFG), ops)
-    assert np.allclose(out, decode(tgt, dec, encdec.CFG, memory=memory), rtol=0, atol=1e-12)
+    tokens = encdec.generate(SOURCE_IDS, enc, dec, page.CFG, ops=ops)
+    assert len(tokens) == page.STEPS
+    assert to_words(tokens, page.VOCAB) == ["mat"] * 6
+    assert ops["cross_kv_projections"] == page.CFG.n_layers
+
+
+def test_decoding_with_projected_memory_kv_equals_transformer_decode():
+    enc, dec = encdec.model()
+    memory = encode(SOURCE_IDS, enc, page.CFG)
+    tgt = to_ids(["<bos>", "the", "cat"], page.VOCAB)
+    ops, weights = Counter(), []
+    out = decode_cached(tgt, dec, page.CFG, ops=ops, memory_kv=encoder_kv(memory, dec, page.CFG), weights=weights)
+    assert np.abs(out - decode(tgt, dec, page.CFG, memory=memory)).max() <= 1e-12
     assert ops["cross_kv_projections"] == 0
+    cross = masks("encoder-decoder", len(tgt), len(SOURCE_IDS))[1]
+    for w in weights:                                   # every decoder row reads every source column
+        assert w["cross"].shape == (page.CFG.n_heads, *cross.shape) and np.all(w["cross"] > 0)
 
 
 def test_teacher_forced_shapes():
     t = encdec.teacher_forced()
-    h = encdec.CFG.n_heads
-    assert len(t["enc"]) == len(t["self"]) == len(t["cross"]) == encdec.CFG.n_layers
+    h = page.CFG.n_heads
+    assert len(t["enc"]) == len(t["self"]) == len(t["cross"]) == page.CFG.n_layers
     assert t["enc"][0].shape == (h, 7, 7) and t["self"][0].shape == (h, 6, 6) and t["cross"][0].shape == (h, 6, 7)
     assert t["tgt"] == ["<bos>", "the", "cat", "sat", "on", "the"]
     assert np.all(t["self"][0][:, ~causal_mask(6)] == 0) and np.all(t["cross"][0] > 0) and np.all(t["enc"][0] > 0)
@@ -93,23 +83,15 @@ def test_layout_summary():
     assert encdec.layout_summary() == [("two_stacks", 13, 112, True), ("one_prompt", 17, 153, False)]
 
 
-def test_mean_heads_and_check_layer():
-    assert encdec.mean_heads(np.ones((4, 2, 3))).shape == (2, 3)
-    assert encdec.check_layer(5) == 5
-
-
 @pytest.mark.parametrize("call, words", [
-    (lambda: encdec.ids(["chien"]), "unknown"),
-    (lambda: encdec.generate(encdec.ids(["le"]), *encdec.model(), encdec.CFG, 0), "steps"),
-    (lambda: encdec.generate(encdec.ids(["le"]), *encdec.model(), encdec.CFG, 64), "max_len"),
+    (lambda: encdec.teacher_forced(source=("chien",)), "unknown"),
+    (lambda: encdec.generate(SOURCE_IDS, *encdec.model(), page.CFG, 0), "steps"),
+    (lambda: encdec.generate(SOURCE_IDS, *encdec.model(), page.CFG, 65), "max_len"),
     (lambda: encdec.two_stack_layout(0, 2), "n_source"),
     (lambda: encdec.two_stack_layout(2, 0), "n_target"),
     (lambda: encdec.prompt_layout((), ("x",)), "must not be empty"),
     (lambda: encdec.projection_counts(0), "max_steps"),
-    (lambda: encdec.check_layer(6), "n_layers"),
-    (lambda: encdec.check_layer(-1), "layer"),
-    (lambda: encdec.mean_heads(np.ones((2, 3))), "dimension"),
-    (lambda: encdec.decode_with_memory_kv(np.array([0]), encdec.model()[1], encdec.CFG, []), "one \\(K, V\\)"),
+    (lambda: decode_cached(np.array([0]), encdec.model()[1], page.CFG, memory_kv=[]), "one \\(K, V\\)"),
 ])
 def test_bad_input(call, words):
     with pytest.raises(ValueError, match=words):
@@ -117,8 +99,8 @@ def test_bad_input(call, words):
 
 
 def test_a_decoder_block_is_an_encoder_block_plus_one_attention_sublayer():
-    rows = {name: (enc, dec) for name, enc, dec in encdec.block_anatomy(encdec.CFG)}
-    d = encdec.CFG.d_model
+    rows = {name: (enc, dec) for name, enc, dec in encdec.block_anatomy(page.CFG)}
+    d = page.CFG.d_model
     attention_sublayer = 4 * (d * d + d) + 2 * d   # q, k, v, o with biases, and its LayerNorm
     assert rows["self"] == (attention_sublayer, attention_sublayer)
     assert rows["cross"] == (None, attention_sublayer)

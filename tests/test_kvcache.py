@@ -7,15 +7,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from primer import attention, causal_mask
-from primer.generate import TOY_PROMPT, TOY_SEED, generate
-from primer.kvcache import (KVCache, decode_cached, decode_step, generate_cached, layer_kv, new_row_dependence,
-                            old_rows_drift)
+from primer.decoding import generate
+from primer.kvcache import KVCache, decode_cached, decode_step, layer_kv, new_row_dependence, old_rows_drift
+from primer.pages.kv_cache import APPENDED, PROMPT, SEED
 from primer.rounding import BOUND, is_rounding
 from primer.transformer import Config, decode, init_stack
 
 SNIPPETS = Path(__file__).resolve().parents[1] / "docs" / "snippets"
 CFG = Config()
-PARAMS = init_stack(TOY_SEED, CFG)
+PARAMS = init_stack(SEED, CFG)
 
 
 def load(name):
@@ -55,28 +55,28 @@ def test_prefill_in_chunks_equals_full_recompute(chunks, seed):
 @given(st.lists(st.integers(0, CFG.vocab_size - 1), min_size=1, max_size=8), st.integers(0, 12), st.integers(0, 50))
 def test_cached_generation_picks_the_same_tokens(prompt, n_new, seed):
     params = init_stack(seed, CFG)
-    assert np.array_equal(generate_cached(np.array(prompt), params, CFG, n_new),
+    assert np.array_equal(generate(np.array(prompt), params, CFG, n_new, cached=True),
                           generate(np.array(prompt), params, CFG, n_new))
 
 
 def test_a_cached_step_computes_only_the_new_row():
     cache = KVCache(CFG)
-    decode_cached(np.array(TOY_PROMPT), PARAMS, CFG, cache)
+    decode_cached(np.array(PROMPT), PARAMS, CFG, cache)
     ops = Counter()
     decode_cached(np.array([5]), PARAMS, CFG, cache, ops)
-    t = len(TOY_PROMPT) + 1
+    t = len(PROMPT) + 1
     assert ops == Counter({"kv_rows": CFG.n_layers, "q_rows": CFG.n_layers, "scores": CFG.n_layers * CFG.n_heads * t})
 
 
 def test_the_cache_holds_k_and_v_of_every_layer():
     cache = KVCache(CFG)
-    decode_cached(np.array(TOY_PROMPT), PARAMS, CFG, cache)
-    kvs, _ = layer_kv(np.array(TOY_PROMPT), PARAMS, CFG, causal_mask(len(TOY_PROMPT)))
+    decode_cached(np.array(PROMPT), PARAMS, CFG, cache)
+    kvs, _ = layer_kv(np.array(PROMPT), PARAMS, CFG, causal_mask(len(PROMPT)))
     assert len(cache.k) == len(cache.v) == CFG.n_layers
     for i, (k, v) in enumerate(kvs):
-        assert cache.k[i].shape == (CFG.n_heads, len(TOY_PROMPT), CFG.d_head)
+        assert cache.k[i].shape == (CFG.n_heads, len(PROMPT), CFG.d_head)
         assert np.allclose(cache.k[i], k, atol=1e-13) and np.allclose(cache.v[i], v, atol=1e-13)
-    assert cache.nbytes == 2 * CFG.n_layers * CFG.n_heads * CFG.d_head * len(TOY_PROMPT) * 8
+    assert cache.nbytes == 2 * CFG.n_layers * CFG.n_heads * CFG.d_head * len(PROMPT) * 8
 
 
 # ---- why the cache is valid: the causal mask
@@ -85,12 +85,12 @@ def test_the_cache_holds_k_and_v_of_every_layer():
 # differently: "did not move" means "moved by rounding only", never bit for bit.
 
 def test_appending_a_token_moves_nothing_old_under_the_causal_mask():
-    drift = old_rows_drift(np.array(TOY_PROMPT), 14, PARAMS, CFG, mask="causal")
+    drift = old_rows_drift(np.array(PROMPT), APPENDED, PARAMS, CFG, "decoder")
     assert is_rounding(drift["k"]) and is_rounding(drift["v"]) and is_rounding(drift["logits"])
 
 
 def test_appending_a_token_moves_old_positions_under_a_bidirectional_mask():
-    drift = old_rows_drift(np.array(TOY_PROMPT), 14, PARAMS, CFG, mask="full")
+    drift = old_rows_drift(np.array(PROMPT), APPENDED, PARAMS, CFG, "encoder")
     assert is_rounding(drift["k"][0]) and is_rounding(drift["v"][0])   # layer 1 reads only the embeddings
     assert all(d > 1e-3 for d in drift["k"][1:] + drift["v"][1:])   # every later layer has moved: a cache would be stale
     assert drift["logits"] > 1e-3
@@ -155,9 +155,9 @@ def test_bad_input():
     with pytest.raises(ValueError, match="tokens must be ids in"):
         decode_cached(np.array([40]), PARAMS, CFG, KVCache(CFG))
     with pytest.raises(ValueError, match="n_new must be an integer >= 0"):
-        generate_cached(np.array([1]), PARAMS, CFG, -2)
+        generate(np.array([1]), PARAMS, CFG, -2, cached=True)
     with pytest.raises(ValueError, match="len\\(prompt\\) \\+ n_new - 1 must be <= max_len"):
-        generate_cached(np.array([1, 2]), PARAMS, CFG, CFG.max_len)
+        generate(np.array([1, 2]), PARAMS, CFG, CFG.max_len, cached=True)
     w = np.ones((3, 2))
     with pytest.raises(ValueError, match="x_new must be one row"):
         decode_step(np.ones((2, 3)), np.zeros((0, 2)), np.zeros((0, 2)), w, w, w)
@@ -173,7 +173,9 @@ def test_bad_input():
         decode_step(np.ones(3), np.zeros((0, 2)), np.zeros((0, 2)), np.ones((3, 5)), w, w)
     with pytest.raises(ValueError, match="x_new must be finite"):
         decode_step(np.array([1.0, np.nan, 0.0]), np.zeros((0, 2)), np.zeros((0, 2)), w, w, w)
-    with pytest.raises(ValueError, match="mask must be 'causal' or 'full'"):
-        old_rows_drift(np.array([1, 2]), 3, PARAMS, CFG, mask="window")
+    with pytest.raises(ValueError, match="machine must be one of"):
+        old_rows_drift(np.array([1, 2]), 3, PARAMS, CFG, "window")
+    with pytest.raises(ValueError, match="machine must be 'encoder' or 'decoder'"):
+        old_rows_drift(np.array([1, 2]), 3, PARAMS, CFG, "encoder-decoder")
     with pytest.raises(ValueError, match="same number of rows n >= 2"):
         new_row_dependence(np.ones((1, 2)), np.ones((1, 2)), np.ones((1, 2)))

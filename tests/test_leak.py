@@ -3,15 +3,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from primer import leak, mlm
-from primer.transformer import Config, init_stack
+from primer import leak
+from primer.config import Config
+from primer.pages.encoder import CFG
+from primer.rounding import is_rounding
+from primer.transformer import init_stack
+from primer.vocab import CAT_VOCAB
 
 
 def test_page_experiment_both_outcomes():
     words, changed, r = leak.experiment()
     assert words == ["the", "cat", "sat", "on", "the", "mat"] and changed[-1] == "rug"
-    assert r.earlier_masked == 0.0                          # bit-identical with the mask
-    assert np.all(r.delta_masked[:5] == 0.0)
+    assert is_rounding(r.earlier_masked)                    # unmoved with the mask
+    assert is_rounding(r.delta_masked[:5])
     assert r.earlier_unmasked > 0.5                         # moves without it
     assert np.all(r.delta_unmasked[:5] > 0)
     assert r.delta_masked[5] > 0                            # the changed position itself moves either way
@@ -20,25 +24,20 @@ def test_page_experiment_both_outcomes():
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.lists(st.integers(0, len(mlm.VOCAB) - 1), min_size=2, max_size=10), st.data(), st.integers(0, 50))
+@given(st.lists(st.integers(0, len(CAT_VOCAB) - 1), min_size=2, max_size=10), st.data(), st.integers(0, 50))
 def test_leak_property_any_sentence_any_seed(toks, data, seed):
     toks = np.array(toks)
     pos = data.draw(st.integers(1, len(toks) - 1))
-    new = (toks[pos] + data.draw(st.integers(1, len(mlm.VOCAB) - 1))) % len(mlm.VOCAB)
-    r = leak.leak_test(toks, pos, new, init_stack(seed, leak.CFG), leak.CFG)
-    assert r.earlier_masked == 0.0
+    new = (toks[pos] + data.draw(st.integers(1, len(CAT_VOCAB) - 1))) % len(CAT_VOCAB)
+    r = leak.leak_test(toks, pos, new, init_stack(seed, CFG), CFG)
+    assert is_rounding(r.earlier_masked)
     assert np.all(r.delta_unmasked[:pos] > 0)
 
 
 def test_changing_the_first_token_has_no_earlier_position():
-    r = leak.leak_test(np.array([1, 2, 3]), 0, 4, init_stack(0, leak.CFG), leak.CFG)
+    r = leak.leak_test(np.array([1, 2, 3]), 0, 4, init_stack(0, CFG), CFG)
     assert r.earlier_masked == r.earlier_unmasked == 0.0
     assert np.all(r.delta_masked > 0)          # everything after position 0 reads it
-
-
-def test_visible():
-    assert leak.visible(3).tolist() == [[True, False, False], [True, True, False], [True, True, True]]
-    assert leak.visible(3, masked=False).all()
 
 
 @pytest.mark.parametrize("args, words", [
@@ -48,6 +47,6 @@ def test_visible():
     ((np.array([1, 2]), 1, 2), "differ"),
 ])
 def test_bad_input(args, words):
-    cfg = Config(vocab_size=len(mlm.VOCAB))
+    cfg = Config(vocab_size=len(CAT_VOCAB))
     with pytest.raises(ValueError, match=words):
         leak.leak_test(*args, init_stack(0, cfg), cfg)

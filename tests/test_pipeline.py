@@ -4,10 +4,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from primer import causal_mask, full_mask
-from primer.pipeline import (CAPTION, CFG, MACHINES, PROMPT, SOURCE, STAGES, block_kinds, blocks, dependence,
-                             detokenize, forward, param_count, patchify, prefix_dependence, prefix_forward, reach,
-                             run, shared_weights, source_memory, stage3_masks, tokenize, toy_image, VOCAB)
-from primer.sampling import greedy
+from primer.decoding import greedy
+from primer.machines import MACHINES, masks, reach
+from primer.pages.sampling_pipeline import CFG, PROMPT, SOURCE, VOCAB
+from primer.pages.today import CAPTION
+from primer.pipeline import (STAGES, block_kinds, blocks, dependence, detokenize, forward, patchify, prefix_dependence,
+                             prefix_forward, run, shared_weights, source_memory, tokenize, toy_image)
 from primer.transformer import decode, embed, encode, init_stack, stack
 
 PARAMS = shared_weights()
@@ -31,7 +33,7 @@ def test_vocabulary_fits_the_config():
 def test_stages_2_to_4_equal_the_transformer_stack(text, machine):
     ids = tokenize(text)
     memory = source_memory() if machine == "encoder-decoder" else None
-    self_mask, cross_mask = stage3_masks(machine, ids.size, None if memory is None else len(memory))
+    self_mask, cross_mask = masks(machine, ids.size, None if memory is None else len(memory))
     out = forward(ids, PARAMS, CFG, machine, memory)
     x = embed(ids, PARAMS, CFG)
     assert np.array_equal(out["embed"], x)
@@ -99,13 +101,6 @@ def test_dependence_equals_stage_3_masks():
     assert reach("encoder-decoder", n, m)[:, n:].all()
 
 
-def test_stage3_masks():
-    assert np.array_equal(stage3_masks("encoder", 3)[0], full_mask(3))
-    assert stage3_masks("decoder", 3)[1] is None
-    s, c = stage3_masks("encoder-decoder", 3, 5)
-    assert np.array_equal(s, causal_mask(3)) and c.shape == (3, 5) and c.all()
-
-
 def test_blocks_with_memory_defaults_to_a_full_cross_mask():
     x = embed(tokenize(PROMPT), PARAMS, CFG)
     mem = source_memory()
@@ -138,7 +133,6 @@ def test_block_kinds():
     attn = 4 * (d * d + d)
     ff = d * CFG.d_ff + CFG.d_ff + CFG.d_ff * d + d
     assert 2224 == attn + ff + 4 * d and 3344 == 2 * attn + ff + 6 * d
-    assert param_count({"a": np.zeros((2, 3)), "b": [np.zeros(4)]}) == 10
 
 
 @pytest.mark.parametrize("call, words", [
@@ -148,9 +142,8 @@ def test_block_kinds():
     (lambda: detokenize([32]), r"\[0, 32\)"),
     (lambda: detokenize([[1]]), "1-D"),
     (lambda: detokenize([1.0]), "integers"),
-    (lambda: stage3_masks("gpt", 3), "machine must be one of"),
-    (lambda: stage3_masks("encoder-decoder", 3), "m .* is required"),
-    (lambda: stage3_masks("decoder", 0), "n must be"),
+    (lambda: forward(tokenize(PROMPT), PARAMS, CFG, "gpt"), "machine must be one of"),
+    (lambda: dependence(machine="gpt"), "machine must be one of"),
     (lambda: forward(tokenize(PROMPT), PARAMS, CFG, "encoder-decoder"), "memory"),
     (lambda: forward(tokenize(PROMPT), PARAMS, CFG, "decoder", source_memory()), "memory is read only"),
     (lambda: blocks(np.zeros((3, 16)), PARAMS, CFG, causal_mask(4)), "self_mask"),
@@ -164,17 +157,23 @@ def test_block_kinds():
     (lambda: patchify(np.zeros((4, 4)), 3), "divisible"),
     (lambda: patchify(np.zeros((4, 4)), 0), "patch"),
     (lambda: patchify(np.zeros(4), 2), "dimension"),
-    (lambda: reach("encoder", 3, 0), "m must be"),
 ])
 def test_bad_input(call, words):
     with pytest.raises(ValueError, match=words):
         call()
 
 
+STAGE_NAMES = {"zh": ["① 分词", "② 嵌入", "③ N 个带掩码的块", "④ 最终归一化", "⑤ logits", "⑥ 采样", "⑦ 循环"],
+               "en": ["① tokenize", "② embed", "③ N masked blocks", "④ final norm", "⑤ logits", "⑥ sample", "⑦ loop"]}
+MACHINE_BUTTONS = {"zh": ["编码器（全开）", "解码器（因果）", "编码器-解码器（因果 + 交叉）"],
+                   "en": ["encoder (full)", "decoder (causal)", "encoder-decoder (causal + cross)"]}
+
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_pipeline_figures_have_working_controls(lang):
-    from primer.figures import pipeline as figs
-    from primer.sampling import temperature_softmax
+    from primer.figures import sampling_pipeline as figs
+    from primer.figures import today
+    from primer.decoding import temperature_softmax
 
     stages, _ = run()
     fig = figs.stage_stepper(stages, temperature_softmax(stages[4].array[-1], 1.0), VOCAB, temperature=1.0, lang=lang)
@@ -182,13 +181,14 @@ def test_pipeline_figures_have_working_controls(lang):
     assert len(steps) == 7 and len(fig.data) == 14
     for k, s in enumerate(steps):
         assert [i for i, v in enumerate(s.args[0]["visible"]) if v] == [2 * k, 2 * k + 1]
-        assert s.args[1]["title.text"].startswith(figs.TEXT[lang]["stages"][k])
+        assert s.args[1]["title.text"].startswith(STAGE_NAMES[lang][k])
     n, m = len(PROMPT), len(SOURCE)
     masks = {name: reach(name, n, m) for name in MACHINES}
     swap = figs.swap_figure(masks, masks, PROMPT, SOURCE, lang=lang)
     buttons = swap.layout.updatemenus[0].buttons
-    assert [b.label for b in buttons] == [figs.TEXT[lang]["machines"][name] for name in MACHINES]
+    assert list(MACHINES) == ["encoder", "decoder", "encoder-decoder"]
+    assert [b.label for b in buttons] == MACHINE_BUTTONS[lang]
     assert len(swap.data) == 12 and all(sum(b.args[0]["visible"]) == 4 for b in buttons)
     dep = prefix_dependence()
-    assert len(figs.prefix_figure(toy_image(), dep, 4, CAPTION, lang=lang).data) == 3
+    assert len(today.prefix_figure(toy_image(), dep, 4, CAPTION, lang=lang).data) == 3
     assert figs.reads([True, True, False, True, False, True, True], 4, lang=lang).startswith("0–1, 3 + ")

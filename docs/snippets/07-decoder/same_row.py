@@ -1,12 +1,14 @@
 from primer import causal_mask, full_mask, mlm
-from primer.figures import decoder, to_html
-from primer.leak import CFG, SEED
+from primer.figures import decoder as figures
+from primer.figures import to_html
+from primer.pages.encoder import CFG, SEED
 from primer.transformer import embed, init_stack, stack
+from primer.vocab import CAT_VOCAB, to_ids
 
 words = list(mlm.SENTENCE)
 params = init_stack(SEED, CFG)                      # the same weights under both masks
-x = embed(mlm.ids(words), params, CFG)
+x = embed(to_ids(words, CAT_VOCAB), params, CFG)
 n = len(words)
 w_full = stack(x, params, CFG, full_mask(n))[1][0]["self"].mean(axis=0)      # layer 1, head average
 w_causal = stack(x, params, CFG, causal_mask(n))[1][0]["self"].mean(axis=0)
-print(to_html(decoder.same_row(words, w_full, w_causal, row=2), div_id="fig-same-row"))
+print(to_html(figures.same_row(words, w_full, w_causal, row=2), div_id="fig-same-row"))

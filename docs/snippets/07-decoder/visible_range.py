@@ -1,10 +1,12 @@
 from primer import causal_mask, mlm
-from primer.figures import decoder, to_html
-from primer.leak import CFG, SEED
+from primer.figures import decoder as figures
+from primer.figures import to_html
+from primer.pages.encoder import CFG, SEED
 from primer.transformer import embed, init_stack, stack
+from primer.vocab import CAT_VOCAB, to_ids
 
 words = list(mlm.SENTENCE)
 params = init_stack(SEED, CFG)
-x = embed(mlm.ids(words), params, CFG)
+x = embed(to_ids(words, CAT_VOCAB), params, CFG)
 weights = stack(x, params, CFG, causal_mask(len(words)))[1][0]["self"].mean(axis=0)  # the decoder, layer 1
-print(to_html(decoder.visible_range(words, weights), div_id="fig-visible-range"))
+print(to_html(figures.visible_range(words, weights), div_id="fig-visible-range"))

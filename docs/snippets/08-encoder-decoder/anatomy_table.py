@@ -1,5 +1,6 @@
 from primer import encdec
-from primer.figures import encdec as fig
+from primer.pages import encoder_decoder as page
+from primer.figures import encoder_decoder as figures
 
-rows = encdec.block_anatomy(encdec.CFG)   # weights counted from primer's own init_block
-print(fig.anatomy_table(rows))
+rows = encdec.block_anatomy(page.CFG)   # weights counted from primer's own init_block
+print(figures.anatomy_table(rows))

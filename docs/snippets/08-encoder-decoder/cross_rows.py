@@ -1,8 +1,10 @@
 from primer import encdec
-from primer.figures import encdec as figs
+from primer.machines import masks
+from primer.pages import encoder_decoder as page
+from primer.figures import encoder_decoder as figures
 from primer.figures import to_html
 
 run = encdec.teacher_forced()
-mask = encdec.cross_mask_rows(len(run["tgt"]), len(run["src"]))   # n_target × n_source, all True
-cross_w = run["cross"][encdec.LAYER].mean(axis=0)
-print(to_html(figs.cross_rows(run["src"], run["tgt"], cross_w, mask), div_id="fig-cross-rows"))
+mask = masks("encoder-decoder", len(run["tgt"]), len(run["src"]))[1]   # the cross mask: n_target × n_source, all True
+cross_w = run["cross"][page.LAYER].mean(axis=0)
+print(to_html(figures.cross_rows(run["src"], run["tgt"], cross_w, mask), div_id="fig-cross-rows"))

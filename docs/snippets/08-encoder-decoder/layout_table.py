@@ -1,4 +1,5 @@
 from primer import encdec
-from primer.figures import encdec as figs
+from primer.pages import encoder_decoder as page
+from primer.figures import encoder_decoder as figures
 
-print(figs.layout_table(encdec.layout_summary(encdec.SOURCE, encdec.TARGET)))
+print(figures.layout_table(encdec.layout_summary(page.SOURCE, page.TARGET)))

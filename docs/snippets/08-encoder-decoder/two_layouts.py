@@ -1,8 +1,9 @@
 from primer import encdec
-from primer.figures import encdec as figs
+from primer.pages import encoder_decoder as page
+from primer.figures import encoder_decoder as figures
 from primer.figures import to_html
 
-mask, region = encdec.two_stack_layout(len(encdec.SOURCE), len(encdec.TARGET))
-two = (list(encdec.SOURCE) + list(encdec.TARGET), mask, region)
-one = encdec.prompt_layout(encdec.SOURCE, encdec.TARGET)      # French: ... English: ..., one causal mask
-print(to_html(figs.layouts(two, one), div_id="fig-two-layouts"))
+mask, region = encdec.two_stack_layout(len(page.SOURCE), len(page.TARGET))
+two = (list(page.SOURCE) + list(page.TARGET), mask, region)
+one = encdec.prompt_layout(page.SOURCE, page.TARGET)      # French: ... English: ..., one causal mask
+print(to_html(figures.layouts(two, one), div_id="fig-two-layouts"))

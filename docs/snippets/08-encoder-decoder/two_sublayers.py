@@ -1,9 +1,10 @@
 from primer import encdec
-from primer.figures import encdec as figs
+from primer.pages import encoder_decoder as page
+from primer.figures import encoder_decoder as figures
 from primer.figures import to_html
 
 run = encdec.teacher_forced()
-layer, row = encdec.LAYER, len(run["tgt"]) - 1    # first decoder layer, last decoder position
+layer, row = page.LAYER, len(run["tgt"]) - 1    # first decoder layer, last decoder position
 self_w = run["self"][layer].mean(axis=0)           # sub-layer 1: causal, over the decoder's own past
 cross_w = run["cross"][layer].mean(axis=0)         # sub-layer 2: full rectangle, over the encoder's output
-print(to_html(figs.two_sublayers(run["src"], run["tgt"], self_w, cross_w, row), div_id="fig-two-sublayers"))
+print(to_html(figures.two_sublayers(run["src"], run["tgt"], self_w, cross_w, row), div_id="fig-two-sublayers"))

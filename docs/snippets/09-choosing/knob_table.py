@@ -1,5 +1,6 @@
-from primer.architectures import MACHINES, SOURCE, TARGET, influence, masks
-from primer.figures import choosing
+from primer.architectures import SOURCE, TARGET, influence
+from primer.figures import choosing as figures
+from primer.machines import MACHINES, masks
 
 states = [(machine, *masks(machine, len(TARGET), len(SOURCE)), *influence(machine)) for machine in MACHINES]
-print(choosing.knob_table(states))
+print(figures.knob_table(states))

@@ -1,9 +1,14 @@
-from primer.figures import generation, to_html
-from primer.generate import TOY_PROMPT, TOY_SEED, TOY_STEPS, TOY_VOCAB, generate_steps
+from primer.decoding import generate
+from primer.figures import kv_cache as figures
+from primer.figures import to_html
+from primer.pages.kv_cache import PROMPT, SEED, STEPS, VOCAB
+from primer.softmax import softmax
 from primer.transformer import Config, init_stack
 
 cfg = Config()                      # primer's tiny decoder: 2 layers, 4 heads, d = 16, 32 toy words
-params = init_stack(TOY_SEED, cfg)  # random weights fixed by a seed: not trained, so the words are noise
-steps = generate_steps(TOY_PROMPT, params, cfg, TOY_STEPS)  # predict, append, run the whole prefix again
-fig = generation.loop_steps(steps, TOY_VOCAB)
+params = init_stack(SEED, cfg)      # random weights fixed by a seed: not trained, so the words are noise
+steps = []
+generate(PROMPT, params, cfg, STEPS, record=steps)  # predict, append, run the whole prefix again
+probs = [softmax(step["logits"]) for step in steps]   # what the bars show
+fig = figures.loop_steps(steps, probs, VOCAB)
 print(to_html(fig, div_id="fig-loop-steps"))

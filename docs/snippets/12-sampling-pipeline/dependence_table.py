@@ -1,5 +1,7 @@
-from primer.figures import pipeline as figs
-from primer.pipeline import MACHINES, PROMPT, SOURCE, dependence
+from primer.figures import sampling_pipeline as figures
+from primer.machines import MACHINES
+from primer.pages.sampling_pipeline import PROMPT, SOURCE
+from primer.pipeline import dependence
 
 deps = {name: dependence(PROMPT, name, SOURCE) for name in MACHINES}
-print(figs.dependence_table(deps, PROMPT))
+print(figures.dependence_table(deps, PROMPT))

@@ -1,6 +1,7 @@
-from primer.figures import pipeline as figs
-from primer.pipeline import VOCAB, run
+from primer.figures import sampling_pipeline as figures
+from primer.pages.sampling_pipeline import VOCAB
+from primer.pipeline import run
 
 stages, text = run()
-print(figs.stage_table(stages, VOCAB))
+print(figures.stage_table(stages, VOCAB))
 print(f"`{text!r}`")

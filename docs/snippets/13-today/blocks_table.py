@@ -1,5 +1,6 @@
-from primer.figures import pipeline as figs
-from primer.pipeline import CFG, block_kinds
+from primer.figures import today as figures
+from primer.pages.sampling_pipeline import CFG
+from primer.pipeline import block_kinds
 
 # primer's tiny shape (d = 16, 4 heads, d_ff = 32, 2 layers per stack), weights counted from the arrays
-print(figs.block_kinds_table(block_kinds(CFG)))
+print(figures.block_kinds_table(block_kinds(CFG)))

@@ -1,13 +1,24 @@
+"""Decoding: the one greedy choice, temperature sampling, and the one generation loop (with or without a cache)."""
+
+from collections import Counter
+
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from conftest import DOCS
 from primer import softmax
-from primer.sampling import (DRAW_SEED, N_DRAWS, NEXT_LOGITS, TABLE_TEMPERATURES, draw, entropy_bits, frequencies,
-                             greedy, sample, temperature_softmax)
+from primer.config import Config
+from primer.decoding import draw, entropy_bits, frequencies, generate, greedy, sample, temperature_softmax
+from primer.pages.kv_cache import PROMPT, SEED, STEPS, VOCAB
+from primer.pages.sampling_pipeline import DRAW_SEED, N_DRAWS, NEXT_LOGITS, TABLE_TEMPERATURES
+from primer.transformer import decode, init_stack
+from primer.vocab import to_words
+
+CFG = Config()
+PARAMS = init_stack(SEED, CFG)
 
 finite = st.floats(-30, 30, allow_nan=False, allow_infinity=False)
 logit_vectors = st.integers(1, 12).flatmap(lambda n: arrays(float, (n,), elements=finite))
@@ -47,6 +58,7 @@ def test_greedy_takes_the_argmax_and_breaks_ties_low():
     assert sample(NEXT_LOGITS, 0.7, greedy=True) == 0   # greedy ignores a positive temperature
 
 
+@settings(deadline=None)
 @given(logit_vectors, temperatures, st.integers(0, 2**32 - 1))
 def test_same_seed_same_draws(z, t, seed):
     a = [sample(z, t, rng=np.random.default_rng(seed)) for _ in range(3)]
@@ -83,7 +95,7 @@ def pct(x):
     return f"{100 * x:.1f} %"
 
 
-def test_w25_table_numbers():
+def test_frequency_table_numbers():
     # pinned on both language pages by tests/test_pages_12_13.py
     expected = {
         0.5: (["83.8 %", "11.3 %", "4.2 %", "0.6 %", "0.1 %"], ["84.1 %", "11.1 %", "4.1 %", "0.6 %", "0.1 %"]),
@@ -132,6 +144,7 @@ def test_core_numpy_snippet_draws_what_primer_draws():
     (lambda: temperature_softmax(NEXT_LOGITS, 0), "greedy"),
     (lambda: temperature_softmax(NEXT_LOGITS, -0.5), "> 0"),
     (lambda: greedy([[1.0, 2.0]]), "1-D"),
+    (lambda: greedy([]), "must not be empty"),
     (lambda: greedy(["a"]), "numbers"),
     (lambda: draw([0.5, 0.6], np.random.default_rng(0)), "sum to 1"),
     (lambda: draw([1.5, -0.5], np.random.default_rng(0)), "non-negative"),
@@ -139,15 +152,71 @@ def test_core_numpy_snippet_draws_what_primer_draws():
     (lambda: frequencies(NEXT_LOGITS, 1.0, 0, 0), "n_draws"),
     (lambda: frequencies(NEXT_LOGITS, 1.0, 10, -1), "seed"),
     (lambda: frequencies(NEXT_LOGITS, 0.0, 10, 0), "greedy"),
+    (lambda: generate(np.array([1, 2]), PARAMS, CFG, -1), "n_new must be an integer >= 0"),
+    (lambda: generate(np.array([1, 2]), PARAMS, CFG, 1.5), "n_new must be an integer >= 0"),
+    (lambda: generate(np.array([1, 2]), PARAMS, CFG, CFG.max_len), "len\\(prompt\\) \\+ n_new - 1 must be <= max_len"),
+    (lambda: generate(np.array([1, 2]), PARAMS, CFG, CFG.max_len, cached=True), "len\\(prompt\\) \\+ n_new - 1 must be <= max_len"),
+    (lambda: generate(np.array([]), PARAMS, CFG, 2), "tokens must be a non-empty 1-D array"),
+    (lambda: generate(np.array([99]), PARAMS, CFG, 2), "tokens must be ids in"),
+    (lambda: generate(np.array([1]), PARAMS, CFG, 2, greedy=False), "Generator"),
+    (lambda: generate(np.array([1]), PARAMS, CFG, 2, greedy=False, temperature=0, rng=np.random.default_rng(0)), "greedy=True"),
 ])
 def test_bad_input(call, words):
     with pytest.raises(ValueError, match=words):
         call()
 
 
+# ---- the loop
+
+def test_toy_vocabulary_fits_the_default_config():
+    assert len(VOCAB) == CFG.vocab_size == len(set(VOCAB))
+    assert to_words(PROMPT, VOCAB) == ["the", "cat", "sat"]
+    assert all("<" not in w and ">" not in w for w in VOCAB)   # plotly would read them as HTML
+
+
+def test_each_step_feeds_the_previous_prediction_back_in():
+    steps = []
+    out = generate(PROMPT, PARAMS, CFG, STEPS, record=steps)
+    assert len(steps) == STEPS and list(out) == list(PROMPT) + [s["next"] for s in steps]
+    assert list(steps[0]["input"]) == list(PROMPT)
+    for before, after in zip(steps, steps[1:]):
+        assert list(after["input"]) == list(before["input"]) + [before["next"]]
+    for s in steps:
+        assert np.array_equal(s["logits"], decode(s["input"], PARAMS, CFG)[-1])   # the whole prefix, run again
+        assert s["next"] == greedy(s["logits"])
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(0, CFG.vocab_size - 1), min_size=1, max_size=6), st.integers(0, 6))
+def test_generate_appends_n_new_tokens_and_counts_every_rerun(prompt, n_new):
+    ops = Counter()
+    out = generate(np.array(prompt), PARAMS, CFG, n_new, ops=ops)
+    assert list(out[:len(prompt)]) == prompt and len(out) == len(prompt) + n_new
+    lengths = range(len(prompt), len(prompt) + n_new)           # step s runs on the whole prefix so far
+    assert ops["kv_rows"] == CFG.n_layers * sum(lengths)
+    assert ops["scores"] == CFG.n_layers * CFG.n_heads * sum(n * n for n in lengths)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(0, CFG.vocab_size - 1), min_size=1, max_size=6), st.integers(1, 6))
+def test_a_cached_loop_runs_one_new_row_per_step(prompt, n_new):
+    ops = Counter()
+    generate(np.array(prompt), PARAMS, CFG, n_new, cached=True, ops=ops)
+    rows = len(prompt) + n_new - 1                              # the prompt once, then one new token per step
+    assert ops["kv_rows"] == ops["q_rows"] == CFG.n_layers * rows
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.booleans())
+def test_sampled_generation_is_seeded(seed, cached):
+    a = generate(PROMPT, PARAMS, CFG, 5, greedy=False, rng=np.random.default_rng(seed), cached=cached)
+    b = generate(PROMPT, PARAMS, CFG, 5, greedy=False, rng=np.random.default_rng(seed))
+    assert np.array_equal(a, b)
+
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_temperature_slider_has_one_step_per_temperature(lang):
-    from primer.figures import sampling as figs
+    from primer.figures import sampling_pipeline as figs
 
     temps = (0, 0.5, 1.0, 2.0)
     probs = [np.eye(5)[0]] + [temperature_softmax(NEXT_LOGITS, t) for t in temps[1:]]
@@ -157,6 +226,6 @@ def test_temperature_slider_has_one_step_per_temperature(lang):
     assert steps[0].label == ("0（贪心）" if lang == "zh" else "0 (greedy)")
     assert [sum(s.args[0]["visible"]) for s in steps] == [3] * 4
     assert [t.visible for t in fig.data].count(True) == 3 and fig.data[6].visible
-    assert list(fig.data[0].x) == list(figs.words(lang))
+    assert list(fig.data[0].x) == (["垫子", "沙发", "屋顶", "月亮", "钢琴"] if lang == "zh" else ["mat", "sofa", "roof", "moon", "piano"])
     table = figs.frequency_table(temps, probs, probs, lang=lang)
     assert table.count("\n") == 6 and "100.0 % / 100.0 %" in table

@@ -1,0 +1,131 @@
+"""Decoding: turn next-token scores into one token, and the one loop that predicts, appends and runs again.
+
+Every chapter that generates uses `generate`: with or without a KV cache, greedy or sampled,
+decoder-only or reading an encoder's output. Choosing a token is logits -> temperature ->
+softmax -> one draw; top-k or top-p would be one more filter on the probabilities in `sample`.
+"""
+
+import numbers
+
+import numpy as np
+
+from primer._checks import float_array, nonneg_int, positive_int
+from primer.kvcache import KVCache, decode_cached
+from primer.softmax import softmax
+from primer.transformer import check_tokens
+
+GREEDY_HINT = "T -> 0 is greedy decoding: call greedy(logits) or sample(logits, 0, greedy=True)"
+
+
+def _temperature(value, *, allow_zero=False):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise ValueError(f"temperature must be a number, got {value!r}")
+    t = float(value)
+    if not np.isfinite(t):
+        raise ValueError(f"temperature must be finite, got {value!r}")
+    if allow_zero and t < 0:
+        raise ValueError(f"temperature must be >= 0 with greedy=True, got {t}")
+    if not allow_zero and t <= 0:
+        raise ValueError(f"temperature must be > 0 to sample, got {t}; {GREEDY_HINT}")
+    return t
+
+
+def _vector(name, value):
+    arr = float_array(name, value)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be 1-D (one score per vocabulary entry), got shape {arr.shape}")
+    return arr
+
+
+def _generator(rng):
+    if not isinstance(rng, np.random.Generator):
+        raise ValueError(f"rng must be a numpy Generator, e.g. np.random.default_rng(0), got {rng!r}")
+    return rng
+
+
+# ---- one token from one row of scores
+
+def temperature_softmax(logits, temperature=1.0):  # [..., vocab] -> [..., vocab]
+    """Return softmax(logits / temperature) over the last axis; temperature must be > 0. Used in chapter 12 (sampling-pipeline)."""
+    logits = float_array("logits", logits)
+    return softmax(logits / _temperature(temperature))
+
+
+def greedy(logits):  # [vocab] -> int
+    """Return the id of the largest logit (the T -> 0 limit); ties go to the lowest id. Used in chapters 10 and 12."""
+    return int(np.argmax(_vector("logits", logits)))
+
+
+_greedy = greedy   # sample's keyword `greedy` hides the function inside it
+
+
+def draw(probs, rng, n=1):  # [vocab] -> [n]
+    """Draw n ids from probs by inverse CDF, one uniform number each; an id of probability 0 never comes up.
+
+    Used in chapter 12 (sampling-pipeline).
+    """
+    probs = _vector("probs", probs)
+    if np.any(probs < 0) or not np.isclose(probs.sum(), 1.0):
+        raise ValueError(f"probs must be non-negative and sum to 1, got sum {probs.sum()}")
+    n = positive_int("n", n)
+    cdf = np.cumsum(probs)
+    u = _generator(rng).random(n) * cdf[-1]
+    return np.minimum(np.searchsorted(cdf, u, side="right"), probs.size - 1)
+
+
+def sample(logits, temperature=1.0, *, rng=None, greedy=False):  # [vocab] -> int
+    """Draw one id from softmax(logits / temperature) with rng; greedy=True takes the argmax instead.
+
+    temperature <= 0 raises unless greedy=True is asked for explicitly. Used in chapters 8, 10 and 12.
+    """
+    logits = _vector("logits", logits)
+    if greedy:
+        _temperature(temperature, allow_zero=True)
+        return _greedy(logits)
+    probs = temperature_softmax(logits, temperature)   # a top-k / top-p filter would reshape probs here
+    return int(draw(probs, rng, 1)[0])
+
+
+def frequencies(logits, temperature, n_draws, seed):  # [vocab] -> [vocab]
+    """Return each id's share among n_draws samples from a numpy Generator seeded with seed. Used in chapter 12."""
+    probs = temperature_softmax(_vector("logits", logits), temperature)
+    n_draws = positive_int("n_draws", n_draws)
+    rng = np.random.default_rng(nonneg_int("seed", seed))
+    ids = draw(probs, rng, n_draws)
+    return np.bincount(ids, minlength=probs.size) / n_draws
+
+
+def entropy_bits(probs):  # [vocab] -> float
+    """Return the entropy of a distribution in bits (0 for one-hot, log2(vocab) for uniform). Used in chapter 12."""
+    probs = _vector("probs", probs)
+    nz = probs[probs > 0]
+    return float(-(nz * np.log2(nz)).sum())
+
+
+# ---- the loop
+
+def generate(prompt, params, cfg, n_new, *, cached=False, greedy=True, temperature=1.0, rng=None,
+             memory=None, memory_kv=None, ops=None, record=None):  # [n] -> [n + n_new]
+    """Return the prompt followed by n_new tokens: predict the next token, append it, run again.
+
+    Without a cache every step runs the whole prefix; cached=True runs only the newest token and
+    reads the earlier keys and values from a KVCache. greedy=True takes the argmax; greedy=False
+    draws from softmax(logits / temperature) with rng. memory (the encoder's output) or memory_kv
+    (its K/V, projected once) makes the decoder that of an encoder-decoder. Pass a Counter as ops
+    to count the work, and a list as record to receive each step's
+    {"input": the prefix, "logits": its last row, "next": the chosen id}.
+    Used in chapters 8 (encoder-decoder), 10 (kv-cache) and 12 (sampling-pipeline).
+    """
+    tokens = list(check_tokens(prompt, cfg))
+    n_new = nonneg_int("n_new", n_new)
+    if len(tokens) + n_new - 1 > cfg.max_len:   # the last token is chosen, never run
+        raise ValueError(f"len(prompt) + n_new - 1 must be <= max_len={cfg.max_len}, got {len(tokens) + n_new - 1}")
+    cache = KVCache(cfg) if cached else None
+    for _ in range(n_new):
+        seen = cache.length if cached else 0        # a cache already holds all but the newest token
+        last = decode_cached(np.array(tokens[seen:]), params, cfg, cache, ops, memory=memory, memory_kv=memory_kv)[-1]
+        nxt = sample(last, temperature, rng=rng, greedy=greedy)
+        if record is not None:
+            record.append({"input": np.array(tokens), "logits": last, "next": nxt})
+        tokens.append(nxt)
+    return np.array(tokens, dtype=int)

@@ -1,0 +1,77 @@
+"""Which mask each machine uses: the one place that decides it, and the stack run under it.
+
+A machine is the block of primer.transformer under one setting of the mask knob: full (encoder),
+causal (decoder), causal plus a full cross rectangle over the source (encoder-decoder).
+mask[i, j] True: query i may read key j.
+"""
+
+import numpy as np
+
+from primer._checks import nonneg_int, positive_int
+from primer.masks import causal_mask, full_mask
+from primer.transformer import embed, stack
+
+MACHINES = ("encoder", "decoder", "encoder-decoder")   # Used in chapters 9 (choosing) and 12 (sampling-pipeline).
+
+
+def check_machine(machine):  # str -> str
+    """Return machine, or raise unless it is one of MACHINES. Used in chapters 7, 9, 10 and 12."""
+    if machine not in MACHINES:
+        raise ValueError(f"machine must be one of {MACHINES}, got {machine!r}")
+    return machine
+
+
+def masks(machine, n, m=None, *, past=0):  # -> ([n, past + n], [n, m] or None)
+    """Return (self mask, cross mask) of a machine whose n new positions follow `past` cached ones and read m source positions.
+
+    The cross mask is None when the machine has no cross-attention. Only a causal self mask can
+    follow cached positions: under a full mask a new token would change the old rows.
+    Used in chapters 7 (decoder), 8 (encoder-decoder), 9 (choosing), 10 (kv-cache) and 12 (sampling-pipeline).
+    """
+    check_machine(machine)
+    n, past = positive_int("n", n), nonneg_int("past", past)
+    if machine == "encoder":
+        if past:
+            raise ValueError(f"past must be 0 for the encoder (a full mask lets new tokens change old rows), got {past}")
+        return full_mask(n), None
+    self_mask = causal_mask(n, past + n)   # the new rows are the last n of past + n
+    if machine == "decoder":
+        return self_mask, None
+    if m is None:
+        raise ValueError("m (the number of source positions) is required for the encoder-decoder")
+    return self_mask, full_mask(n, positive_int("m", m))
+
+
+def stack_masks(machine, n_src, n_tgt):  # -> ([m, m] or None, [n, n] or None, [n, m] or None)
+    """Return the masks a machine's stacks use: (encoder self, decoder self, cross); None where absent.
+
+    The encoder reads the n_src input positions; a decoder writes n_tgt positions. Used in chapters 8 and 9 (choosing).
+    """
+    check_machine(machine)
+    n_src, n_tgt = positive_int("n_src", n_src), positive_int("n_tgt", n_tgt)
+    enc = masks("encoder", n_src)[0] if machine != "decoder" else None
+    dec, cross = masks(machine, n_tgt, n_src) if machine != "encoder" else (None, None)
+    return enc, dec, cross
+
+
+def reach(machine, n, m):  # -> [n, n + m]
+    """Return a machine's masks side by side: the self mask over n positions, then the cross mask over m source positions (all False if none).
+
+    Used in chapter 12 (sampling-pipeline).
+    """
+    self_mask, cross_mask = masks(machine, n, positive_int("m", m))
+    return np.concatenate([self_mask, np.zeros((n, m), bool) if cross_mask is None else cross_mask], axis=1)
+
+
+def run(machine, tokens, params, cfg, memory=None):  # [n] -> [n, d]
+    """Run the stack of a machine on token ids (reading memory, the encoder's output, if it is the encoder-decoder).
+
+    Returns the final-normed hidden states; primer.transformer.logits turns them into next-token scores.
+    Used in chapters 7 (decoder) and 9 (choosing).
+    """
+    if (machine == "encoder-decoder") != (memory is not None):
+        raise ValueError(f"memory (the encoder's output) is read by the encoder-decoder only, got machine={check_machine(machine)!r} "
+                         f"with memory {'given' if memory is not None else 'missing'}")
+    x = embed(tokens, params, cfg)
+    self_mask, cross_mask = masks(machine, len(x), None if memory is None else np.shape(memory)[0])
+    return stack(x, params, cfg, self_mask, memory=memory, cross_mask=cross_mask)[0]

@@ -1,0 +1,10 @@
+"""Inputs of chapter 10 (kv-cache): the toy vocabulary, prompt and seed of the generation loop."""
+
+# A toy vocabulary of 32 words, one per token id of the default Config (vocab_size = 32); used in chapter 10.
+VOCAB = ("BOS", "the", "a", "cat", "dog", "bird", "mat", "tree", "sat", "ran", "flew", "saw",
+         "on", "under", "near", "and", "then", "it", "she", "he", "big", "small", "red", "old",
+         "fast", "slowly", "today", "again", "home", "away", "here", ".")
+SEED = 190            # the seed of the tiny decoder's weights; used in chapter 10
+STEPS = 8             # how many tokens the loop generates in the figure; used in chapter 10
+PROMPT = (1, 3, 8)    # "the cat sat"; used in chapter 10
+APPENDED = 14         # "near", the token appended in the drift check; used in chapter 10

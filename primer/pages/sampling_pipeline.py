@@ -1,0 +1,24 @@
+"""Inputs of chapter 12 (sampling-pipeline): the five illustrative logits, the temperatures, the toy pipeline's text and seeds."""
+
+import numpy as np
+
+from primer.config import Config
+
+# Five candidate next words after "the cat sat on the ..." and illustrative logits for them
+# (typed in, not produced by a trained model). The words themselves live in the figure labels.
+NEXT_LOGITS = np.array([2.0, 1.0, 0.5, -0.5, -1.5])                  # used in chapter 12
+SLIDER_TEMPERATURES = tuple(round(0.1 * i, 1) for i in range(1, 21))  # the slider's steps; used in chapter 12
+TABLE_TEMPERATURES = (0.5, 1.0, 2.0)                                  # the table's rows; used in chapter 12
+N_DRAWS = 10_000      # seeded draws the empirical frequencies are counted over; used in chapter 12
+DRAW_SEED = 0         # used in chapter 12
+
+# The seven-stage pipeline on a toy character vocabulary: one id per character, 32 of them.
+VOCAB = " abcdefghijklmnopqrstuvwxyz.,!?'"                                                  # used in chapters 12 and 13
+CFG = Config(vocab_size=len(VOCAB), d_model=16, n_heads=4, d_ff=32, n_layers=2, max_len=64)  # used in chapters 12 and 13
+SEED = 0              # the shared stack's weights (with cross-attention sub-layers, unused unless read); chapters 12, 13
+ENCODER_SEED = 1      # the separate encoder whose output the encoder-decoder reads; used in chapter 12
+PROMPT = "the cat"    # used in chapter 12
+SOURCE = "le chat"    # the encoder's input in the encoder-decoder setting; used in chapter 12
+N_NEW = 8             # characters the loop appends; used in chapter 12
+TEMPERATURE = 1.0     # used in chapter 12
+SAMPLE_SEED = 0       # used in chapter 12

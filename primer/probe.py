@@ -1,0 +1,46 @@
+"""The dependence probe: change one input, run again, and measure how far each output row moved.
+
+What a mask allows is a claim; this is the measurement. An output that cannot read input j moves
+by exactly 0 when j changes (its attention weight on j is exp(-inf) = 0), so the probe's zeros
+are exact; what can read j moves by a visible amount.
+"""
+
+import numpy as np
+
+from primer._checks import nonneg_int, positive_int
+
+
+def nudge(tokens, j, vocab_size):  # [n] -> [n]
+    """Return a copy of tokens whose id at position j is replaced by the next id (mod vocab_size).
+
+    Used in chapters 9 (choosing), 12 (sampling-pipeline) and 13 (today).
+    """
+    tokens = np.array(tokens, copy=True)
+    if tokens.ndim != 1 or not np.issubdtype(tokens.dtype, np.integer):
+        raise ValueError(f"tokens must be a 1-D array of integer ids, got shape {tokens.shape}, dtype {tokens.dtype}")
+    j, vocab_size = nonneg_int("j", j), positive_int("vocab_size", vocab_size)
+    if j >= tokens.size:
+        raise ValueError(f"j must be a position in tokens (0 .. {tokens.size - 1}), got {j}")
+    tokens[j] = (tokens[j] + 1) % vocab_size
+    return tokens
+
+
+def movement(run, base, variants):  # run: input -> [n, ...]; -> [n, len(variants)]
+    """Return, for each variant input, how far each output row of run moves from run(base): max |Δ| over the row.
+
+    Rows come first in run's output. A variant may be longer than base (a token appended): only
+    base's n rows are compared, so column v says how far the old outputs drifted.
+    Used in chapters 7 (decoder), 9 (choosing), 10 (kv-cache), 12 (sampling-pipeline) and 13 (today).
+    """
+    out = np.asarray(run(base), dtype=float)
+    if out.ndim == 0:
+        raise ValueError("run must return an array whose first axis is the output rows, got a scalar")
+    columns = []
+    for variant in variants:
+        moved = np.asarray(run(variant), dtype=float)
+        if moved.shape[0] < out.shape[0] or moved.shape[1:] != out.shape[1:]:
+            raise ValueError(f"run(variant) must keep base's rows {out.shape}, got shape {moved.shape}")
+        columns.append(np.abs(moved[:len(out)] - out).reshape(len(out), -1).max(axis=1))
+    if not columns:
+        raise ValueError("variants must hold at least one changed input")
+    return np.stack(columns, axis=1)

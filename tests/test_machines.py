@@ -1,0 +1,84 @@
+"""The one mask choice per machine: encoder full, decoder causal, encoder-decoder causal plus a full cross rectangle."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from primer import causal_mask, full_mask
+from primer.config import Config
+from primer.machines import MACHINES, masks, reach, run, stack_masks
+from primer.transformer import decode, encode, init_stack
+
+CFG = Config()
+
+
+@given(st.integers(1, 30), st.integers(1, 30))
+def test_the_knob_sets_the_masks(n, m):
+    enc, enc_cross = masks("encoder", n)
+    dec, dec_cross = masks("decoder", n)
+    ed, ed_cross = masks("encoder-decoder", n, m)
+    assert np.array_equal(enc, full_mask(n)) and enc_cross is None
+    assert np.array_equal(dec, causal_mask(n)) and dec_cross is None
+    assert np.array_equal(ed, causal_mask(n)) and ed_cross.shape == (n, m) and ed_cross.all()
+
+
+@given(st.integers(1, 8), st.integers(0, 8))
+def test_new_rows_after_cached_ones_read_every_old_key(n, past):
+    self_mask, _ = masks("decoder", n, past=past)
+    assert self_mask.shape == (n, past + n)
+    assert self_mask[:, :past].all()                              # every cached key is in the past
+    assert np.array_equal(self_mask[:, past:], causal_mask(n))    # the new rows among themselves: causal
+    assert np.array_equal(masks("decoder", past + n)[0][past:], self_mask)
+
+
+@given(st.integers(1, 12), st.integers(1, 12))
+def test_stack_masks(n_src, n_tgt):
+    enc, dec, cross = stack_masks("encoder", n_src, n_tgt)
+    assert np.array_equal(enc, full_mask(n_src)) and dec is None and cross is None
+    enc, dec, cross = stack_masks("decoder", n_src, n_tgt)
+    assert enc is None and np.array_equal(dec, causal_mask(n_tgt)) and cross is None
+    enc, dec, cross = stack_masks("encoder-decoder", n_src, n_tgt)
+    assert enc.shape == (n_src, n_src) and dec.shape == (n_tgt, n_tgt) and cross.shape == (n_tgt, n_src) and cross.all()
+
+
+@pytest.mark.parametrize("machine", MACHINES)
+def test_reach_puts_self_and_cross_side_by_side(machine):
+    self_mask, cross_mask = masks(machine, 4, 3)
+    r = reach(machine, 4, 3)
+    assert np.array_equal(r[:, :4], self_mask)
+    assert np.array_equal(r[:, 4:], np.zeros((4, 3), bool) if cross_mask is None else cross_mask)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.lists(st.integers(0, CFG.vocab_size - 1), min_size=1, max_size=8), st.integers(0, 50))
+def test_run_is_the_transformers_encoder_and_decoder(tokens, seed):
+    tokens = np.array(tokens)
+    params = init_stack(seed, CFG, cross=True)
+    memory = encode(tokens[::-1].copy(), init_stack(seed + 1, CFG), CFG)
+    assert np.abs(run("encoder", tokens, params, CFG) - encode(tokens, params, CFG)).max() <= 1e-12
+    logits = run("decoder", tokens, params, CFG) @ params["wte"].T
+    assert np.abs(logits - decode(tokens, params, CFG)).max() <= 1e-12
+    logits = run("encoder-decoder", tokens, params, CFG, memory) @ params["wte"].T
+    assert np.abs(logits - decode(tokens, params, CFG, memory=memory)).max() <= 1e-12
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda: masks("transformer", 3), "machine must be one of"),
+    (lambda: masks("encoder", 0), "n must be"),
+    (lambda: masks("encoder-decoder", 3), "m \\(the number of source positions\\)"),
+    (lambda: masks("encoder-decoder", 3, 0), "m must be"),
+    (lambda: masks("decoder", 3, past=-1), "past must be"),
+    (lambda: masks("encoder", 3, past=2), "past must be 0 for the encoder"),
+    (lambda: stack_masks("gpt", 2, 2), "machine"),
+    (lambda: stack_masks("decoder", 2, 0), "n_tgt"),
+    (lambda: stack_masks("encoder", 0, 2), "n_src"),
+    (lambda: reach("encoder", 3, 0), "m must be"),
+    (lambda: run("rnn", np.array([1]), init_stack(0, CFG), CFG), "machine must be one of"),
+    (lambda: run("encoder-decoder", np.array([1]), init_stack(0, CFG), CFG), "memory"),
+    (lambda: run("decoder", np.array([1]), init_stack(0, CFG), CFG, np.zeros((2, 16))), "memory"),
+    (lambda: run("encoder", np.array([99]), init_stack(0, CFG), CFG), "tokens"),
+])
+def test_bad_input(call, words):
+    with pytest.raises(ValueError, match=words):
+        call()
