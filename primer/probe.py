@@ -1,8 +1,9 @@
 """The dependence probe: change one input, run again, and measure how far each output row moved.
 
-What a mask allows is a claim; this is the measurement. An output that cannot read input j moves
-by exactly 0 when j changes (its attention weight on j is exp(-inf) = 0), so the probe's zeros
-are exact; what can read j moves by a visible amount.
+What a mask allows is a claim; this is the measurement. An output that cannot read input j gives
+it weight exp(-inf) = 0, so in exact arithmetic it does not move at all when j changes; on a
+computer it moves by rounding at most (primer.rounding: below 1e-12), because a BLAS may order the
+same sums differently, e.g. when a variant is one row longer. What can read j moves visibly.
 """
 
 import numpy as np
