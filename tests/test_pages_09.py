@@ -93,17 +93,20 @@ def figure_json(html, div):
     return re.sub(r"\\u([0-9a-fA-F]{4})", lambda m: chr(int(m.group(1), 16)), text)  # plotly escapes non-ASCII
 
 
+KNOB_BUTTONS = {"zh": ["编码器（无掩码）", "解码器（因果掩码）", "编码器-解码器（因果 + 交叉）"],
+                "en": ["encoder (no mask)", "decoder (causal)", "encoder-decoder (causal + cross)"]}
+OUTPUT_CHOICES = {"zh": ["一个标签", "输入里的一段", "自由文本", "翻译"],
+                  "en": ["a label", "a span of the input", "free text", "a translation"]}
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_controls_offer_every_state(read_page, lang):
-    from primer.figures.choosing import TEXT
-
-    t = TEXT[lang]
     html = read_page(lang, PAGE)
     knob, picker, outputs = (figure_json(html, f"fig-{w}") for w in ("one-knob", "model-picker", "output-picker"))
     assert '"type":"buttons"' in knob and '"type":"buttons"' in picker and '"type":"dropdown"' in outputs
-    for machine in ("encoder", "decoder", "encoder-decoder"):
-        assert f'"label":"{t["machine"][machine]}"' in knob
+    for label in KNOB_BUTTONS[lang]:
+        assert f'"label":"{label}"' in knob
     for name in ("BERT-base", "GPT-1", "T5-base"):
         assert f'"label":"{name}"' in picker
-    for output in ("label", "span", "text", "translation"):
-        assert f'"label":"{t["output"][output]}"' in outputs
+    for label in OUTPUT_CHOICES[lang]:
+        assert f'"label":"{label}"' in outputs

@@ -1,6 +1,9 @@
-"""The site-wide look of every figure, the page language, and the HTML a figure prints as."""
+"""The site-wide look of every figure, the page language, its labels, and the HTML a figure prints as."""
 
+import functools
+import json
 import os
+from pathlib import Path
 
 import numpy as np
 import plotly.graph_objects as go
@@ -11,7 +14,10 @@ OPEN_SCALE = "Blues"
 CLOSED_COLOR = "#9e9e9e"   # cells a mask closes: drawn, never left as a gap
 ACCENT = "#e8710a"         # the one thing a figure wants you to look at
 MUTED = "#90a4ae"
+LEFT_COLOR = "#1f77b4"     # what a token reads on its left (and the encoder)
+RIGHT_COLOR = "#2ca02c"    # what it reads on its right (and the decoder)
 NEG_INF = "−∞"
+LABELS = Path(__file__).with_name("labels")   # one string table per language: labels/zh.json, labels/en.json
 
 
 def page_lang(lang=None):
@@ -20,6 +26,24 @@ def page_lang(lang=None):
     if lang not in LANGS:
         raise ValueError(f"lang must be one of {LANGS}, got {lang!r}")
     return lang
+
+
+@functools.cache
+def _label_table(lang):
+    return json.loads((LABELS / f"{lang}.json").read_text(encoding="utf-8"))
+
+
+def labels(section, lang=None):
+    """Return one section of the page language's string table; figure builders never hold a translation."""
+    table = _label_table(page_lang(lang))
+    if section not in table:
+        raise ValueError(f"section must be one of the sections of labels/{page_lang(lang)}.json, got {section!r}")
+    return table[section]
+
+
+def tick_labels(words):
+    """Return unique axis labels 'i word' (a repeated word such as 'the' would merge on a category axis)."""
+    return [f"{i} {w}" for i, w in enumerate(words)]
 
 
 def styled(fig, *, height=420, title=None):
@@ -93,4 +117,15 @@ def add_control(fig, steps, *, kind="slider", prefix="", active=0, y=None):
                                             x=0, xanchor="left", y=1.12 if y is None else y, yanchor="bottom")])
     else:
         raise ValueError(f"kind must be 'slider', 'buttons' or 'dropdown', got {kind!r}")
+    return fig
+
+
+def finish(fig, steps, *, height, margin=None, title_step=None, **control):
+    """Add the control, apply the site look, then widen the margins it needs; title_step: show that step's title."""
+    add_control(fig, steps, **control)
+    styled(fig, height=height)
+    if margin:
+        fig.update_layout(margin=margin)
+    if title_step is not None:
+        fig.update_layout(title=dict(text=steps[title_step][2]["title.text"], x=0.01, xanchor="left"))
     return fig

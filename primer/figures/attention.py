@@ -4,54 +4,16 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from primer.figures._style import ACCENT, MUTED, add_control, heatmap_traces, page_lang, styled
+from primer.figures._style import ACCENT, MUTED, add_control, heatmap_traces, labels, page_lang, styled
 from primer.figures.tables import md_table, pct
 
-TEXT = {
-    "zh": {
-        "score": "打分函数", "k": "键", "q": "查询", "weight": "softmax 后",
-        "names": {"additive": "加性（Bahdanau）", "dot": "点积（Luong）", "bilinear": "双线性", "scaled": "缩放点积"},
-        "d_k": "d_k", "var_theory": "理论 Var(q·k)", "var_meas": "实测 Var(q·k)",
-        "var_scaled": "实测 Var(q·k/√d_k)", "var_scaled_theory": "理论 Var(q·k/√d_k)",
-        "max_w": "最大权重", "entropy": "熵", "unscaled": "不缩放", "scaled": "除以 √d_k",
-        "uniform": "均匀分布的熵", "keys": "个键",
-        "var_title": "q·k 的方差", "sat_title": "softmax 一行里的最大权重",
-        "theory_unscaled": "理论：d_k", "theory_scaled": "理论：1",
-        "meas_unscaled": "实测：q·k", "meas_scaled": "实测：q·k/√d_k",
-        "out": "输出 ", "in": "输入 ", "no_mask": "不加掩码", "causal": "因果掩码",
-        "reach": "格子 (i, j)：‖∂输出_i / ∂输入_j‖，0 表示输入 j 动不了输出 i",
-        "mask": "掩码", "rel_err": "解析 vs 有限差分：最大相对误差", "nonzero": "非零的 (i, j) 对",
-        "smallest": "最小的非零 ‖∂输出_i/∂输入_j‖", "of": " / ",
-        "n": "序列长度 n", "ops": "每层乘加次数（主项）", "attn": "自注意力 n²·d", "rnn": "RNN n·d²",
-        "ratio": "比值 n²d / nd² = n/d", "steps_rnn": "RNN 串行步数", "steps_attn": "自注意力串行步数",
-        "at_n": "n = ", "ratio_note": "n = {n}：自注意力 / RNN = {r}",
-    },
-    "en": {
-        "score": "score function", "k": "key", "q": "query", "weight": "after softmax",
-        "names": {"additive": "additive (Bahdanau)", "dot": "dot (Luong)", "bilinear": "bilinear", "scaled": "scaled dot"},
-        "d_k": "d_k", "var_theory": "theory Var(q·k)", "var_meas": "measured Var(q·k)",
-        "var_scaled": "measured Var(q·k/√d_k)", "var_scaled_theory": "theory Var(q·k/√d_k)",
-        "max_w": "largest weight", "entropy": "entropy", "unscaled": "unscaled", "scaled": "divided by √d_k",
-        "uniform": "entropy of uniform", "keys": " keys",
-        "var_title": "variance of q·k", "sat_title": "largest weight in a softmax row",
-        "theory_unscaled": "theory: d_k", "theory_scaled": "theory: 1",
-        "meas_unscaled": "measured: q·k", "meas_scaled": "measured: q·k/√d_k",
-        "out": "output ", "in": "input ", "no_mask": "no mask", "causal": "causal mask",
-        "reach": "cell (i, j): ‖∂output_i / ∂input_j‖; 0 means input j cannot move output i",
-        "mask": "mask", "rel_err": "analytic vs finite differences: max relative error", "nonzero": "nonzero (i, j) pairs",
-        "smallest": "smallest nonzero ‖∂output_i/∂input_j‖", "of": " of ",
-        "n": "sequence length n", "ops": "multiply-adds per layer (leading term)", "attn": "self-attention n²·d", "rnn": "RNN n·d²",
-        "ratio": "ratio n²d / nd² = n/d", "steps_rnn": "RNN serial steps", "steps_attn": "self-attention serial steps",
-        "at_n": "n = ", "ratio_note": "n = {n}: self-attention / RNN = {r}",
-    },
-}
 
 SCORE_ORDER = ("additive", "dot", "bilinear", "scaled")
 
 
 def score_table(scores, weights, *, lang=None):
     """Return a Markdown table: one row per score function, each key's raw score and softmax weight."""
-    t = TEXT[page_lang(lang)]
+    t = labels("attention", lang)
     n_k = len(next(iter(scores.values())))
     head = [t["score"]] + [f"{t['k']} {j}" for j in range(n_k)]
     rows = []
@@ -65,7 +27,7 @@ def score_table(scores, weights, *, lang=None):
 
 def variance_table(rows, *, lang=None):
     """Return a Markdown table of Var(q·k) and Var(q·k/√d_k), measured and in theory, one row per d_k."""
-    t = TEXT[page_lang(lang)]
+    t = labels("attention", lang)
     head = [t["d_k"], t["var_theory"], t["var_meas"], t["var_scaled_theory"], t["var_scaled"]]
     body = [[d, d, f"{unscaled:.1f}", 1, f"{scaled:.2f}"] for d, unscaled, scaled in rows]
     return md_table(head, body)
@@ -77,7 +39,7 @@ def _paren(a, b, lang):
 
 def saturation_table(rows, n_keys, *, lang=None):
     """Return a Markdown table of the softmax's largest weight and entropy, unscaled vs scaled, per d_k."""
-    t = TEXT[page_lang(lang)]
+    t = labels("attention", lang)
     head = [t["d_k"]] + [_paren(t[a], t[b], lang) for a in ("max_w", "entropy") for b in ("unscaled", "scaled")]
     body = [[d, pct(s["unscaled"]["max_weight"], 0), pct(s["scaled"]["max_weight"], 0),
              f"{s['unscaled']['entropy']:.2f}", f"{s['scaled']['entropy']:.2f}"] for d, s in rows]
@@ -87,7 +49,7 @@ def saturation_table(rows, n_keys, *, lang=None):
 
 def variance_chart(d_ks, variances, saturations, n_keys, *, lang=None):
     """Draw Var(q·k) against d_k (log-log) beside the softmax's largest weight, unscaled vs scaled."""
-    t = TEXT[page_lang(lang)]
+    t = labels("attention", lang)
     d_ks = list(d_ks)
     fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12,
                         subplot_titles=(t["var_title"], _paren(t["sat_title"], f"{n_keys}{t['keys']}", lang)))
@@ -111,7 +73,7 @@ def variance_chart(d_ks, variances, saturations, n_keys, *, lang=None):
 
 def reach_heatmap(reach_by_mask, *, lang=None):
     """Draw ‖∂output_i/∂input_j‖ as a heatmap; buttons switch between no mask and the causal mask."""
-    t = TEXT[page_lang(lang)]
+    t = labels("attention", lang)
     fig = go.Figure()
     steps = []
     zmax = max(float(r.max()) for r in reach_by_mask.values())
@@ -132,7 +94,7 @@ def reach_heatmap(reach_by_mask, *, lang=None):
 
 def grad_table(results, *, lang=None):
     """Return a Markdown table of the gradient check: error vs finite differences, nonzero pairs, smallest block."""
-    t = TEXT[page_lang(lang)]
+    t = labels("attention", lang)
     head = [t["mask"], t["rel_err"], t["nonzero"], t["smallest"]]
     body = [[t[key], f"{err:.1e}", f"{nonzero}{t['of']}{total}", f"{smallest:.3f}"]
             for key, (err, nonzero, total, smallest) in results.items()]
@@ -141,7 +103,7 @@ def grad_table(results, *, lang=None):
 
 def cost_table(rows, *, lang=None):
     """Return a Markdown table of per-layer cost and serial steps, one row per sequence length."""
-    t = TEXT[page_lang(lang)]
+    t = labels("attention", lang)
     head = ["n", "d", t["attn"], t["rnn"], t["ratio"], t["steps_rnn"], t["steps_attn"]]
     body = [[f"{r['n']:,}", r["d"], f"{r['attention']:,}", f"{r['rnn']:,}", f"{r['ratio']:.2f}",
              f"{r['rnn_steps']:,}", r["attention_steps"]] for r in rows]
@@ -150,7 +112,7 @@ def cost_table(rows, *, lang=None):
 
 def cost_chart(grid, rows, d, *, lang=None):
     """Draw n²d and nd² against n (log-log); a slider walks n and labels the ratio at that n."""
-    t = TEXT[page_lang(lang)]
+    t = labels("attention", lang)
     grid = list(grid)
     fig = go.Figure()
     fig.add_trace(go.Scatter(x=grid, y=[n * n * d for n in grid], mode="lines", line=dict(color=ACCENT), name=t["attn"]))

@@ -4,28 +4,11 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from primer.figures._style import ACCENT, MUTED, add_control, heatmap_traces, page_lang, styled
-from primer.figures.encoder import arc_trace, labels, token_trace
+from primer.figures._style import ACCENT, MUTED, add_control, finish, heatmap_traces, labels, styled, tick_labels
+from primer.figures._tokens import arc_trace, token_steps, token_trace
 from primer.figures.tables import md_table
 
 LEAK_COLOR = "#d62728"
-
-TEXT = {
-    "zh": {
-        "full": "双向（全开掩码，编码器）", "causal": "因果掩码（解码器）", "q": "查询", "k": "键",
-        "token": "高亮 token：", "self": "读自己 {w:.2f}", "sees": "第 {i} 个位置能看 {k} / {n} 个 token",
-        "on": "掩码开（因果）", "off": "掩码关（全开）", "delta": "该位置 logits 的最大 |Δ|",
-        "changed": "改动的位置", "pos": "位置",
-        "note_on": "改动之前的位置：max |Δ| = {d}（逐位相同）", "note_off": "改动之前的位置：max |Δ| = {d}（未来漏进来了）",
-    },
-    "en": {
-        "full": "bidirectional (full mask, encoder)", "causal": "causal mask (decoder)", "q": "query", "k": "key",
-        "token": "highlighted token: ", "self": "itself {w:.2f}", "sees": "position {i} sees {k} / {n} tokens",
-        "on": "mask on (causal)", "off": "mask off (full)", "delta": "max |Δ| of that position's logits",
-        "changed": "changed here", "pos": "position",
-        "note_on": "positions before the change: max |Δ| = {d} (bit-identical)", "note_off": "positions before the change: max |Δ| = {d} (the future leaked in)",
-    },
-}
 
 
 def fmt_delta(x):
@@ -36,9 +19,9 @@ def fmt_delta(x):
 
 def same_row(words, w_full, w_causal, row, *, lang=None):
     """Draw the same query row under a full mask and under a causal mask, side by side."""
-    t = TEXT[page_lang(lang)]
+    t = labels("decoder", lang)
     n = len(words)
-    ticks = labels(words)
+    ticks = tick_labels(words)
     fig = make_subplots(rows=1, cols=2, subplot_titles=(t["full"], t["causal"]), horizontal_spacing=0.1)
     full, causal = np.ones((n, n), bool), np.tri(n, dtype=bool)
     for col, (w, m) in enumerate(((w_full, full), (w_causal, causal)), start=1):
@@ -56,36 +39,29 @@ def same_row(words, w_full, w_causal, row, *, lang=None):
 
 def visible_range(words, weights, *, lang=None):
     """Draw, for the chosen token, the arcs to itself and every earlier token; later tokens stay grey."""
-    t = TEXT[page_lang(lang)]
+    t = labels("decoder", lang)
     n = len(words)
     weights = np.asarray(weights)
     fig = go.Figure()
-    steps = []
-    for i in range(n):
-        start = len(fig.data)
-        fig.add_trace(go.Scatter(x=[-0.45, i + 0.45, i + 0.45, -0.45, -0.45], y=[-0.35, -0.35, 0.35, 0.35, -0.35],
-                                 mode="lines", fill="toself", fillcolor="rgba(232,113,10,0.08)", line=dict(color=ACCENT, width=1, dash="dot"),
-                                 hoverinfo="skip", showlegend=False))
-        fig.add_trace(token_trace(words, i, visible_upto=i))
+
+    def traces(i):  # the visible range, the token row, the arcs to earlier tokens, the weight on itself
+        yield go.Scatter(x=[-0.45, i + 0.45, i + 0.45, -0.45, -0.45], y=[-0.35, -0.35, 0.35, 0.35, -0.35],
+                         mode="lines", fill="toself", fillcolor="rgba(232,113,10,0.08)", line=dict(color=ACCENT, width=1, dash="dot"),
+                         hoverinfo="skip", showlegend=False)
+        yield token_trace(words, i, visible_upto=i)
         for j in range(i):
-            fig.add_trace(arc_trace(j, i, weights[i, j], above=True, color=ACCENT))
-        fig.add_trace(go.Scatter(x=[i], y=[-0.48], mode="text", text=[t["self"].format(w=weights[i, i])], hoverinfo="skip",
-                                 showlegend=False, textfont=dict(color=ACCENT, size=11)))
-        steps.append((f"{i} {words[i]}", list(range(start, len(fig.data))),
-                      {"title.text": t["sees"].format(i=i, k=int(i + 1), n=n)}))
-    top = 0.25 + 0.22 * (n - 1) + 0.35
-    fig.update_xaxes(visible=False, range=[-0.6, n - 0.4])
-    fig.update_yaxes(visible=False, range=[-0.65, top])
+            yield arc_trace(j, i, weights[i, j], above=True, color=ACCENT)
+        yield go.Scatter(x=[i], y=[-0.48], mode="text", text=[t["self"].format(w=weights[i, i])], hoverinfo="skip",
+                         showlegend=False, textfont=dict(color=ACCENT, size=11))
+
+    steps = token_steps(fig, words, traces, lambda i: {"title.text": t["sees"].format(i=i, k=int(i + 1), n=n)}, bottom=-0.65)
     active = n - 1
-    add_control(fig, steps, kind="slider", prefix=t["token"], active=active)
-    fig = styled(fig, height=400)
-    fig.update_layout(title=dict(text=steps[active][2]["title.text"], x=0.01, xanchor="left"), margin=dict(t=60))
-    return fig
+    return finish(fig, steps, kind="slider", prefix=t["token"], active=active, height=400, margin=dict(t=60), title_step=active)
 
 
 def leak_toggle(words, changed, result, *, lang=None):
     """Draw each position's max |Δ| after one future token changes; buttons switch the mask on and off."""
-    t = TEXT[page_lang(lang)]
+    t = labels("decoder", lang)
     n = len(words)
     x = [f"{i} {a}" if a == b else f"{i} {a}→{b}" for i, (a, b) in enumerate(zip(words, changed))]
     fig = go.Figure()
@@ -105,17 +81,9 @@ def leak_toggle(words, changed, result, *, lang=None):
     return styled(fig, height=420)
 
 
-TABLE = {
-    "zh": {"pos": "位置", "tok": "原句 → 改后", "on": "掩码开：max &#124;Δ&#124;", "off": "掩码关：max &#124;Δ&#124;",
-           "earlier": "改动之前的所有位置（最大值）"},
-    "en": {"pos": "position", "tok": "before → after", "on": "mask on: max &#124;Δ&#124;", "off": "mask off: max &#124;Δ&#124;",
-           "earlier": "all positions before the change (max)"},
-}
-
-
 def leak_table(words, changed, result, *, lang=None):
     """Return a Markdown table of each position's max |Δ| with the causal mask and with a full mask."""
-    t = TABLE[page_lang(lang)]
+    t = labels("decoder_tables", lang)
     rows = []
     for i, (a, b) in enumerate(zip(words, changed)):
         rows.append([i, f"`{a}`" if a == b else f"`{a}` → `{b}`", fmt_delta(result.delta_masked[i]), fmt_delta(result.delta_unmasked[i])])

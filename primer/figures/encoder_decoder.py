@@ -4,35 +4,11 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from primer.figures._style import ACCENT, add_control, heatmap_traces, page_lang, styled
-from primer.figures.encoder import LEFT_COLOR, RIGHT_COLOR, labels
+from primer.figures._style import ACCENT, LEFT_COLOR, RIGHT_COLOR, add_control, heatmap_traces, labels, styled, tick_labels
 from primer.figures.tables import md_table
 
 CROSS_COLOR = "#9467bd"
 REGION_COLORS = {1: LEFT_COLOR, 2: CROSS_COLOR, 3: RIGHT_COLOR, 4: "#8c564b"}  # encdec region codes
-
-TEXT = {
-    "zh": {
-        "enc": "编码器", "dec": "解码器", "layer": "层 ", "layer_prefix": "层：",
-        "enc_self": "编码器第 {l} 层 · 全开", "dec_self": "解码器第 {l} 层 · 因果",
-        "memory": "编码器输出（memory）", "cross_w": "解码器第 {l} 层的交叉注意力权重",
-        "once": "这一层的 K/V：在第 1 步之前从同一份 memory 投影一次，之后每一步直接复用",
-        "self_sub": "子层 1 · 自注意力：K/V 来自自己的过去（因果）", "cross_sub": "子层 2 · 交叉注意力：K/V 来自编码器（全开矩形）",
-        "row": "解码器行：", "row_title": "解码器第 {i} 行（“{w}”）：{k} / {m} 个源端列开着",
-        "two": "两个栈：编码器 + 解码器", "one": "一个解码器：“French: … English: …”",
-        "legend_two": ("编码器自注意力", "交叉注意力", "解码器自注意力"), "legend_one": ("提示读提示（因果）", "译文读提示", "译文读译文"),
-    },
-    "en": {
-        "enc": "encoder", "dec": "decoder", "layer": "layer ", "layer_prefix": "layer: ",
-        "enc_self": "encoder layer {l} · full", "dec_self": "decoder layer {l} · causal",
-        "memory": "encoder output (memory)", "cross_w": "cross-attention weights of decoder layer {l}",
-        "once": "this layer's K/V: projected once from the same memory before step 1, reused at every step",
-        "self_sub": "sub-layer 1 · self-attention: K/V from its own past (causal)", "cross_sub": "sub-layer 2 · cross-attention: K/V from the encoder (full rectangle)",
-        "row": "decoder row: ", "row_title": "decoder row {i} (“{w}”): {k} / {m} source columns open",
-        "two": "two stacks: encoder + decoder", "one": "one decoder: “French: … English: …”",
-        "legend_two": ("encoder self-attention", "cross-attention", "decoder self-attention"), "legend_one": ("prompt reads prompt (causal)", "translation reads prompt", "translation reads itself"),
-    },
-}
 
 
 def _stack_boxes(n_layers, layer, x, color):
@@ -45,7 +21,7 @@ def _stack_boxes(n_layers, layer, x, color):
 
 def two_stacks(src, tgt, enc_w, dec_w, *, lang=None):
     """Walk both stacks layer by layer: the encoder's full self-attention beside the decoder's causal one."""
-    t = TEXT[page_lang(lang)]
+    t = labels("encoder_decoder", lang)
     n_layers = len(enc_w)
     fig = make_subplots(rows=1, cols=3, column_widths=[0.16, 0.42, 0.42], horizontal_spacing=0.08,
                         subplot_titles=("", "", ""))
@@ -56,10 +32,10 @@ def two_stacks(src, tgt, enc_w, dec_w, *, lang=None):
         start = len(fig.data)
         fig.add_trace(_stack_boxes(n_layers, layer, 0, LEFT_COLOR), row=1, col=1)
         fig.add_trace(_stack_boxes(n_layers, layer, 1, RIGHT_COLOR), row=1, col=1)
-        for trace in heatmap_traces(enc_w[layer], np.ones((m, m), bool), x=labels(src), y=labels(src), zmin=0, zmax=zmax,
+        for trace in heatmap_traces(enc_w[layer], np.ones((m, m), bool), x=tick_labels(src), y=tick_labels(src), zmin=0, zmax=zmax,
                                     xaxis="x2", yaxis="y2"):
             fig.add_trace(trace)
-        for trace in heatmap_traces(dec_w[layer], np.tri(n, dtype=bool), x=labels(tgt), y=labels(tgt), closed_text="0",
+        for trace in heatmap_traces(dec_w[layer], np.tri(n, dtype=bool), x=tick_labels(tgt), y=tick_labels(tgt), closed_text="0",
                                     zmin=0, zmax=zmax, xaxis="x3", yaxis="y3"):
             fig.add_trace(trace)
         steps.append((layer + 1, list(range(start, len(fig.data))), {"annotations": [
@@ -81,7 +57,7 @@ def two_stacks(src, tgt, enc_w, dec_w, *, lang=None):
 
 def shared_memory(src, tgt, cross_w, *, lang=None):
     """Show that every decoder layer reads the same memory: a slider picks the layer, its arc lands on one memory box."""
-    t = TEXT[page_lang(lang)]
+    t = labels("encoder_decoder", lang)
     n_layers = len(cross_w)
     m, n = len(src), len(tgt)
     fig = make_subplots(rows=1, cols=2, column_widths=[0.38, 0.62], horizontal_spacing=0.12)
@@ -95,7 +71,7 @@ def shared_memory(src, tgt, cross_w, *, lang=None):
         fig.add_trace(go.Scatter(x=[0.3, 0.85], y=[(n_layers + 1) / 2, layer + 1], mode="lines+markers", showlegend=False,
                                  hoverinfo="skip", line=dict(color=CROSS_COLOR, width=3),
                                  marker=dict(symbol="arrow", angleref="previous", size=12, color=CROSS_COLOR)), row=1, col=1)
-        for trace in heatmap_traces(cross_w[layer], np.ones((n, m), bool), x=labels(src), y=labels(tgt), zmin=0, zmax=zmax,
+        for trace in heatmap_traces(cross_w[layer], np.ones((n, m), bool), x=tick_labels(src), y=tick_labels(tgt), zmin=0, zmax=zmax,
                                     xaxis="x2", yaxis="y2", colorscale="Purples"):
             fig.add_trace(trace)
         steps.append((layer + 1, list(range(start, len(fig.data))), {"annotations": [
@@ -116,14 +92,14 @@ def shared_memory(src, tgt, cross_w, *, lang=None):
 
 def two_sublayers(src, tgt, self_w, cross_w, row, *, lang=None):
     """Draw one decoder block's two attention sub-layers side by side; the same query row is outlined in both."""
-    t = TEXT[page_lang(lang)]
+    t = labels("encoder_decoder", lang)
     m, n = len(src), len(tgt)
     fig = make_subplots(rows=1, cols=2, column_widths=[n / (n + m), m / (n + m)], horizontal_spacing=0.1,
                         subplot_titles=(t["self_sub"], t["cross_sub"]))
-    for trace in heatmap_traces(self_w, np.tri(n, dtype=bool), x=labels(tgt), y=labels(tgt), closed_text="0", zmin=0,
+    for trace in heatmap_traces(self_w, np.tri(n, dtype=bool), x=tick_labels(tgt), y=tick_labels(tgt), closed_text="0", zmin=0,
                                 zmax=float(np.max(self_w))):
         fig.add_trace(trace, row=1, col=1)
-    for trace in heatmap_traces(cross_w, np.ones((n, m), bool), x=labels(src), y=labels(tgt), zmin=0,
+    for trace in heatmap_traces(cross_w, np.ones((n, m), bool), x=tick_labels(src), y=tick_labels(tgt), zmin=0,
                                 zmax=float(np.max(cross_w)), colorscale="Purples"):
         fig.add_trace(trace, row=1, col=2)
     for col, width in ((1, n), (2, m)):
@@ -139,11 +115,11 @@ def two_sublayers(src, tgt, self_w, cross_w, row, *, lang=None):
 
 def cross_rows(src, tgt, cross_w, mask, *, lang=None):
     """Walk the decoder rows of the cross-attention: every source column is open on every row."""
-    t = TEXT[page_lang(lang)]
+    t = labels("encoder_decoder", lang)
     m, n = len(src), len(tgt)
     mask = np.asarray(mask)
     fig = go.Figure()
-    for trace in heatmap_traces(cross_w, mask, x=labels(src), y=labels(tgt), zmin=0, colorscale="Purples"):
+    for trace in heatmap_traces(cross_w, mask, x=tick_labels(src), y=tick_labels(tgt), zmin=0, colorscale="Purples"):
         fig.add_trace(trace)
     steps = []
     for i in range(n):
@@ -162,7 +138,7 @@ def layouts(two, one, *, lang=None):
 
     two and one are (words, mask, region codes) as primer.encdec builds them.
     """
-    t = TEXT[page_lang(lang)]
+    t = labels("encoder_decoder", lang)
     fig = go.Figure()
     steps = []
     scale = [[0.0, REGION_COLORS[1]], [0.25, REGION_COLORS[1]], [0.25, REGION_COLORS[2]], [0.5, REGION_COLORS[2]],
@@ -189,43 +165,22 @@ def layouts(two, one, *, lang=None):
     return fig
 
 
-TABLE = {
-    "zh": {"steps": "生成步数", "once": "投影一次、复用：编码器侧 K/V 投影次数", "naive": "每步调用 decode：编码器侧 K/V 投影次数",
-           "layout": "布局", "side": "网格边长（token 数）", "open": "开着的格子", "bidir": "源句能读到它后面的源词吗",
-           "two_stacks": "两个栈", "one_prompt": "一个解码器、一条提示", "yes": "能", "no": "不能"},
-    "en": {"steps": "steps generated", "once": "project once, reuse: encoder-side K/V projections",
-           "naive": "call decode every step: encoder-side K/V projections",
-           "layout": "layout", "side": "grid side (tokens)", "open": "open cells", "bidir": "can a source word read later source words",
-           "two_stacks": "two stacks", "one_prompt": "one decoder, one prompt", "yes": "yes", "no": "no"},
-}
-
-
 def projection_table(rows, *, lang=None):
     """Return a Markdown table: steps, projections when reused, projections when recomputed."""
-    t = TABLE[page_lang(lang)]
+    t = labels("encoder_decoder_tables", lang)
     return md_table([t["steps"], t["once"], t["naive"]], [[s, f"**{a}**", b] for s, a, b in rows])
 
 
 def layout_table(summary, *, lang=None):
     """Return a Markdown table comparing the two translation layouts."""
-    t = TABLE[page_lang(lang)]
+    t = labels("encoder_decoder_tables", lang)
     return md_table([t["layout"], t["side"], t["open"], t["bidir"]],
                     [[t[name], side, cells, t["yes"] if bidir else t["no"]] for name, side, cells, bidir in summary])
 
 
-ANATOMY = {
-    "zh": {"head": ("子层（含它的层归一化）", "计算", "编码器块", "解码器块"),
-           "self": ("自注意力", "x + SelfAttn(LN(x))"), "cross": ("交叉注意力", "x + CrossAttn(LN(x), memory)"),
-           "ffn": ("前馈网络", "x + FFN(LN(x))"), "none": "—", "total": "合计"},
-    "en": {"head": ("sub-layer (with its LayerNorm)", "computes", "encoder block", "decoder block"),
-           "self": ("self-attention", "x + SelfAttn(LN(x))"), "cross": ("cross-attention", "x + CrossAttn(LN(x), memory)"),
-           "ffn": ("feed-forward", "x + FFN(LN(x))"), "none": "—", "total": "total"},
-}
-
-
 def anatomy_table(rows, *, lang=None):
     """Return a Markdown table of each sub-layer's weight count in an encoder block and a decoder block."""
-    t = ANATOMY[page_lang(lang)]
+    t = labels("encoder_decoder_anatomy", lang)
     cell = lambda n: t["none"] if n is None else f"{n:,}"  # noqa: E731
     body = [[t[name][0], f"`{t[name][1]}`", cell(enc), cell(dec)] for name, enc, dec in rows]
     body.append([f"**{t['total']}**", "", f"**{sum(e or 0 for _, e, _ in rows):,}**", f"**{sum(d or 0 for _, _, d in rows):,}**"])

@@ -4,33 +4,17 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from primer.figures._style import ACCENT, MUTED, add_control, page_lang, styled
-from primer.figures.tables import md_table
-from primer.softmax import softmax
-
-TEXT = {
-    "zh": {
-        "step": "第 {s} 步", "steps": "步骤 ", "pos": "位置", "prob": "下一个 token 的概率",
-        "run": "第 {s} 步：把全部 {n} 个 token 从头算一遍<br>→ 预测「{w}」",
-        "grid": "蓝：重算的前缀　橙：新 token", "bars": "最后一个位置的前 {k} 名",
-        "recomputed": "重算", "new": "新 token",
-        "without": "不用缓存：Σ n²", "with": "KV 缓存：Σ n", "n": "生成步数 N", "work": "注意力分数个数（每层每头）",
-        "mark": "N = {n}<br>{a} 对 {b}<br>相差 {r}×", "slider": "N = ",
-    },
-    "en": {
-        "step": "step {s}", "steps": "step ", "pos": "position", "prob": "next-token probability",
-        "run": "step {s}: rerun all {n} tokens from scratch<br>→ predict “{w}”",
-        "grid": "blue: prefix rerun · orange: new token", "bars": "top {k} candidates at the last position",
-        "recomputed": "recomputed", "new": "new token",
-        "without": "no cache: Σ n²", "with": "KV cache: Σ n", "n": "generation steps N", "work": "attention scores (per layer, per head)",
-        "mark": "N = {n}<br>{a} vs {b}<br>{r}× apart", "slider": "N = ",
-    },
-}
+from primer.figures._style import ACCENT, MUTED, add_control, labels, styled
+from primer.figures.tables import fmt_change, md_table
+from primer.rounding import is_rounding
 
 
-def loop_steps(steps, vocab, *, top_k=6, lang=None):
-    """Draw the loop without a cache: each step reruns the whole prefix, then appends its prediction; a slider steps."""
-    t = TEXT[page_lang(lang)]
+def loop_steps(steps, probs, vocab, *, top_k=6, lang=None):
+    """Draw the loop without a cache: each step reruns the whole prefix, then appends its prediction; a slider steps.
+
+    probs[s]: step s's next-token probabilities, [vocab].
+    """
+    t = labels("kv_cache", lang)
     n_steps = len(steps)
     width = len(steps[-1]["input"]) + 1
     fig = make_subplots(rows=2, cols=1, row_heights=[0.58, 0.42], vertical_spacing=0.2,
@@ -51,7 +35,7 @@ def loop_steps(steps, vocab, *, top_k=6, lang=None):
         fig.add_trace(go.Heatmap(z=z.tolist(), x=x, y=y, text=text, texttemplate="%{text}", zmin=1, zmax=2,
                                  colorscale=[[0, "#9ecae1"], [0.5, "#9ecae1"], [0.5, ACCENT], [1, ACCENT]],
                                  showscale=False, xgap=2, ygap=2, hoverinfo="skip"), row=1, col=1)
-        p = softmax(step["logits"])
+        p = np.asarray(probs[s])
         top = np.argsort(-p)[:top_k]
         fig.add_trace(go.Bar(x=[vocab[int(i)] for i in top], y=p[top].tolist(), text=[f"{v:.2f}" for v in p[top]],
                              textposition="outside", marker_color=[ACCENT if i == step["next"] else MUTED for i in top],
@@ -72,7 +56,7 @@ def loop_steps(steps, vocab, *, top_k=6, lang=None):
 
 def work_curves(ns, without, with_cache, marks, *, lang=None):
     """Draw total attention work over N on log axes, without and with a cache; a slider picks N and shows the ratio."""
-    t = TEXT[page_lang(lang)]
+    t = labels("kv_cache", lang)
     fig = go.Figure()
     fig.add_trace(go.Scatter(x=list(ns), y=list(without), mode="lines", name=t["without"], line=dict(color="#d62728", width=3)))
     fig.add_trace(go.Scatter(x=list(ns), y=list(with_cache), mode="lines", name=t["with"], line=dict(color="#1f77b4", width=3)))
@@ -94,42 +78,19 @@ def work_curves(ns, without, with_cache, marks, *, lang=None):
     return styled(fig, height=500)
 
 
-TABLE = {
-    "zh": {
-        "layers": "层数", "heads": "头数", "n": "序列长度", "diff": "缓存解码与全部重算的最大差",
-        "what": "旧位置上的量", "causal": "因果掩码", "full": "双向（全开）掩码", "k": "第 {i} 层的 K", "v": "第 {i} 层的 V",
-        "logits": "输出 logits", "changed": "把旧的哪一行换成噪声", "moved": "新一行输出最多变了多少",
-        "old_q": "旧的 q（查询）", "old_k": "旧的 k（键）", "old_v": "旧的 v（值）",
-        "N": "N", "sq": "不用缓存 Σ n²", "lin": "KV 缓存 Σ n", "ratio": "比值", "formula": "(2N+1)/3",
-        "count_wo": "primer 实测（无缓存）", "model_wo": "成本模型（无缓存）", "count_w": "primer 实测（有缓存）",
-        "model_w": "成本模型（有缓存）", "match": "一致", "counter": "计数器",
-    },
-    "en": {
-        "layers": "layers", "heads": "heads", "n": "length", "diff": "largest difference, cached vs full recompute",
-        "what": "quantity at the old positions", "causal": "causal mask", "full": "bidirectional (full) mask",
-        "k": "K of layer {i}", "v": "V of layer {i}", "logits": "output logits",
-        "changed": "old rows replaced by noise", "moved": "largest change of the new row's output",
-        "old_q": "old q (queries)", "old_k": "old k (keys)", "old_v": "old v (values)",
-        "N": "N", "sq": "no cache Σ n²", "lin": "KV cache Σ n", "ratio": "ratio", "formula": "(2N+1)/3",
-        "count_wo": "primer counted (no cache)", "model_wo": "cost model (no cache)", "count_w": "primer counted (cache)",
-        "model_w": "cost model (cache)", "match": "equal", "counter": "counter",
-    },
-}
-
-
 def _e(x):
-    return "0" if x == 0 else f"{x:.1e}"
+    return fmt_change(x)
 
 
 def equality_table(rows, *, lang=None):
     """Return a Markdown table of (layers, heads, length, max |difference|) rows."""
-    t = TABLE[page_lang(lang)]
+    t = labels("kv_cache_tables", lang)
     return md_table([t["layers"], t["heads"], t["n"], t["diff"]], [[a, b, c, _e(d)] for a, b, c, d in rows])
 
 
 def drift_table(causal, full, *, lang=None):
     """Return a Markdown table of how far the old positions move when a token is appended, per mask."""
-    t = TABLE[page_lang(lang)]
+    t = labels("kv_cache_tables", lang)
     rows = []
     for i in range(len(causal["k"])):
         rows.append([t["k"].format(i=i + 1), _e(causal["k"][i]), _e(full["k"][i])])
@@ -140,14 +101,14 @@ def drift_table(causal, full, *, lang=None):
 
 def dependence_table(change, *, lang=None):
     """Return a Markdown table: which old rows, once replaced by noise, move the new row's output."""
-    t = TABLE[page_lang(lang)]
-    rows = [[t["old_" + name], f"**{_e(change[name])}**" if change[name] == 0 else _e(change[name])] for name in ("q", "k", "v")]
+    t = labels("kv_cache_tables", lang)
+    rows = [[t["old"][name], f"**{_e(change[name])}**" if is_rounding(change[name]) else _e(change[name])] for name in ("q", "k", "v")]
     return md_table([t["changed"], t["moved"]], rows)
 
 
 def work_table(rows, *, lang=None):
     """Return a Markdown table of (N, sum n^2, sum n, exact ratio) rows; the ratio is shown as N×."""
-    t = TABLE[page_lang(lang)]
+    t = labels("kv_cache_tables", lang)
     out = []
     for n, sq, lin, ratio in rows:
         r = float(ratio)
@@ -158,7 +119,7 @@ def work_table(rows, *, lang=None):
 
 def ops_table(rows, *, keys=("scores", "kv_rows"), lang=None):
     """Return a Markdown table of counted vs predicted work, for (N, counted no-cache, model, counted cache, model) rows."""
-    t = TABLE[page_lang(lang)]
+    t = labels("kv_cache_tables", lang)
     out = []
     for n, cw, mw, cc, mc in rows:
         for key in keys:

@@ -5,24 +5,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from primer.figures.tables import md_table, pct
-from primer.figures._style import ACCENT, CLOSED_COLOR, MUTED, NEG_INF, add_control, heatmap_traces, page_lang, styled
-
-TEXT = {
-    "zh": {
-        "q": "查询", "k": "键", "scores": "原始分数", "mask": "加性掩码", "weights": "softmax 权重",
-        "row": "查询行 ", "weight": "注意力权重", "masked": "被遮住",
-        "rule_inf": "正确：加 −∞", "rule_zero": "有 bug：加 0",
-        "window": "窗口 = ", "refused": "primer 拒绝：",
-        "leak": "未来键 {k} 拿到 {p}",
-    },
-    "en": {
-        "q": "query", "k": "key", "scores": "raw scores", "mask": "additive mask", "weights": "softmax weights",
-        "row": "query row ", "weight": "attention weight", "masked": "masked",
-        "rule_inf": "correct: add −∞", "rule_zero": "buggy: add 0",
-        "window": "window = ", "refused": "primer refuses: ",
-        "leak": "future key {k} takes {p}",
-    },
-}
+from primer.figures._style import ACCENT, CLOSED_COLOR, MUTED, NEG_INF, add_control, heatmap_traces, labels, styled
 
 
 def _ticks(n, word):
@@ -31,7 +14,7 @@ def _ticks(n, word):
 
 def scores_mask_softmax(scores, mask, weights, *, lang=None):
     """Draw scores, the additive mask and the softmax weights as three heatmaps side by side."""
-    t = TEXT[page_lang(lang)]
+    t = labels("mask", lang)
     n_q, n_k = np.shape(scores)
     x, y = _ticks(n_k, t["k"]), _ticks(n_q, t["q"])
     fig = make_subplots(rows=1, cols=3, subplot_titles=(t["scores"], t["mask"], "= " + t["weights"]),
@@ -50,7 +33,7 @@ def scores_mask_softmax(scores, mask, weights, *, lang=None):
 
 def row_walk(weights, mask, *, lang=None):
     """Draw one query row's weights as bars; a slider walks the rows."""
-    t = TEXT[page_lang(lang)]
+    t = labels("mask", lang)
     n_q, n_k = np.shape(weights)
     x = _ticks(n_k, t["k"])
     fig = go.Figure()
@@ -69,7 +52,7 @@ def row_walk(weights, mask, *, lang=None):
 
 def rule_toggle(correct, buggy, open_row, *, leak_key, lang=None):
     """Draw one row's weights under the −∞ rule and the 0 rule; buttons switch the rule."""
-    t = TEXT[page_lang(lang)]
+    t = labels("mask", lang)
     n_k = len(correct)
     x = _ticks(n_k, t["k"])
     fig = go.Figure()
@@ -90,7 +73,7 @@ def rule_toggle(correct, buggy, open_row, *, leak_key, lang=None):
 
 def window_slider(scores, windows, weights_by_window, refusals, *, lang=None):
     """Draw the weights under each window; the slider runs down to windows that primer refuses."""
-    t = TEXT[page_lang(lang)]
+    t = labels("mask", lang)
     n = np.shape(scores)[0]
     x, y = _ticks(n, t["k"]), _ticks(n, t["q"])
     fig = go.Figure()
@@ -116,15 +99,9 @@ def window_slider(scores, windows, weights_by_window, refusals, *, lang=None):
     return styled(fig, height=460)
 
 
-TABLE = {
-    "zh": {"q": "查询", "k": "键", "rule": "规则", "inf": "加 −∞（正确）", "zero": "加 0（bug）", "closed": "（已遮）"},
-    "en": {"q": "query", "k": "key", "rule": "rule", "inf": "add −∞ (correct)", "zero": "add 0 (bug)", "closed": " (closed)"},
-}
-
-
 def weights_table(weights, *, digits=1, lang=None):
     """Return a Markdown table of attention weights in percent, one query row per line."""
-    t = TABLE[page_lang(lang)]
+    t = labels("mask_tables", lang)
     n_q, n_k = np.shape(weights)
     head = [t["q"]] + [f"{t['k']} {j}" for j in range(n_k)]
     rows = [[f"{t['q']} {i}"] + [pct(w, digits) for w in weights[i]] for i in range(n_q)]
@@ -133,7 +110,7 @@ def weights_table(weights, *, digits=1, lang=None):
 
 def rule_table(correct, buggy, open_row, *, leak_key, lang=None):
     """Return a Markdown table of one row's weights under the −∞ rule and the buggy 0 rule."""
-    t = TABLE[page_lang(lang)]
+    t = labels("mask_tables", lang)
     n_k = len(correct)
     head = [t["rule"]] + [f"{t['k']} {j}" + ("" if open_row[j] else t["closed"]) for j in range(n_k)]
     rows = []

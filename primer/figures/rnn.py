@@ -3,32 +3,13 @@
 import numpy as np
 import plotly.graph_objects as go
 
-from primer.figures._style import ACCENT, MUTED, add_control, page_lang, styled
+from primer.figures._style import ACCENT, MUTED, add_control, labels, styled
 from primer.figures.tables import md_table
-
-TEXT = {
-    "zh": {
-        "pos": "位置", "char": "字", "from": "起点", "to": "终点", "dist": "相隔（位置差）",
-        "x": "从损失往回传了几步（T − k）", "y": "梯度范数 ‖∂L/∂hₖ‖（对数轴）",
-        "steps": "序列长度 T = ", "radius": "ρ = ", "tanh": "tanh RNN", "linear": "线性 RNN",
-        "below": "＜1", "above": "＞1", "at_loss": "损失处 = 1",
-        "act": "激活", "first": "‖∂L/∂h₁‖，T = {T}",
-        "what": "检查的量", "largest": "反向传播：最大分量（绝对值）", "diff": "与有限差分的最大差（相对）",
-    },
-    "en": {
-        "pos": "position", "char": "character", "from": "from", "to": "to", "dist": "apart (difference of positions)",
-        "x": "steps back from the loss (T − k)", "y": "gradient norm ‖∂L/∂hₖ‖ (log axis)",
-        "steps": "sequence length T = ", "radius": "ρ = ", "tanh": "tanh RNN", "linear": "linear RNN",
-        "below": "<1", "above": ">1", "at_loss": "at the loss = 1",
-        "act": "activation", "first": "‖∂L/∂h₁‖, T = {T}",
-        "what": "quantity checked", "largest": "backprop: largest entry (absolute)", "diff": "largest gap to finite differences (relative)",
-    },
-}
 
 
 def positions_table(text, marks, *, lang=None):
     """Return a Markdown table with one column per character and its 1-based position; marked characters in bold."""
-    t = TEXT[page_lang(lang)]
+    t = labels("rnn", lang)
     bold = lambda c, cell: f"**{cell}**" if c in marks else str(cell)  # noqa: E731
     head = [t["pos"]] + [bold(c, i) for i, c in enumerate(text, start=1)]
     row = [t["char"]] + [bold(c, c) for c in text]
@@ -37,7 +18,7 @@ def positions_table(text, marks, *, lang=None):
 
 def distance_table(head, tail, p, q, distance, *, lang=None):
     """Return a one-row Markdown table: the two characters with their positions, and how far apart they are."""
-    t = TEXT[page_lang(lang)]
+    t = labels("rnn", lang)
     return md_table([t["from"], t["pos"], t["to"], t["pos"], t["dist"]], [[head, p, tail, q, f"**{distance}**"]])
 
 
@@ -55,7 +36,7 @@ def gradient_curves(norms, steps, radii, *, active_steps, active_radius, lang=No
     buttons switch visibility and the slider restyles x and y of every trace, so the two
     controls are independent in a static page.
     """
-    t = TEXT[page_lang(lang)]
+    t = labels("rnn", lang)
     acts = list(norms)
     s0 = list(steps).index(active_steps)
     fig = go.Figure()
@@ -89,7 +70,7 @@ def gradient_curves(norms, steps, radii, *, active_steps, active_radius, lang=No
 
 def first_step_table(radii, first, steps, *, lang=None):
     """Return a Markdown table of ||dL/dh_1|| per spectral radius (columns) and activation (rows)."""
-    t = TEXT[page_lang(lang)]
+    t = labels("rnn", lang)
     head = [t["act"] + " \\ " + t["first"].format(T=steps)] + [_radius_label(t, r) for r in radii]
     rows = [[t[act]] + [f"{v:.1e}" for v in values] for act, values in first.items()]
     return md_table(head, rows)
@@ -97,7 +78,7 @@ def first_step_table(radii, first, steps, *, lang=None):
 
 def gradcheck_table(rows, *, lang=None):
     """Return a Markdown table from (name, backprop gradient, finite-difference gradient) rows."""
-    t = TEXT[page_lang(lang)]
+    t = labels("rnn", lang)
     out = []
     for name, bp, fd in rows:
         big = float(np.abs(bp).max())

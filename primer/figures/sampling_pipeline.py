@@ -1,51 +1,55 @@
-"""Figures of the seven-stage pipeline (chapter 12) and of an image sensor feeding a decoder (chapter 13)."""
+"""Figures and tables of the chapter "Sampling and the seven-stage pipeline": temperature, seeded draws, the stages, one mask swapped."""
 
 import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from primer.figures._style import ACCENT, CLOSED_COLOR, MUTED, add_control, heatmap_traces, page_lang, styled
-from primer.figures.tables import md_table
-
-TEXT = {
-    "zh": {
-        "stages": ("① 分词", "② 嵌入", "③ N 个带掩码的块", "④ 最终归一化", "⑤ logits", "⑥ 采样", "⑦ 循环"),
-        "stage": "阶段 ", "pos": "位置", "dim": "维度", "vocab": "词表", "step": "循环步",
-        "ids": "字符 id", "prob": "最后一个位置的概率（T = {t:g}），选中 {c}",
-        "loop": "每一步把采样到的字符接到末尾，再从阶段 ② 整个重算",
-        "machines": {"encoder": "编码器（全开）", "decoder": "解码器（因果）", "encoder-decoder": "编码器-解码器（因果 + 交叉）"},
-        "mask": "阶段 ③ 的掩码", "xtitle": "提示 {p} ｜ 源 {s}", "dep": "实测依赖", "out": "输出位置",
-        "col_stage": "阶段", "col_name": "名称", "col_shape": "形状", "col_glimpse": "前几个值",
-        "reads": "输出 {i}（{c}）读到的输入", "none": "—", "source": "源 ",
-        "patch": "图块 ", "image": "玩具图像和它的图块", "row_kind": "行", "img": "图像前缀", "txt": "文本",
-        "col_patches": "依赖的图块", "col_text": "依赖的文字位置",
-        "designs": {"decoder-only": "只有解码器", "encoder-decoder": "编码器-解码器"},
-        "sub": {"self": "自注意力", "cross": "交叉注意力", "ff1": "前馈"},
-        "col_design": "设计", "col_kind": "块的种类", "col_sub": "子层", "col_params": "每块参数", "col_count": "块数",
-        "row_img": "图像前缀：图块 {k}", "row_txt": "文本：{k}（{c}）", "row_out": "{i}（{c}）",
-    },
-    "en": {
-        "stages": ("① tokenize", "② embed", "③ N masked blocks", "④ final norm", "⑤ logits", "⑥ sample", "⑦ loop"),
-        "stage": "stage ", "pos": "position", "dim": "dimension", "vocab": "vocabulary", "step": "loop step",
-        "ids": "character ids", "prob": "probabilities at the last position (T = {t:g}), picked {c}",
-        "loop": "each step appends the sampled character and recomputes everything from stage ②",
-        "machines": {"encoder": "encoder (full)", "decoder": "decoder (causal)", "encoder-decoder": "encoder-decoder (causal + cross)"},
-        "mask": "stage ③ masks", "xtitle": "prompt {p} | source {s}", "dep": "measured dependence", "out": "output position",
-        "col_stage": "stage", "col_name": "name", "col_shape": "shape", "col_glimpse": "first values",
-        "reads": "output {i} ({c}) reads", "none": "—", "source": "source ",
-        "patch": "patch ", "image": "the toy image and its patches", "row_kind": "row", "img": "image prefix", "txt": "text",
-        "col_patches": "patches it depends on", "col_text": "text positions it depends on",
-        "designs": {"decoder-only": "decoder-only", "encoder-decoder": "encoder-decoder"},
-        "sub": {"self": "self-attention", "cross": "cross-attention", "ff1": "feed-forward"},
-        "col_design": "design", "col_kind": "block kind", "col_sub": "sub-layers", "col_params": "parameters per block",
-        "col_count": "blocks",
-        "row_img": "image prefix: patch {k}", "row_txt": "text: {k} ({c})", "row_out": "{i} ({c})",
-    },
-}
+from primer.figures._style import ACCENT, CLOSED_COLOR, MUTED, add_control, heatmap_traces, labels, styled
+from primer.figures.tables import md_table, pct, ranges, visible_char
 
 
-def _show(c):
-    return "␣" if c == " " else c
+def words(lang=None):
+    """Return the candidate next words of the temperature example, in the page language."""
+    return labels("sampling", lang)["words"]
+
+
+def temperature_slider(temperatures, probs, freqs, entropies, *, n_draws, active=0, lang=None):
+    """Draw probabilities as bars and seeded-draw frequencies as dots, one slider step per temperature.
+
+    temperatures may hold 0, drawn as the greedy step; probs, freqs and entropies are per step.
+    """
+    t = labels("sampling", lang)
+    x = list(t["words"])
+    fig = go.Figure()
+    steps = []
+    for k, temp in enumerate(temperatures):
+        fig.add_trace(go.Bar(x=x, y=list(probs[k]), marker_color=ACCENT, name=t["prob"],
+                             hovertemplate="%{x}: %{y:.4f}<extra></extra>"))
+        fig.add_trace(go.Scatter(x=x, y=list(freqs[k]), mode="markers", name=t["freq"].format(n=f"{n_draws:,}"),
+                                 marker=dict(symbol="diamond", size=12, color="#1f77b4", line=dict(width=1, color="white")),
+                                 hovertemplate="%{x}: %{y:.4f}<extra></extra>"))
+        fig.add_trace(go.Scatter(x=x, y=[max(p, f) + 0.06 for p, f in zip(probs[k], freqs[k])], mode="text",
+                                 text=[pct(p) for p in probs[k]], showlegend=False, hoverinfo="skip"))
+        label = t["greedy"] if temp == 0 else f"{temp:g}"
+        title = f"{t['temp']}{label} · {t['entropy'].format(h=entropies[k])}"
+        steps.append((label, [3 * k, 3 * k + 1, 3 * k + 2], {"title.text": title}))
+    fig.update_yaxes(range=[0, 1.12], title=t["y"], tickformat=".0%")
+    fig.update_xaxes(color=MUTED)
+    fig.update_layout(legend=dict(orientation="h", x=0, y=1.0, yanchor="bottom"), bargap=0.35)
+    styled(fig, height=460, title=" ")
+    add_control(fig, steps, kind="slider", prefix=t["temp"], active=active)
+    return fig
+
+
+def frequency_table(temperatures, probs, freqs, *, lang=None):
+    """Return a Markdown table: one row per temperature, each cell 'probability / frequency' in percent."""
+    t = labels("sampling", lang)
+    head = [t["t"]] + list(t["words"])
+    rows = []
+    for k, temp in enumerate(temperatures):
+        label = t["greedy"] if temp == 0 else f"{temp:g}"
+        rows.append([label] + [f"{pct(p)} / {pct(f)}" for p, f in zip(probs[k], freqs[k])])
+    return md_table(head, rows)
 
 
 def _axis(ticks, title, *, reverse=False, n=None):
@@ -59,10 +63,10 @@ def stage_stepper(stages, probs, vocab, *, temperature, lang=None):
 
     stages: the seven (name, array) records of primer.pipeline.run; probs: stage 6's distribution.
     """
-    t = TEXT[page_lang(lang)]
+    t = labels("pipeline", lang)
     arr = {s.name: s.array for s in stages}
     ids = arr["tokenize"]
-    chars = [_show(vocab[i]) for i in ids]
+    chars = [visible_char(vocab[i]) for i in ids]
     pos = [f"{i} {c}" for i, c in enumerate(chars)]
     fig = go.Figure()
     steps = []
@@ -94,7 +98,7 @@ def stage_stepper(stages, probs, vocab, *, temperature, lang=None):
     last = dict(type="rect", x0=-0.5, x1=a.shape[1] - 0.5, y0=a.shape[0] - 1.5, y1=a.shape[0] - 0.5,
                 line=dict(color=ACCENT, width=3))
     add(a, np.ones(a.shape, bool),
-        {**title(4, a.shape), "xaxis": _axis([_show(c) for c in vocab], t["vocab"]),
+        {**title(4, a.shape), "xaxis": _axis([visible_char(c) for c in vocab], t["vocab"]),
          "yaxis": _axis(pos, t["pos"], reverse=True), "shapes": [last]},
         fmt="", colorscale="RdBu", zmin=-lim, zmax=lim)
     # 6 sample: the last row's distribution and the id drawn from it
@@ -103,8 +107,8 @@ def stage_stepper(stages, probs, vocab, *, temperature, lang=None):
     p = np.asarray(probs)[None, :]
     p_text = [[f"{v:.2f}"[1:] if v >= 0.005 else "" for v in p[0]]]   # '.40'; near-zero cells left blank
     add(p, np.ones(p.shape, bool),
-        {**title(5, arr["sample"].shape, t["prob"].format(t=temperature, c=f"'{_show(vocab[pick])}' = {pick}")),
-         "xaxis": _axis([_show(c) for c in vocab], t["vocab"]), "yaxis": _axis([""], "", reverse=True), "shapes": [box]},
+        {**title(5, arr["sample"].shape, t["prob"].format(t=temperature, c=f"'{visible_char(vocab[pick])}' = {pick}")),
+         "xaxis": _axis([visible_char(c) for c in vocab], t["vocab"]), "yaxis": _axis([""], "", reverse=True), "shapes": [box]},
         fmt="{:.2f}", colorscale="Blues", zmin=0, zmax=1)
     fig.data[-2].text = p_text
     # 7 loop: the sequence before each step; -1 is not written yet
@@ -113,7 +117,7 @@ def stage_stepper(stages, probs, vocab, *, temperature, lang=None):
     kind = np.where(g < 0, 0.0, np.where(np.arange(g.shape[1]) < n0, 1.0, 2.0))
     for k in range(1, g.shape[0]):
         kind[k, n0 + k - 1] = 3.0
-    text = [[_show(vocab[v]) if v >= 0 else "" for v in row] for row in g]
+    text = [[visible_char(vocab[v]) if v >= 0 else "" for v in row] for row in g]
     start = len(fig.data)
     fig.add_trace(go.Heatmap(z=np.where(g < 0, np.nan, kind).tolist(), text=text, texttemplate="%{text}",
                              x=list(range(g.shape[1])), y=list(range(g.shape[0])), xgap=2, ygap=2, showscale=False,
@@ -133,7 +137,7 @@ def stage_stepper(stages, probs, vocab, *, temperature, lang=None):
 
 def stage_table(stages, vocab, *, lang=None):
     """Return a Markdown table of the seven stages: name, shape and the first values of the first row."""
-    t = TEXT[page_lang(lang)]
+    t = labels("pipeline", lang)
     rows = []
     for k, s in enumerate(stages):
         a = np.asarray(s.array)
@@ -141,7 +145,7 @@ def stage_table(stages, vocab, *, lang=None):
         if np.issubdtype(a.dtype, np.integer):
             glimpse = ", ".join(str(int(v)) for v in first)
             if s.name in ("tokenize", "sample"):
-                glimpse += " = '" + "".join(_show(vocab[int(v)]) for v in first) + "'"
+                glimpse += " = '" + "".join(visible_char(vocab[int(v)]) for v in first) + "'"
         else:
             glimpse = ", ".join(f"{v:.2f}" for v in first)
         rows.append([t["stages"][k], f"`{s.name}`", "×".join(map(str, a.shape)), glimpse + " …" * (a.size > 4)])
@@ -153,10 +157,10 @@ def swap_figure(masks, deps, text, source, *, lang=None):
 
     masks[machine] and deps[machine] are [n, n + m] bool: text columns, then source columns.
     """
-    t = TEXT[page_lang(lang)]
+    t = labels("pipeline", lang)
     n, m = len(text), len(source)
-    x = [_show(c) for c in text] + [_show(c) for c in source]
-    y = [f"{i} {_show(c)}" for i, c in enumerate(text)]
+    x = [visible_char(c) for c in text] + [visible_char(c) for c in source]
+    y = [f"{i} {visible_char(c)}" for i, c in enumerate(text)]
     fig = make_subplots(rows=1, cols=2, subplot_titles=(t["mask"], t["dep"]), horizontal_spacing=0.08)
     steps = []
     for name in masks:
@@ -178,91 +182,20 @@ def swap_figure(masks, deps, text, source, *, lang=None):
     return fig
 
 
-def _ranges(cols):
-    """Format sorted column indices as ranges: [0, 1, 2, 5] -> '0–2, 5'."""
-    out, start = [], None
-    for k, c in enumerate(cols):
-        if start is None:
-            start = c
-        if k + 1 == len(cols) or cols[k + 1] != c + 1:
-            out.append(str(start) if start == c else f"{start}–{c}")
-            start = None
-    return ", ".join(out)
-
-
 def reads(dep_row, n, *, lang=None):
     """Describe one dependence row: text positions it reads, then source positions, e.g. '0–3 + source 0–6'."""
-    t = TEXT[page_lang(lang)]
+    t = labels("pipeline", lang)
     row = np.asarray(dep_row, bool)
-    text = _ranges([j for j in range(n) if row[j]])
-    src = _ranges([j - n for j in range(n, row.size) if row[j]])
+    text = ranges([j for j in range(n) if row[j]])
+    src = ranges([j - n for j in range(n, row.size) if row[j]])
     parts = [text or t["none"]] + ([t["source"] + src] if src else [])
     return " + ".join(parts)
 
 
 def dependence_table(deps, text, *, lang=None):
     """Return a Markdown table: for each output position, the inputs it depends on under each machine."""
-    t = TEXT[page_lang(lang)]
+    t = labels("pipeline", lang)
     n = len(text)
     head = [t["out"]] + [t["machines"][name] for name in deps]
-    rows = [[t["row_out"].format(i=i, c=_show(c))] + [reads(deps[name][i], n, lang=lang) for name in deps] for i, c in enumerate(text)]
+    rows = [[t["row_out"].format(i=i, c=visible_char(c))] + [reads(deps[name][i], n, lang=lang) for name in deps] for i, c in enumerate(text)]
     return md_table(head, rows)
-
-
-def prefix_table(dep, n_patches, text, *, lang=None):
-    """Return a Markdown table: each row of [image patches; text], the patches and text positions its output depends on."""
-    t = TEXT[page_lang(lang)]
-    dep = np.asarray(dep, bool)
-    rows = []
-    for i in range(dep.shape[0]):
-        label = (t["row_img"].format(k=i) if i < n_patches
-                 else t["row_txt"].format(k=i - n_patches, c=_show(text[i - n_patches])))
-        patches = _ranges([j for j in range(n_patches) if dep[i, j]]) or t["none"]
-        chars = _ranges([j - n_patches for j in range(n_patches, dep.shape[1]) if dep[i, j]]) or t["none"]
-        rows.append([label, patches, chars])
-    return md_table([t["row_kind"], t["col_patches"], t["col_text"]], rows)
-
-
-def prefix_figure(image, dep, n_patches, text, *, lang=None):
-    """Draw the toy image cut into patches, and the measured dependence of every row of [patches; text]."""
-    t = TEXT[page_lang(lang)]
-    dep = np.asarray(dep, bool)
-    labels = [f"{t['patch']}{i}" for i in range(n_patches)] + [f"{i} {_show(c)}" for i, c in enumerate(text)]
-    fig = make_subplots(rows=1, cols=2, column_widths=[0.36, 0.64], horizontal_spacing=0.1,
-                        subplot_titles=(t["image"], t["dep"]))
-    img = np.asarray(image)
-    fig.add_trace(go.Heatmap(z=img.tolist(), colorscale="Greys", showscale=False, xgap=1, ygap=1,
-                             hovertemplate="%{z:.2f}<extra></extra>"), row=1, col=1)
-    side = img.shape[0]
-    g = int(round(n_patches ** 0.5))
-    step = side // g
-    for k in range(n_patches):
-        r, c = divmod(k, g)
-        fig.add_annotation(x=c * step + (step - 1) / 2, y=r * step + (step - 1) / 2, text=f"<b>{t['patch']}{k}</b>", showarrow=False,
-                           bgcolor="rgba(255,255,255,0.85)", font=dict(color=ACCENT, size=13), row=1, col=1)
-    for v in range(step, side, step):
-        edge = dict(type="line", line=dict(color=ACCENT, width=2), row=1, col=1)
-        fig.add_shape(x0=v - 0.5, x1=v - 0.5, y0=-0.5, y1=side - 0.5, **edge)
-        fig.add_shape(x0=-0.5, x1=side - 0.5, y0=v - 0.5, y1=v - 0.5, **edge)
-    for trace in heatmap_traces(np.ones(dep.shape), dep, x=range(len(labels)), y=range(len(labels)), fmt="●",
-                                closed_text="", colorscale=[[0, "#1f77b4"], [1, "#1f77b4"]]):
-        trace.update(hovertemplate=None, hoverinfo="skip")
-        fig.add_trace(trace, row=1, col=2)
-    fig.update_yaxes(autorange="reversed", showticklabels=False, row=1, col=1)
-    fig.update_xaxes(showticklabels=False, row=1, col=1)
-    fig.update_xaxes(tickvals=list(range(len(labels))), ticktext=labels, row=1, col=2)
-    fig.update_yaxes(tickvals=list(range(len(labels))), ticktext=labels, autorange="reversed", row=1, col=2)
-    fig.add_vline(x=n_patches - 0.5, line=dict(color=ACCENT, width=2, dash="dot"), row=1, col=2)
-    fig.add_hline(y=n_patches - 0.5, line=dict(color=ACCENT, width=2, dash="dot"), row=1, col=2)
-    fig.update_layout(yaxis=dict(scaleanchor="x"))
-    return styled(fig, height=420)
-
-
-def block_kinds_table(kinds, *, lang=None):
-    """Return a Markdown table of each design's kinds of block: sub-layers, parameters per block, how many."""
-    t = TEXT[page_lang(lang)]
-    rows = []
-    for design, entries in kinds.items():
-        for k, (subs, n_params, count) in enumerate(entries):
-            rows.append([t["designs"][design], k + 1, " + ".join(t["sub"][s] for s in subs), f"{n_params:,}", count])
-    return md_table([t["col_design"], t["col_kind"], t["col_sub"], t["col_params"], t["col_count"]], rows)

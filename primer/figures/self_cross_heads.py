@@ -4,42 +4,13 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from primer.figures._style import add_control, heatmap_traces, page_lang, styled
+from primer.figures._style import add_control, heatmap_traces, labels, page_lang, styled
 from primer.figures.tables import md_table, pct
-
-TEXT = {
-    "zh": {
-        "heads": {"attribute": "头 1：属性", "action": "头 2：动作", "quantity": "头 3：数量", "wide": "一个宽头（三头拼成一头）"},
-        "query": "查询", "key": "键", "others": "其余 {n} 个键合计", "tv": "与宽头的总变差距离",
-        "self": "自注意力：源句读源句", "cross": "交叉注意力：译文读源句",
-        "pos": "位置", "dim": "维度", "pe": "正弦位置编码 PE[位置, 维度]",
-        "no_pe": "不加位置编码", "with_pe": "加上位置编码",
-        "out_a": "「{a}」的输出", "out_b": "「{b}」的输出", "diff": "按词对齐后的差 ∣B − A∣",
-        "setting": "设置", "gap": "max ∣f(Px) − P·f(x)∣", "like_diff": "「喜欢」在两句里的输出之差（最大绝对值）",
-        "field": "字段", "value": "取值", "source": "来源",
-        "rows": {"encoder_layers": "编码器层数 N", "decoder_layers": "解码器层数 N", "d_model": "模型宽度 d_model",
-                 "n_heads": "头数 h", "d_ff": "前馈层宽度 d_ff", "d_k": "每头宽度 d_k = d_model / h"},
-        "published": "论文表 3（base）", "computed": "由上两行算出",
-    },
-    "en": {
-        "heads": {"attribute": "head 1: attribute", "action": "head 2: action", "quantity": "head 3: quantity", "wide": "one wide head (three heads as one)"},
-        "query": "query", "key": "key", "others": "other {n} keys together", "tv": "total-variation distance to the wide head",
-        "self": "self-attention: source reads source", "cross": "cross-attention: target reads source",
-        "pos": "position", "dim": "dimension", "pe": "sinusoidal positional encoding PE[position, dimension]",
-        "no_pe": "no positional encoding", "with_pe": "with positional encoding",
-        "out_a": "output of “{a}”", "out_b": "output of “{b}”", "diff": "∣B − A∣, matched by word",
-        "setting": "setting", "gap": "max ∣f(Px) − P·f(x)∣", "like_diff": "largest absolute difference of 喜欢's output between the two",
-        "field": "field", "value": "value", "source": "source",
-        "rows": {"encoder_layers": "encoder layers N", "decoder_layers": "decoder layers N", "d_model": "model width d_model",
-                 "n_heads": "heads h", "d_ff": "feed-forward width d_ff", "d_k": "per-head width d_k = d_model / h"},
-        "published": "paper, Table 3 (base)", "computed": "computed from the two rows above",
-    },
-}
 
 
 def head_selector(tokens, weights_by_head, *, lang=None):
     """Draw one attention-weight heatmap per head; buttons choose the head (the wide head included)."""
-    t = TEXT[page_lang(lang)]
+    t = labels("self_cross_heads", lang)
     tokens = list(tokens)
     fig = go.Figure()
     steps = []
@@ -58,7 +29,7 @@ def head_selector(tokens, weights_by_head, *, lang=None):
 
 def wide_table(query, keys, rows, *, lang=None):
     """Return a Markdown table of one query's weights on a few keys, per head and for the one wide head."""
-    t = TEXT[page_lang(lang)]
+    t = labels("self_cross_heads", lang)
     n_rest = len(rows[0][1]) - len(keys)
     label = f"{t['query']}「{query}」" if page_lang(lang) == "zh" else f"{t['query']} {query}"
     head = [label] + list(keys.values()) + [t["others"].format(n=n_rest), t["tv"]]
@@ -71,7 +42,7 @@ def wide_table(query, keys, rows, *, lang=None):
 
 def cross_toggle(source, target, self_weights, cross_weights, *, lang=None):
     """Draw the square self-attention map and the rectangular cross-attention map; buttons switch."""
-    t = TEXT[page_lang(lang)]
+    t = labels("self_cross_heads", lang)
     fig = go.Figure()
     for weights, ys in ((self_weights, source), (cross_weights, target)):
         for trace in heatmap_traces(weights, np.ones(np.shape(weights), bool), x=list(source), y=list(ys), zmin=0, zmax=1):
@@ -84,7 +55,7 @@ def cross_toggle(source, target, self_weights, cross_weights, *, lang=None):
 
 def cross_table(source, target, weights, *, lang=None):
     """Return a Markdown table of cross-attention weights: one row per target query, one column per source key."""
-    t = TEXT[page_lang(lang)]
+    t = labels("self_cross_heads", lang)
     head = [f"{t['query']} \\ {t['key']}"] + list(source)
     body = [[q] + [pct(w, 0) for w in row] for q, row in zip(target, weights)]
     return md_table(head, body)
@@ -92,7 +63,7 @@ def cross_table(source, target, weights, *, lang=None):
 
 def pe_heatmap(pe, *, lang=None):
     """Draw the positional encoding as a heatmap: positions down, dimensions across."""
-    t = TEXT[page_lang(lang)]
+    t = labels("self_cross_heads", lang)
     n, d = np.shape(pe)
     fig = go.Figure(go.Heatmap(z=np.asarray(pe).tolist(), x=list(range(d)), y=list(range(n)), colorscale="RdBu",
                                zmin=-1, zmax=1, colorbar=dict(thickness=12),
@@ -107,7 +78,7 @@ def order_toggle(tokens_a, tokens_b, outputs, *, lang=None):
 
     outputs maps "no_pe" / "with_pe" to (out_a, out_b, diff), each [n, d].
     """
-    t = TEXT[page_lang(lang)]
+    t = labels("self_cross_heads", lang)
     a, b = "".join(tokens_a), "".join(tokens_b)
     fig = make_subplots(rows=1, cols=3, horizontal_spacing=0.08,
                         subplot_titles=(t["out_a"].format(a=a), t["out_b"].format(b=b), t["diff"]))
@@ -135,7 +106,7 @@ def order_toggle(tokens_a, tokens_b, outputs, *, lang=None):
 
 def order_table(rows, *, lang=None):
     """Return a Markdown table: permutation gap and 喜欢's output difference, without and with positions."""
-    t = TEXT[page_lang(lang)]
+    t = labels("self_cross_heads", lang)
     head = [t["setting"], t["gap"], t["like_diff"]]
     return md_table(head, [[t[key], _num(gap), _num(diff)] for key, gap, diff in rows])
 
@@ -144,10 +115,12 @@ def _num(x):
     return f"{x:.1e}" if abs(x) < 1e-3 else f"{x:.3f}"
 
 
-def config_table(config, *, lang=None):
-    """Return a Markdown table of a Transformer's published shape, with d_k computed from it."""
-    t = TEXT[page_lang(lang)]
-    body = [[t["rows"][f], getattr(config, f), t["published"]]
-            for f in ("encoder_layers", "decoder_layers", "d_model", "n_heads", "d_ff")]
-    body.append([t["rows"]["d_k"], f"**{config.d_k}**", t["computed"]])
+def config_table(published, *, lang=None):
+    """Return a Markdown table of an encoder-decoder's published shape (a primer.models.Published), with d_k computed from it."""
+    t = labels("self_cross_heads", lang)
+    c = published.config
+    values = {"encoder_layers": c.n_layers, "decoder_layers": c.n_layers, "d_model": c.d_model, "n_heads": c.n_heads,
+              "d_ff": c.d_ff}
+    body = [[t["rows"][f], v, t["published"]] for f, v in values.items()]
+    body.append([t["rows"]["d_k"], f"**{c.d_head}**", t["computed"]])
     return md_table([t["field"], t["value"], t["source"]], body)

@@ -3,26 +3,13 @@
 import numpy as np
 import plotly.graph_objects as go
 
-from primer.figures._style import OPEN_SCALE, add_control, page_lang, styled
+from primer.figures._style import OPEN_SCALE, add_control, labels, styled
 from primer.figures.tables import md_table, pct
-
-TEXT = {
-    "zh": {
-        "src": "源语言词 j（编码器状态 hⱼ）", "tgt": "目标语言词 i（解码步）", "weight": "注意力权重 α",
-        "example": "例子：", "best": "最受关注的源词", "share": "它分到的权重", "target": "目标词",
-        "made_up": "（手工构造的向量，不是训练出来的）",
-    },
-    "en": {
-        "src": "source word j (encoder state hⱼ)", "tgt": "target word i (decoding step)", "weight": "attention weight α",
-        "example": "example: ", "best": "most-attended source word", "share": "its weight", "target": "target word",
-        "made_up": "(hand-made vectors, not trained)",
-    },
-}
 
 
 def alignment_heatmaps(examples, *, active=0, lang=None):
     """Draw one alignment heatmap per example (label, source words, target words, weights); a dropdown picks it."""
-    t = TEXT[page_lang(lang)]
+    t = labels("seq2seq", lang)
     fig = go.Figure()
     steps = []
     for k, (label, source, target, weights) in enumerate(examples):
@@ -52,7 +39,7 @@ def _escape(word):
 
 def alignment_table(source, target, weights, *, lang=None):
     """Return a Markdown table: each target word, the source word it weights most, and that weight."""
-    t = TEXT[page_lang(lang)]
+    t = labels("seq2seq", lang)
     weights = np.asarray(weights, dtype=float)
     rows = []
     for i, word in enumerate(target):

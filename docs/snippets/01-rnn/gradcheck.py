@@ -1,7 +1,8 @@
 import numpy as np
 
 from primer.figures import rnn as figures
-from primer.rnn import numerical_gradient, rnn_backward, rnn_forward
+from primer.gradcheck import numerical_jacobian
+from primer.rnn import rnn_backward, rnn_forward
 
 rng = np.random.default_rng(3)
 T, d, d_in = 8, 5, 3
@@ -19,11 +20,11 @@ dh_out[-1] = c
 grads = rnn_backward(x, h, w, u, b, dh_out, h0)
 h1 = h[0]  # restart the recurrence from h_1 to perturb it: L as a function of h_1
 rows = [
-    ("∂L/∂h₁", grads.h[0], numerical_gradient(lambda v: c @ rnn_forward(x[1:], w, u, b, v)[-1], h1)),
-    ("∂L/∂W", grads.w, numerical_gradient(lambda v: loss(w=v), w)),
-    ("∂L/∂U", grads.u, numerical_gradient(lambda v: loss(u=v), u)),
-    ("∂L/∂b", grads.b, numerical_gradient(lambda v: loss(b=v), b)),
-    ("∂L/∂h₀", grads.h0, numerical_gradient(lambda v: loss(h0=v), h0)),
-    ("∂L/∂x", grads.x, numerical_gradient(lambda v: loss(x=v), x)),
+    ("∂L/∂h₁", grads.h[0], numerical_jacobian(lambda v: c @ rnn_forward(x[1:], w, u, b, v)[-1], h1)),
+    ("∂L/∂W", grads.w, numerical_jacobian(lambda v: loss(w=v), w)),
+    ("∂L/∂U", grads.u, numerical_jacobian(lambda v: loss(u=v), u)),
+    ("∂L/∂b", grads.b, numerical_jacobian(lambda v: loss(b=v), b)),
+    ("∂L/∂h₀", grads.h0, numerical_jacobian(lambda v: loss(h0=v), h0)),
+    ("∂L/∂x", grads.x, numerical_jacobian(lambda v: loss(x=v), x)),
 ]
 print(figures.gradcheck_table(rows))

@@ -1,5 +1,6 @@
 from primer.figures import seq2seq as figures
-from primer.seq2seq import DEFAULT_EXAMPLE, alignment
+from primer.pages.seq2seq import DEFAULT_EXAMPLE, EXAMPLES
+from primer.seq2seq import alignment
 
-source, target, weights = alignment(DEFAULT_EXAMPLE)  # rows: decoding steps; columns: encoder states
+source, target, weights = alignment(*EXAMPLES[DEFAULT_EXAMPLE])  # rows: decoding steps; columns: encoder states
 print(figures.alignment_table(source, target, weights))

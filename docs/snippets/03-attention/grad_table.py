@@ -1,8 +1,9 @@
 
 from primer import causal_mask
-from primer.figures import attention_general as fig3
-from primer.gradcheck import (GRAD_W_K, GRAD_W_Q, GRAD_W_V, GRAD_X, gradient_reach, max_relative_error,
-                              numerical_jacobian, self_attention, self_attention_jacobian)
+from primer.figures import attention as figures
+from primer.gradcheck import (gradient_reach, max_relative_error, numerical_jacobian, self_attention,
+                              self_attention_jacobian)
+from primer.pages.attention import GRAD_W_K, GRAD_W_Q, GRAD_W_V, GRAD_X
 
 n = GRAD_X.shape[0]
 results = {}
@@ -12,4 +13,4 @@ for name, mask in (("no_mask", None), ("causal", causal_mask(n))):
     reach = gradient_reach(analytic)                                                      # [n, n]
     nonzero = reach > 1e-12
     results[name] = (max_relative_error(analytic, numeric), int(nonzero.sum()), n * n, float(reach[nonzero].min()))
-print(fig3.grad_table(results))
+print(figures.grad_table(results))

@@ -1,7 +1,7 @@
 from primer import softmax
-from primer.figures import attention_general as fig3
-from primer.scores import (SCORE_K, SCORE_Q, SCORE_V, SCORE_W_BILINEAR, SCORE_W_K, SCORE_W_Q,
-                           additive_score, bilinear_score, dot_score, scaled_dot_score)
+from primer.figures import attention as figures
+from primer.pages.attention import SCORE_K, SCORE_Q, SCORE_V, SCORE_W_BILINEAR, SCORE_W_K, SCORE_W_Q
+from primer.scores import additive_score, bilinear_score, dot_score, scaled_dot_score
 
 # One query, four keys; every score function sees exactly the same vectors.
 scores = {
@@ -11,4 +11,4 @@ scores = {
     "scaled": scaled_dot_score(SCORE_Q, SCORE_K)[0],
 }
 weights = {name: softmax(s) for name, s in scores.items()}
-print(fig3.score_table(scores, weights))
+print(figures.score_table(scores, weights))

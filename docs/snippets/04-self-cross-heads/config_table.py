@@ -1,4 +1,5 @@
-from primer.figures import heads as fig4
-from primer.heads import TRANSFORMER_BASE
+from primer.figures import self_cross_heads as figures
+from primer.models import model
+from primer.pages.self_cross_heads import CONFIG_MODEL
 
-print(fig4.config_table(TRANSFORMER_BASE))   # d_k is a property: d_model // n_heads
+print(figures.config_table(model(CONFIG_MODEL)))   # d_head is a property: d_model // n_heads

@@ -1,7 +1,8 @@
 from primer import causal_mask, masked_softmax
-from primer.examples import FOUR_SCORES
-from primer.figures import masking, to_html
+from primer.pages.mask import FOUR_SCORES
+from primer.figures import mask as figures
+from primer.figures import to_html
 
 mask = causal_mask(4)
-fig = masking.row_walk(masked_softmax(FOUR_SCORES, mask), mask)
+fig = figures.row_walk(masked_softmax(FOUR_SCORES, mask), mask)
 print(to_html(fig, div_id="fig-row-walk"))

@@ -1,8 +1,9 @@
 from primer import causal_mask, masked_softmax
-from primer.examples import SCORES_3X3
-from primer.figures import masking, to_html
+from primer.pages.mask import SCORES_3X3
+from primer.figures import mask as figures
+from primer.figures import to_html
 
 mask = causal_mask(3)
 weights = masked_softmax(SCORES_3X3, mask)
-fig = masking.scores_mask_softmax(SCORES_3X3, mask, weights)
+fig = figures.scores_mask_softmax(SCORES_3X3, mask, weights)
 print(to_html(fig, div_id="fig-scores-mask-softmax"))

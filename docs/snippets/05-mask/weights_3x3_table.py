@@ -1,6 +1,6 @@
 from primer import causal_mask, masked_softmax
-from primer.examples import SCORES_3X3
-from primer.figures import masking
+from primer.pages.mask import SCORES_3X3
+from primer.figures import mask as figures
 
 weights = masked_softmax(SCORES_3X3, causal_mask(3))  # the −∞ mask, then a row-wise softmax
-print(masking.weights_table(weights, digits=0))
+print(figures.weights_table(weights, digits=0))

@@ -1,6 +1,6 @@
 from primer import causal_mask, masked_softmax
-from primer.examples import FOUR_SCORES
-from primer.figures import masking
+from primer.pages.mask import FOUR_SCORES
+from primer.figures import mask as figures
 
 weights = masked_softmax(FOUR_SCORES, causal_mask(4))
-print(masking.weights_table(weights, digits=1))
+print(figures.weights_table(weights, digits=1))

@@ -1,7 +1,8 @@
 import numpy as np
 
 from primer import masked_softmax, window_mask
-from primer.figures import masking, to_html
+from primer.figures import mask as figures
+from primer.figures import to_html
 
 n = 5
 scores = np.tile(np.arange(float(n)), (n, 1))   # the same scores in every row, one apart
@@ -13,5 +14,5 @@ for w in windows:
         shown[w] = (masked_softmax(scores, mask), mask)
     except ValueError as err:                   # primer refuses a window that empties row 0
         refused[w] = str(err)
-fig = masking.window_slider(scores, windows, shown, refused)
+fig = figures.window_slider(scores, windows, shown, refused)
 print(to_html(fig, div_id="fig-window-slider"))

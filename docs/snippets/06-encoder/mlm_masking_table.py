@@ -1,7 +1,7 @@
 from primer import mlm
-from primer.figures import encoder
+from primer.figures import encoder as figures
 
 tokens = mlm.LONG_SENTENCE
 rows, corrupted = mlm.mask_tokens(tokens, rate=0.15, seed=mlm.MASK_SEED)   # BERT's rule, fixed seed
-print(encoder.masking_table(rows, len(tokens), 0.15))
+print(figures.masking_table(rows, len(tokens), 0.15))
 print("`" + " ".join(corrupted) + "`")

@@ -1,5 +1,5 @@
 from primer import leak
-from primer.figures import decoder
+from primer.figures import decoder as figures
 
 words, changed, result = leak.experiment()
-print(decoder.leak_table(words, changed, result))
+print(figures.leak_table(words, changed, result))

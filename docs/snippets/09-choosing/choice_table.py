@@ -1,4 +1,4 @@
 from primer.architectures import OUTPUTS, architecture_for
-from primer.figures import choosing
+from primer.figures import choosing as figures
 
-print(choosing.choice_table([architecture_for(output) for output in OUTPUTS]))
+print(figures.choice_table([architecture_for(output) for output in OUTPUTS]))

@@ -1,6 +1,7 @@
 import numpy as np
 
-from primer.transformer import Config, decode, encode, init_stack
+from primer.config import Config
+from primer.transformer import decode, encode, init_stack
 
 cfg = Config()                    # tiny and seeded: the point is the masks, not the weights
 src = np.array([27, 18, 28, 1])

@@ -1,4 +1,5 @@
-from primer.architectures import MODELS, summary
-from primer.figures import choosing
+from primer.figures import choosing as figures
+from primer.models import summary
+from primer.pages.choosing import MODELS
 
-print(choosing.params_table([summary(name) for name in MODELS]))
+print(figures.params_table([summary(name) for name in MODELS]))

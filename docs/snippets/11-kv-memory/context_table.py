@@ -1,6 +1,8 @@
-from primer.figures import memory as figs
-from primer.memory import SHAPES, format_bytes, shape_bytes
+from primer.counts import format_bytes, kv_cache_bytes
+from primer.figures import kv_memory as figures
+from primer.models import model
+from primer.pages.kv_memory import CONTEXT_LENGTHS, PER_TOKEN_MODEL
 
-llama = SHAPES["Llama-2-7B"]
-rows = [(n, shape_bytes(llama, n_tokens=n)) for n in (1, 512, 1024, 2048, 4096)]   # grows linearly with the context
-print(figs.context_table(rows, format_bytes, bold=llama.max_context))
+llama = model(PER_TOKEN_MODEL).config               # Llama-2-7B
+rows = [(n, kv_cache_bytes(llama, n)) for n in CONTEXT_LENGTHS]   # grows linearly with the context
+print(figures.context_table(rows, format_bytes, bold=llama.max_len))

@@ -1,5 +1,10 @@
-from primer.figures import memory as figs
-from primer.memory import SHAPES, format_bytes, shape_bytes
+from primer.counts import format_bytes, kv_cache_bytes
+from primer.figures import kv_memory as figures
+from primer.models import model
+from primer.pages.kv_memory import MODELS
 
-rows = [(s, shape_bytes(s, 1), shape_bytes(s, s.max_context)) for s in SHAPES.values()]  # fp16, batch 1
-print(figs.models_table(rows, format_bytes))
+rows = []
+for name in MODELS:
+    c = model(name).config                           # the published shape
+    rows.append((name, c, kv_cache_bytes(c, 1), kv_cache_bytes(c, c.max_len)))   # fp16, batch 1
+print(figures.models_table(rows, format_bytes))

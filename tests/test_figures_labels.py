@@ -1,0 +1,68 @@
+"""The figures' string tables: one per language, the same keys and placeholders in both, every key used."""
+
+import json
+import re
+import string
+from pathlib import Path
+
+import pytest
+
+from primer.figures._style import LABELS, labels
+
+FIGURES = Path(__file__).resolve().parents[1] / "primer" / "figures"
+TABLES = {lang: json.loads((LABELS / f"{lang}.json").read_text(encoding="utf-8")) for lang in ("zh", "en")}
+ROOT = FIGURES.parents[1]
+SOURCES = {p.stem: p.read_text(encoding="utf-8") for p in FIGURES.glob("*.py")}
+# Some keys are picked by data, not written in the builder: t[action] with action in ("mask", "random", "keep")
+# from primer.mlm. Such a key counts as used if primer or a snippet spells it as a string.
+DATA = "\n".join(p.read_text(encoding="utf-8") for p in [*ROOT.glob("primer/**/*.py"), *ROOT.glob("docs/snippets/**/*.py")]
+                 if FIGURES not in p.parents)
+
+
+def placeholders(text):
+    return sorted(name for _, name, _, _ in string.Formatter().parse(text) if name is not None)
+
+
+def differences(zh, en, path=""):
+    """Return where the two tables differ in shape: a key in one only, a list of another length, other placeholders."""
+    if isinstance(zh, dict) and isinstance(en, dict):
+        out = [f"{path}/{k}: only in {'zh' if k in zh else 'en'}" for k in sorted(set(zh) ^ set(en))]
+        return out + [d for k in sorted(set(zh) & set(en)) for d in differences(zh[k], en[k], f"{path}/{k}")]
+    if isinstance(zh, list) and isinstance(en, list):
+        if len(zh) != len(en):
+            return [f"{path}: {len(zh)} items in zh, {len(en)} in en"]
+        return [d for i, (a, b) in enumerate(zip(zh, en)) for d in differences(a, b, f"{path}[{i}]")]
+    if isinstance(zh, str) and isinstance(en, str):
+        return [] if placeholders(zh) == placeholders(en) else [f"{path}: placeholders {placeholders(zh)} vs {placeholders(en)}"]
+    return [f"{path}: {type(zh).__name__} in zh, {type(en).__name__} in en"]
+
+
+def test_both_languages_have_the_same_keys_lists_and_placeholders():
+    assert differences(TABLES["zh"], TABLES["en"]) == []
+
+
+def test_the_check_catches_a_key_missing_in_one_language():
+    en = json.loads(json.dumps(TABLES["en"]))
+    del en["mask"]["row"]
+    assert differences(TABLES["zh"], en) == ["/mask/row: only in zh"]
+    assert differences({"a": "{n} 步"}, {"a": "step"}) == ["/a: placeholders ['n'] vs []"]
+
+
+@pytest.mark.parametrize("section", sorted(TABLES["en"]))
+def test_every_section_and_top_level_key_is_used_by_a_builder(section):
+    users = [src for src in SOURCES.values() if f'labels("{section}"' in src]
+    assert users, f"no figure module reads the section {section!r}"
+    quoted = lambda key, src: re.search(rf"[\"']{re.escape(key)}[\"']", src)  # noqa: E731
+    unused = [key for key in TABLES["en"][section] if not any(quoted(key, src) for src in users) and not quoted(key, DATA)]
+    assert unused == []
+
+
+def test_an_unknown_section_is_refused_by_name():
+    with pytest.raises(ValueError, match="section"):
+        labels("no-such-section", "en")
+    assert labels("mask", "zh") is not labels("mask", "en")
+
+
+def test_the_tables_ship_with_the_package():
+    pyproject = (FIGURES.parents[1] / "pyproject.toml").read_text(encoding="utf-8")
+    assert re.search(r'"primer\.figures"\s*=\s*\[[^\]]*"labels/\*\.json"', pyproject)
