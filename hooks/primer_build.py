@@ -1,55 +1,56 @@
-"""MkDocs hooks: fresh primer per build, page language for figures, plotly.js once, zh/en parity, relative links."""
+"""MkDocs hooks: fresh primer per build, page language for figures, plotly.js once, zh/en parity."""
 
 import logging
 import os
-import re
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
-from mkdocs.utils import get_relative_url
+import markdown
+import markdown_exec
+from mkdocs.plugins import event_priority
+from mkdocs.utils import meta
 
 log = logging.getLogger("mkdocs.hooks.primer")
 
 PLOTLY_JS = "assets/vendor/plotly.min.js"
-EXEC_ID = re.compile(r"^\s*(?:`{3,}|~{3,})\s*python\b[^\n]*\bexec=\"(?:1|true|on)\"[^\n]*", re.M)
-ID_ATTR = re.compile(r"\bid=\"([^\"]+)\"")
 LOCALES = ("zh", "en")
-ALTERNATE = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[^"]*">')
-SWITCH_ABSOLUTE = re.compile(r'<a href="/([^"]*)" hreflang="')
-_exec_ids = {}  # (locale, src path inside the language folder) -> exec block ids, in page order
+
+
+def on_config(config):
+    """Date the build by its commit, so two builds of one commit are byte-identical (sitemap dates too)."""
+    if "SOURCE_DATE_EPOCH" not in os.environ:  # MkDocs dates pages and sitemap.xml.gz by it
+        proc = subprocess.run(["git", "log", "-1", "--format=%ct"], cwd=os.path.dirname(config.config_file_path),
+                              capture_output=True, text=True)
+        if proc.returncode == 0 and proc.stdout.strip():
+            os.environ["SOURCE_DATE_EPOCH"] = proc.stdout.strip()
+    return config
 
 
 def on_pre_build(config):
-    """Drop primer from sys.modules so `mkdocs serve` picks up every edit to it."""
+    """Drop primer from sys.modules so `mkdocs serve` picks up every edit to it; check zh/en parity."""
     for name in [m for m in sys.modules if m == "primer" or m.startswith("primer.")]:
         del sys.modules[name]
+    # i18n builds the other language inside the first build; one check covers both languages.
+    i18n = config.plugins.get("i18n")
+    if not getattr(i18n, "building", False):
+        check_parity(config)
 
 
-def _locale_and_path(page):
-    locale = getattr(page.file, "locale", None) or "zh"
-    path = page.file.src_uri
-    if path.startswith(locale + "/"):
-        path = path[len(locale) + 1:]
-    return locale, path
+@event_priority(-200)  # after i18n's on_files (-100), which lays out each language's files anew
+def on_files(files, config):
+    """Give htmlproofer the files this language's build writes; it keeps those it saw before i18n."""
+    proofer = config.plugins.get("htmlproofer")
+    if proofer is not None:
+        proofer.files = list(files)
+    return files
 
 
-def on_page_markdown(markdown, page, config, files):
-    """Tell the figure builders the page language, and record the page's exec block ids."""
-    locale, path = _locale_and_path(page)
-    os.environ["PRIMER_LANG"] = locale
-    ids = []
-    for fence in EXEC_ID.finditer(markdown):
-        found = ID_ATTR.search(fence.group(0))
-        if not found:
-            log.warning(f"{page.file.src_uri}: an exec block has no id=; give every exec block one")
-            continue
-        ids.append(found.group(1))
-    if len(ids) != len(set(ids)):
-        log.warning(f"{page.file.src_uri}: exec block ids repeat: {ids}")
-    _exec_ids[(locale, path)] = ids
-    page.meta["exec_ids"] = " ".join(ids)
-    return markdown
+def on_page_markdown(markdown_text, page, config, files):
+    """Tell the figure builders the page language."""
+    os.environ["PRIMER_LANG"] = getattr(page.file, "locale", None) or LOCALES[0]
+    return markdown_text
 
 
 def on_page_content(html, page, config, files):
@@ -58,19 +59,8 @@ def on_page_content(html, page, config, files):
     return html
 
 
-def on_post_page(output, page, config):
-    """Drop the head's hreflang alternates, and make the language switcher's links relative.
-
-    Material fetches <alternate>/sitemap.xml for each alternate (a 404: i18n points them at the page
-    itself). On the home pages i18n writes the switcher's links as "/" and "/en/", which break when
-    the site is served under a sub-path or opened from disk.
-    """
-    output = ALTERNATE.sub("", output)
-    return SWITCH_ABSOLUTE.sub(lambda m: f'<a href="{get_relative_url(m.group(1) or "./", page.url)}" hreflang="', output)
-
-
 def on_post_build(config):
-    """Copy plotly.js from the installed plotly package, and check zh/en exec-block parity."""
+    """Copy plotly.js from the installed plotly package."""
     import plotly
 
     src = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
@@ -78,14 +68,61 @@ def on_post_build(config):
     dest.parent.mkdir(parents=True, exist_ok=True)
     if not dest.exists() or dest.stat().st_size != src.stat().st_size:
         shutil.copyfile(src, dest)
-    if {locale for locale, _ in _exec_ids} != set(LOCALES):
-        return  # i18n builds zh, then en: compare once both are in
-    by_path = {}
-    for (locale, path), ids in _exec_ids.items():
-        by_path.setdefault(path, {})[locale] = ids
-    for path, per_locale in sorted(by_path.items()):
-        if len(per_locale) == 1:
-            log.warning(f"{path}: exists only in {next(iter(per_locale))}; every page lands in zh and en or not at all")
-        elif len(set(map(tuple, per_locale.values()))) != 1:
-            log.warning(f"{path}: zh and en run different exec blocks: {per_locale}")
-    _exec_ids.clear()  # `mkdocs serve` rebuilds in the same process
+
+
+def exec_block_finder(config):
+    """Return find(markdown_text) -> ids of the blocks markdown-exec runs in it, in the order it meets them.
+
+    The text goes through the site's own Markdown extensions, and markdown-exec's own validator
+    decides which fences run (exec="yes" runs; exec="no" does not), but nothing is executed.
+    """
+    found = []
+
+    def record(language, inputs, options, attrs, md):
+        runs = markdown_exec.validator(language, inputs, options, attrs, md)
+        if runs:
+            found.append(options["id"])
+        return runs
+
+    fences_by_name = {}
+    for fence in config.mdx_configs.get("pymdownx.superfences", {}).get("custom_fences", []):
+        if fence.get("validator") is markdown_exec.validator:
+            fence = dict(fence, validator=record, format=lambda *args, **kwargs: "")
+        fences_by_name.setdefault(fence["name"], fence)  # each rebuild registers markdown-exec's fences again
+    configs = dict(config.mdx_configs)
+    configs["pymdownx.superfences"] = dict(configs.get("pymdownx.superfences", {}),
+                                           custom_fences=list(fences_by_name.values()))
+    md = markdown.Markdown(extensions=config.markdown_extensions, extension_configs=configs)
+
+    def find(markdown_text):
+        found.clear()
+        md.reset().convert(meta.get_data(markdown_text)[0])
+        return list(found)
+
+    return find
+
+
+def check_parity(config):
+    """Warn unless each page exists in every language and runs the same exec blocks, each with its own id.
+
+    Reads both languages' sources from docs/, so the result does not depend on which language
+    i18n builds first.
+    """
+    docs = Path(config.docs_dir)
+    pages = {locale: {p.relative_to(docs / locale).as_posix() for p in (docs / locale).rglob("*.md")}
+             for locale in LOCALES}
+    find = exec_block_finder(config)
+    for path in sorted(set().union(*pages.values())):
+        present = [locale for locale in LOCALES if path in pages[locale]]
+        if len(present) != len(LOCALES):
+            log.warning(f"{path}: exists only in {', '.join(present)}; every page lands in zh and en or not at all")
+            continue
+        ids = {}
+        for locale in LOCALES:
+            ids[locale] = find((docs / locale / path).read_text(encoding="utf-8"))
+            if "" in ids[locale]:
+                log.warning(f"{locale}/{path}: an exec block has no id=; give every exec block one")
+            if len(set(ids[locale])) != len(ids[locale]):
+                log.warning(f"{locale}/{path}: exec block ids repeat: {ids[locale]}")
+        if len({tuple(v) for v in ids.values()}) != 1:
+            log.warning(f"{path}: zh and en run different exec blocks: {ids}")

@@ -19,11 +19,37 @@ class _Loader(yaml.SafeLoader):
 
 
 _Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
+_Loader.add_constructor("!ENV", lambda loader, node: None)
 
 
 @pytest.fixture(scope="module")
 def config():
     return yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_Loader)
+
+
+@pytest.fixture(scope="module")
+def hook():
+    sys.path.insert(0, str(ROOT / "hooks"))
+    try:
+        import primer_build
+    finally:
+        sys.path.pop(0)
+    return primer_build
+
+
+@pytest.fixture(scope="module")
+def mkdocs_config():
+    """The site's config as the hooks see it at pre-build: markdown-exec has registered its fences."""
+    from mkdocs.config import load_config
+
+    saved = os.environ.get("MKDOCS_CONFIG_DIR")
+    cfg = load_config(str(ROOT / "mkdocs.yml"))
+    cfg.plugins["markdown-exec"].on_config(cfg)
+    yield cfg
+    if saved is None:
+        os.environ.pop("MKDOCS_CONFIG_DIR", None)
+    else:
+        os.environ["MKDOCS_CONFIG_DIR"] = saved
 
 
 def plugin(config, name):
@@ -64,22 +90,117 @@ def test_chinese_search_separator(config):
     import jieba  # noqa: F401  (material segments Chinese only when jieba is importable)
 
 
-def test_serve_watches_primer_and_reloads_it(config):
+def test_serve_watches_primer_and_reloads_it(config, hook, mkdocs_config):
     assert "primer" in config["watch"]
-    sys.path.insert(0, str(ROOT / "hooks"))
-    try:
-        import primer_build
-    finally:
-        sys.path.pop(0)
     import primer.masks  # noqa: F401
-    primer_build.on_pre_build(config={})
+    hook.on_pre_build(mkdocs_config)
     assert not [m for m in sys.modules if m == "primer" or m.startswith("primer.")]
     import primer  # noqa: F401  (re-import for the tests that follow)
 
 
+
+# ---- the zh/en parity rule: which blocks run is markdown-exec's call, not a regex's
+
+FENCES = {  # opening line -> the id markdown-exec runs the block under, or None if it shows the code only
+    '```python exec="1" id="a"': "a",
+    '```python exec="yes" id="a"': "a",
+    '```python exec="TRUE" id="a"': "a",
+    '```python id="a" exec="on"': "a",
+    '~~~~python exec="1" id="a"': "a",
+    '```python exec="1"': "",
+    '```{.python exec="1" id="a"}': "",  # brace form: markdown-exec gets no id
+    '```python exec="no"': None,
+    '```python exec="0"': None,
+    '```python': None,
+    '```pycon exec="1" id="a"': None,   # markdown-exec is configured for python only
+}
+
+
+def run_for_real(mkdocs_config, text):
+    """Convert with the site's extensions and markdown-exec itself, executing the blocks."""
+    import markdown
+
+    md = markdown.Markdown(extensions=mkdocs_config.markdown_extensions,
+                           extension_configs=mkdocs_config.mdx_configs)
+    return md.convert(text)
+
+
+@pytest.mark.parametrize("opening", FENCES)
+def test_the_hook_counts_a_block_exactly_when_markdown_exec_runs_it(hook, mkdocs_config, opening):
+    fence = opening.split("python")[0].split("pycon")[0].strip("{.")
+    text = f'# t\n\n{opening}\nprint("RAN" + "-HERE")\n{fence}\n'
+    found = hook.exec_block_finder(mkdocs_config)(text)
+    ran = "RAN-HERE" in run_for_real(mkdocs_config, text)
+    assert found == ([] if FENCES[opening] is None else [FENCES[opening]])
+    assert ran == bool(found)
+
+
+def test_the_hook_finds_blocks_inside_admonitions_and_tabs(hook, mkdocs_config):
+    text = textwrap.dedent("""
+        # t
+
+        !!! note
+
+            ```python exec="yes" id="in-note"
+            print(1)
+            ```
+
+        === "Tab"
+
+            ```python exec="1" id="in-tab"
+            print(2)
+            ```
+        """)
+    assert sorted(hook.exec_block_finder(mkdocs_config)(text)) == ["in-note", "in-tab"]
+
+
+def two_languages(tmp_path, zh, en):
+    for lang, body in (("zh", zh), ("en", en)):
+        if body is not None:
+            (tmp_path / lang).mkdir()
+            (tmp_path / lang / "page.md").write_text(body, encoding="utf-8")
+
+
+def parity_warnings(hook, mkdocs_config, docs, caplog):
+    """Run the hook's parity check over a docs folder, with no build, and return its warnings."""
+    import copy
+
+    cfg = copy.copy(mkdocs_config)
+    cfg.docs_dir = str(docs)
+    caplog.clear()
+    with caplog.at_level("WARNING", logger="mkdocs.hooks.primer"):
+        hook.check_parity(cfg)
+    return [r.getMessage() for r in caplog.records]
+
+
+BLOCK = '```python exec="{flag}" id="{id}"\nprint(1)\n```\n'
+
+
+@pytest.mark.parametrize("zh, en, expected", [
+    (BLOCK.format(flag="1", id="x"), BLOCK.format(flag="yes", id="x"), None),
+    (BLOCK.format(flag="yes", id="x"), "```python\nprint(1)\n```\n", "zh and en run different exec blocks"),
+    (BLOCK.format(flag="1", id="x"), BLOCK.format(flag="1", id="y"), "zh and en run different exec blocks"),
+    (BLOCK.format(flag="1", id="x") * 2, BLOCK.format(flag="1", id="x") * 2, "exec block ids repeat"),
+    ('```python exec="1"\nprint(1)\n```\n',) * 2 + ("has no id=",),
+    (None, BLOCK.format(flag="1", id="x"), "page.md: exists only in en"),
+    (BLOCK.format(flag="1", id="x"), None, "page.md: exists only in zh"),
+])
+def test_the_parity_rule_reads_both_languages_from_the_sources(hook, mkdocs_config, tmp_path, caplog, zh, en, expected):
+    two_languages(tmp_path, zh, en)
+    warnings = parity_warnings(hook, mkdocs_config, tmp_path, caplog)
+    if expected is None:
+        assert warnings == []
+    else:
+        assert any(expected in w for w in warnings), warnings
+
+
+def test_the_site_itself_is_in_parity(hook, mkdocs_config, caplog):
+    assert parity_warnings(hook, mkdocs_config, ROOT / "docs", caplog) == []
+
+
 # ---- scratch builds: the real config and hooks over a two-page site
 
-def scratch_site(tmp_path, zh_body, en_body=None, extra_zh=None):
+def scratch_site(tmp_path, zh_body, en_body=None, extra_zh=None, extra_en=None):
     for part in ("hooks", "overrides"):
         shutil.copytree(ROOT / part, tmp_path / part)
     shutil.copytree(ROOT / "docs" / "assets", tmp_path / "docs" / "assets")
@@ -92,8 +213,9 @@ def scratch_site(tmp_path, zh_body, en_body=None, extra_zh=None):
         if body is not None:
             (tmp_path / "docs" / lang).mkdir(parents=True)
             (tmp_path / "docs" / lang / "index.md").write_text(textwrap.dedent(body), encoding="utf-8")
-    if extra_zh:
-        (tmp_path / "docs" / "zh" / "extra.md").write_text(extra_zh, encoding="utf-8")
+    for lang, body in (("zh", extra_zh), ("en", extra_en)):
+        if body:
+            (tmp_path / "docs" / lang / "extra.md").write_text(body, encoding="utf-8")
     return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "out")],
                           cwd=tmp_path, env=ENV, capture_output=True, text=True, timeout=300)
 
@@ -153,3 +275,38 @@ def test_a_missing_snippet_fails_the_build(tmp_path):
     body = '# t\n\n```python exec="1" id="s"\n--8<-- "nowhere/missing.py"\n```\n'
     proc = scratch_site(tmp_path, body, body)
     assert proc.returncode != 0
+
+
+def test_an_exec_block_the_other_language_only_shows_fails_the_build(tmp_path):
+    shown = GOOD.replace(' exec="1" id="fine"', "")
+    proc = scratch_site(tmp_path, GOOD.replace('exec="1"', 'exec="yes"'), shown)
+    assert proc.returncode != 0
+    assert "zh and en run different exec blocks" in proc.stderr
+
+
+LINKS = """
+# t
+
+## Here
+
+[same page](#here) [other page](extra.md#there)
+"""
+
+
+def test_the_scratch_site_links_check(tmp_path):
+    extra = "# e\n\n## There\n"
+    proc = scratch_site(tmp_path, LINKS, LINKS, extra_zh=extra, extra_en=extra)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+
+
+@pytest.mark.parametrize("broken", [
+    "[x](#nowhere)",                                    # Markdown link to a missing anchor
+    "[x](extra.md#nowhere)",                            # ... on another page
+    '<a href="#nowhere">x</a>',                         # raw HTML, which MkDocs does not validate
+    '```python exec="1" id="out"\nprint(\'<a href="extra/#nowhere">x</a>\')\n```',  # printed by a block
+])
+def test_a_broken_anchor_fails_the_build(tmp_path, broken):
+    extra = "# e\n\n## There\n"
+    proc = scratch_site(tmp_path, LINKS, LINKS + "\n" + broken + "\n", extra_zh=extra, extra_en=extra)
+    assert proc.returncode != 0
+    assert "htmlproofer" in proc.stderr and "#nowhere" in proc.stderr, proc.stderr[-3000:]

@@ -1,0 +1,52 @@
+"""Two builds of one commit give the same site, byte for byte."""
+
+import datetime
+import gzip
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+
+
+@pytest.fixture(scope="module")
+def second_site(tmp_path_factory):
+    """Build the site a second time, the way the session's `site` fixture does."""
+    out = tmp_path_factory.mktemp("site-again")
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
+                          cwd=ROOT, env=env, capture_output=True, text=True)
+    assert proc.returncode == 0, "strict build failed:\n" + proc.stderr[-8000:]
+    return out
+
+
+def tree(site):
+    return sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file())
+
+
+def test_two_builds_write_the_same_files(site, second_site):
+    assert tree(site) == tree(second_site)
+
+
+def test_two_builds_are_byte_identical(site, second_site):
+    differ = [name for name in tree(site)
+              if (site / name).read_bytes() != (second_site / name).read_bytes()]
+    assert differ == []
+
+
+def test_sitemap_is_dated_by_the_commit_not_the_clock(site):
+    if "SOURCE_DATE_EPOCH" in os.environ:
+        pytest.skip("SOURCE_DATE_EPOCH is set by the caller; the build uses it as it is")
+    proc = subprocess.run(["git", "log", "-1", "--format=%ct"], cwd=ROOT, capture_output=True, text=True)
+    if proc.returncode != 0:
+        pytest.skip("not a git checkout")
+    committed = datetime.datetime.fromtimestamp(int(proc.stdout), datetime.timezone.utc)
+    dates = set(re.findall(r"<lastmod>([^<]+)</lastmod>", (site / "sitemap.xml").read_text(encoding="utf-8")))
+    assert dates == {committed.strftime("%Y-%m-%d")}
+    with gzip.open(site / "sitemap.xml.gz") as gz:
+        gz.read()
+        assert gz.mtime == int(datetime.datetime.combine(committed.date(), datetime.time(),
+                                                         datetime.timezone.utc).timestamp())
