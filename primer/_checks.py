@@ -5,22 +5,23 @@ import numbers
 import numpy as np
 
 
+def int_at_least(name, value, low):
+    """Return value as an int, or raise unless it is an integer >= low (bools are not integers here)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+    if value < low:
+        raise ValueError(f"{name} must be an integer >= {low}, got {value}")
+    return int(value)
+
+
 def positive_int(name, value):
     """Return value as an int, or raise unless it is an integer >= 1."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
-    if value < 1:
-        raise ValueError(f"{name} must be an integer >= 1, got {value}")
-    return int(value)
+    return int_at_least(name, value, 1)
 
 
 def nonneg_int(name, value):
     """Return value as an int, or raise unless it is an integer >= 0."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"{name} must be an integer >= 0, got {value!r}")
-    if value < 0:
-        raise ValueError(f"{name} must be an integer >= 0, got {value}")
-    return int(value)
+    return int_at_least(name, value, 0)
 
 
 def float_array(name, value, *, min_ndim=1):

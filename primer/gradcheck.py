@@ -1,4 +1,4 @@
-"""Gradient checks: finite differences against the analytic Jacobian of self-attention, and who reaches whom."""
+"""Gradient checks: the one finite-difference helper, the analytic Jacobian of self-attention, and who reaches whom."""
 
 import numpy as np
 
@@ -6,9 +6,12 @@ from primer._checks import bool_mask, float_array
 from primer.attention import attention
 
 
-def numerical_jacobian(f, x, eps=1e-6):  # f: [n, d] -> [m, e]; [n, d] -> [m, e, n, d]
-    """Return d f(x) / d x by central differences, one input entry at a time."""
-    x = float_array("x", x)
+def numerical_jacobian(f, x, eps=1e-6):  # f: [...x] -> [...f]; [...x] -> [...f, ...x]
+    """Return d f(x) / d x by central differences, one input entry at a time; for a scalar f, its gradient.
+
+    Used in chapters 1 (rnn) and 3 (attention).
+    """
+    x = float_array("x", x, min_ndim=0)
     eps = float(eps)
     if not np.isfinite(eps) or eps <= 0:
         raise ValueError(f"eps must be a finite number > 0, got {eps}")
@@ -39,13 +42,13 @@ def _weights(x, w_q, w_k, w_v):
 
 
 def self_attention(x, w_q, w_k, w_v, mask=None):  # [n, d], [d, d_k], [d, d_k], [d, d_v], [n, n] -> [n, d_v]
-    """Return one head of self-attention: queries, keys and values are all projections of x."""
+    """Return one head of self-attention: queries, keys and values are all projections of x. Used in chapter 3 (attention)."""
     x, (w_q, w_k, w_v) = _weights(x, w_q, w_k, w_v)
     return attention(x @ w_q, x @ w_k, x @ w_v, mask)[0]
 
 
 def self_attention_jacobian(x, w_q, w_k, w_v, mask=None):  # [n, d], ... -> [n, d_v, n, d]
-    """Return d out_i / d x_m of self_attention, in closed form.
+    """Return d out_i / d x_m of self_attention, in closed form. Used in chapter 3 (attention).
 
     out_i = sum_l a_il v_l, so d out_i / d x_m = a_im W_v^T
             + a_im (v_m - out_i) (W_k q_i)^T / sqrt(d_k)          (x_m as a key)
@@ -67,7 +70,7 @@ def self_attention_jacobian(x, w_q, w_k, w_v, mask=None):  # [n, d], ... -> [n, 
 
 
 def gradient_reach(jac):  # [n_out, e, n_in, d] -> [n_out, n_in]
-    """Return the size (Frobenius norm) of each block d out_i / d x_j: 0 means x_j cannot move out_i."""
+    """Return the size (Frobenius norm) of each block d out_i / d x_j: 0 means x_j cannot move out_i. Used in chapter 3 (attention)."""
     jac = float_array("jac", jac, min_ndim=4)
     if jac.ndim != 4:
         raise ValueError(f"jac must have shape [n_out, e, n_in, d], got {jac.shape}")
@@ -75,16 +78,9 @@ def gradient_reach(jac):  # [n_out, e, n_in, d] -> [n_out, n_in]
 
 
 def max_relative_error(a, b):  # [...], [...] -> float
-    """Return max |a - b| / max(|a|, |b|, 1e-12) over all entries: how far two Jacobians disagree."""
+    """Return max |a - b| / max(|a|, |b|, 1e-12) over all entries: how far two Jacobians disagree. Used in chapters 1 and 3."""
     a = float_array("a", a)
     b = float_array("b", b)
     if a.shape != b.shape:
         raise ValueError(f"a and b must have the same shape, got {a.shape} and {b.shape}")
     return float(np.max(np.abs(a - b) / np.maximum(np.maximum(np.abs(a), np.abs(b)), 1e-12)))
-
-
-# The gradient-check example of chapter 3: six positions, width four, seeded draws.
-_rng = np.random.default_rng(11)
-GRAD_X = _rng.normal(size=(6, 4))
-GRAD_W_Q, GRAD_W_K, GRAD_W_V = (_rng.normal(scale=0.7, size=(4, 4)) for _ in range(3))
-del _rng

@@ -1,6 +1,4 @@
-"""Multi-head attention: split the projections into heads, attend in each, merge; and the original Transformer's shape."""
-
-from dataclasses import dataclass
+"""Multi-head attention: split the projections into heads, attend in each, merge; and hand-set heads that each hold one relation."""
 
 import numpy as np
 
@@ -60,71 +58,34 @@ def multi_head_attention(x_q, x_kv, w_q, w_k, w_v, w_o, n_heads, mask=None):  # 
     return out, weights
 
 
-@dataclass(frozen=True)
-class TransformerConfig:
-    """The shape of an encoder-decoder Transformer; d_k = d_v = d_model / n_heads."""
+def relation_projections(features, heads, relations, d_head, strength):  # -> ([d, h*d_h], [d, h*d_h], [d, h*d_h])
+    """Return hand-set (W_q, W_k, W_v) that write each (head, query feature, key feature) relation into its own head.
 
-    encoder_layers: int
-    decoder_layers: int
-    d_model: int
-    n_heads: int
-    d_ff: int
-
-    def __post_init__(self):
-        for name in ("encoder_layers", "decoder_layers", "d_model", "n_heads", "d_ff"):
-            object.__setattr__(self, name, positive_int(name, getattr(self, name)))
-        if self.d_model % self.n_heads:
-            raise ValueError(f"n_heads must divide d_model, got d_model {self.d_model} and n_heads {self.n_heads}")
-
-    @property
-    def d_k(self):
-        """Width of one head's queries and keys (and values): d_model / n_heads."""
-        return self.d_model // self.n_heads
-
-
-# Attention Is All You Need (2017), Table 3, the base model.
-TRANSFORMER_BASE = TransformerConfig(encoder_layers=6, decoder_layers=6, d_model=512, n_heads=8, d_ff=2048)
-
-
-# ---- chapter 4's multi-head example: 「苹果很甜，我昨天买了三斤」, hand-set, not trained.
-APPLE_TOKENS = ("苹果", "很", "甜", "，", "我", "昨天", "买", "了", "三", "斤")
-# Each token is one-hot on a word-class feature; the features are the embedding's dimensions.
-APPLE_FEATURES = ("noun", "adverb", "adjective", "punct", "pronoun", "time", "verb", "particle", "number", "measure")
-APPLE_X = np.eye(len(APPLE_TOKENS))
-APPLE_HEADS = ("attribute", "action", "quantity")
-APPLE_D_HEAD = 4
-APPLE_STRENGTH = 3.0  # each matching (query, key) pair scores STRENGTH^2 / sqrt(D_HEAD)
-
-# (head, query class, key class): in that head, a token of the query class looks for the key class.
-APPLE_RELATIONS = (
-    ("attribute", "adjective", "noun"), ("attribute", "noun", "adjective"),      # 甜 -> 苹果, 苹果 -> 甜
-    ("action", "verb", "noun"), ("action", "verb", "pronoun"),                  # 买 -> 苹果, 买 -> 我
-    ("action", "noun", "verb"), ("action", "pronoun", "verb"),                  # 苹果 -> 买, 我 -> 买
-    ("quantity", "measure", "noun"), ("quantity", "number", "noun"),            # 斤 -> 苹果, 三 -> 苹果
-    ("quantity", "noun", "measure"),                                            # 苹果 -> 斤
-)
-
-
-def apple_projections():  # -> ([d, h*d_h], [d, h*d_h], [d, h*d_h])
-    """Return hand-set (W_q, W_k, W_v) that write each relation of APPLE_RELATIONS into its own head.
-
-    Within a head, each key class that is looked for gets one slot of the head's d_h dimensions:
-    the key class writes STRENGTH into that slot of K, each query class looking for it writes
-    STRENGTH into the same slot of Q. W_v copies each token's class into every head unchanged.
+    Inputs are one-hot over `features`. Within a head, each key feature that is looked for gets one
+    slot of the head's d_head dimensions: the key feature writes strength into that slot of K, each
+    query feature looking for it writes strength into the same slot of Q, so a matching pair scores
+    strength^2 / sqrt(d_head). W_v copies each token's feature into every head unchanged.
+    Used in chapter 4 (self-cross-heads).
     """
-    d, h, d_h = len(APPLE_FEATURES), len(APPLE_HEADS), APPLE_D_HEAD
+    features, heads = tuple(features), tuple(heads)
+    d, h, d_h = len(features), positive_int("len(heads)", len(heads)), positive_int("d_head", d_head)
+    strength = float(strength)
+    if not (np.isfinite(strength) and strength > 0):
+        raise ValueError(f"strength must be a finite number > 0, got {strength}")
     w_q, w_k = np.zeros((d, h * d_h)), np.zeros((d, h * d_h))
-    for head in range(h):
-        slots = {}
-        for name, q_class, k_class in APPLE_RELATIONS:
-            if name != APPLE_HEADS[head]:
-                continue
-            slot = slots.setdefault(k_class, len(slots))
-            if slot >= d_h:
-                raise ValueError(f"head {name} needs more than d_h = {d_h} slots")
-            col = head * d_h + slot
-            w_k[APPLE_FEATURES.index(k_class), col] = APPLE_STRENGTH
-            w_q[APPLE_FEATURES.index(q_class), col] = APPLE_STRENGTH
+    slots = [{} for _ in heads]
+    for name, q_feature, k_feature in relations:
+        for arg, value, known in (("head", name, heads), ("query feature", q_feature, features),
+                                  ("key feature", k_feature, features)):
+            if value not in known:
+                raise ValueError(f"relations must use known names, got {arg} {value!r}")
+        head = heads.index(name)
+        slot = slots[head].setdefault(k_feature, len(slots[head]))
+        if slot >= d_h:
+            raise ValueError(f"d_head must be >= the key features head {name} looks for, got d_head = {d_h}")
+        col = head * d_h + slot
+        w_k[features.index(k_feature), col] = strength
+        w_q[features.index(q_feature), col] = strength
     w_v = np.tile(np.eye(d), (1, h))
     return w_q, w_k, w_v
 
@@ -150,11 +111,3 @@ def total_variation(p, r):  # [..., n], [..., n] -> [...] (leading axes broadcas
     if p.shape[-1] != r.shape[-1]:
         raise ValueError(f"p and r must have the same last axis, got {p.shape} and {r.shape}")
     return 0.5 * np.abs(p - r).sum(axis=-1)
-
-
-# ---- chapter 4's cross-attention example: a target sentence reads a source sentence.
-CROSS_SOURCE = ("我", "昨天", "买", "了", "苹果")        # keys and values: the encoder side
-CROSS_TARGET = ("I", "bought", "apples")              # queries: the decoder side
-# Hand-set 3-d vectors on the axes (person, buying, fruit); 昨天 and 了 carry none of them.
-CROSS_SOURCE_X = np.array([[2.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 2.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 2.0]])
-CROSS_TARGET_X = np.array([[2.0, 0.0, 0.0], [0.0, 2.0, 0.0], [0.0, 0.0, 2.0]])

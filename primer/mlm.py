@@ -10,26 +10,25 @@ hand, and it shows the one thing that matters here: the right-hand context chang
 import numpy as np
 
 from primer._checks import nonneg_int, positive_int
-from primer.vocab import to_ids
+from primer.vocab import MASK
 
-MASK = "[MASK]"
-PAD = "<pad>"  # what lies beyond either end of a sentence
+PAD = "<pad>"  # what lies beyond either end of a sentence; used in chapter 6
 
-# The sentence of the seed's figure, and the position the figure hides.
+# The sentence of the masked-LM figure, and the position it hides; used in chapters 6 (encoder) and 7 (decoder).
 SENTENCE = ("the", "cat", "sat", "on", "the", "mat")
 MASKED_POSITION = 2
 
-# A longer sentence, so that 15 % of it is a whole number of tokens, and the seed of the draw.
+# A longer sentence, so that 15 % of it is a whole number of tokens, and the seed of the draw; used in chapter 6.
 LONG_SENTENCE = tuple("the cat sat on the mat while the dog slept by the fire and the bird sang outside the window".split())
 MASK_RATE = 0.15
 MASK_SEED = 0
 
-# How far the counting model looks on each side, and its smoothing.
+# How far the counting model looks on each side, and its smoothing; used in chapter 6.
 LEFT, RIGHT = 2, 3
 ALPHA = 1.0
 
 # The corpus the counting model is built from. "the cat sat" never occurs in it: the model has to
-# put "cat" on the left and "sat on the ..." on the right together itself.
+# put "cat" on the left and "sat on the ..." on the right together itself. Used in chapter 6.
 CORPUS = tuple(s.split() for s in """
 the cat ate the fish
 the cat ate its dinner
@@ -73,21 +72,12 @@ the boy slept in the car
 we ate our dinner
 """.strip().splitlines())
 
-# Words the tiny transformer of chapters 6 and 7 knows: id = position in this tuple.
-VOCAB = ("<bos>", MASK, "the", "cat", "sat", "on", "mat", "rug", "dog", "ate", "fish", "slept", "a", "bird", "sang", "in", "tree")
-
-
-def ids(words, vocab=VOCAB):  # [n] words -> [n] int ids
-    """Return the id of each word in vocab."""
-    return to_ids(words, vocab)
-
-
 def mask_tokens(tokens, rate=MASK_RATE, seed=MASK_SEED, vocab=None):  # [n] words -> (list of rows, [n] words)
     """Pick round(rate * n) positions as BERT does, and apply the 80/10/10 rule to each.
 
     Each picked position becomes [MASK] with probability 0.8, a random vocab word with 0.1, and
     stays itself with 0.1. Returns (rows, corrupted): rows are (position, original, action, shown),
-    action one of "mask", "random", "keep"; corrupted is what the model reads.
+    action one of "mask", "random", "keep"; corrupted is what the model reads. Used in chapter 6 (encoder).
     """
     tokens = list(tokens)
     if not tokens:
@@ -115,13 +105,8 @@ def mask_tokens(tokens, rate=MASK_RATE, seed=MASK_SEED, vocab=None):  # [n] word
     return rows, corrupted
 
 
-def achieved_rate(rows, tokens):  # -> float
-    """Return the share of tokens that were picked for prediction."""
-    return len(rows) / len(list(tokens))
-
-
 class ContextCounter:
-    """Count, for every word, which words stand at each offset around it in a corpus."""
+    """Count, for every word, which words stand at each offset around it in a corpus. Used in chapter 6 (encoder)."""
 
     def __init__(self, corpus=CORPUS, left=LEFT, right=RIGHT, alpha=ALPHA):
         self.left = nonneg_int("left", left)
@@ -170,7 +155,7 @@ class ContextCounter:
 
 
 def context_of(tokens, position, left=LEFT, right=RIGHT, sides="both"):  # -> {offset: word}
-    """Return the words around position that the model may read: sides is 'none', 'left', 'right' or 'both'."""
+    """Return the words around position that the model may read: sides is 'none', 'left', 'right' or 'both'. Used in chapter 6."""
     tokens = list(tokens)
     position = nonneg_int("position", position)
     if position >= len(tokens):
@@ -190,7 +175,7 @@ def context_of(tokens, position, left=LEFT, right=RIGHT, sides="both"):  # -> {o
 
 
 def fill_mask(tokens=SENTENCE, position=MASKED_POSITION, sides="both", model=None, top=3):  # -> [(word, p)] * top
-    """Return the model's top guesses for the hidden word at position, reading the given sides."""
+    """Return the model's top guesses for the hidden word at position, reading the given sides. Used in chapter 6 (encoder)."""
     top = positive_int("top", top)
     model = model or ContextCounter()
     p = model.predict(context_of(tokens, position, model.left, model.right, sides))
@@ -199,7 +184,7 @@ def fill_mask(tokens=SENTENCE, position=MASKED_POSITION, sides="both", model=Non
 
 
 def steps(tokens=SENTENCE, position=MASKED_POSITION, model=None):  # -> list of dicts
-    """Return what the [MASK] position can draw on at each step: 0 nothing, 1 both sides, 2 resolved."""
+    """Return what the [MASK] position can draw on at each step: 0 nothing, 1 both sides, 2 resolved. Used in chapter 6."""
     model = model or ContextCounter()
     tokens = list(tokens)
     prior = model.predict({})

@@ -1,4 +1,4 @@
-"""A vanilla RNN in numpy: the forward recurrence, backpropagation through time, and the far-apart sentence of chapter 1."""
+"""A vanilla RNN in numpy: the forward recurrence, backpropagation through time, and how far apart two words sit."""
 
 from typing import NamedTuple
 
@@ -6,24 +6,11 @@ import numpy as np
 
 from primer._checks import float_array, positive_int
 
-# Chapter 1's example sentence: 把 ... 还了 is one construction whose two halves sit far apart.
-SENTENCE = "我把昨天在图书馆借的那本书还了"
-HEAD, TAIL = "把", "还"
-
-# Chapter 1's gradient experiment: hidden size, input size, how small the inputs are, the seed,
-# the spectral radii the figure offers, and the sequence lengths its slider runs through.
-HIDDEN = 16
-INPUTS = 4
-INPUT_SCALE = 0.01
-SEED = 0
-RADII = (0.5, 0.8, 1.0, 1.2, 1.5)
-STEPS = tuple(range(5, 65, 5))
-
-ACTIVATIONS = ("tanh", "linear")
+ACTIVATIONS = ("tanh", "linear")  # used in chapter 1 (rnn)
 
 
 def char_position(text, char):  # str, str -> int
-    """Return the 1-based position of char in text; it must occur exactly once."""
+    """Return the 1-based position of char in text; it must occur exactly once. Used in chapter 1 (rnn)."""
     if not isinstance(text, str) or not text:
         raise ValueError(f"text must be a non-empty string, got {text!r}")
     if not isinstance(char, str) or len(char) != 1:
@@ -35,7 +22,7 @@ def char_position(text, char):  # str, str -> int
 
 
 def dependency_distance(text, head, tail):  # str, str, str -> (int, int, int)
-    """Return (position of head, position of tail, tail - head), positions 1-based; head must come first."""
+    """Return (position of head, position of tail, tail - head), positions 1-based; head must come first. Used in chapter 1 (rnn)."""
     p, q = char_position(text, head), char_position(text, tail)
     if q <= p:
         raise ValueError(f"tail {tail!r} must come after head {head!r} in text, got positions {p} and {q}")
@@ -72,7 +59,7 @@ def _check_shapes(x, w, u, b, h0):
 
 
 def rnn_forward(x, w, u, b, h0=None, *, activation="tanh"):  # [T, d_in], [d, d], [d, d_in], [d], [d] -> [T, d]
-    """Run h_t = f(W h_{t-1} + U x_t + b) for t = 1..T from h0 (zeros by default); return h_1..h_T."""
+    """Run h_t = f(W h_{t-1} + U x_t + b) for t = 1..T from h0 (zeros by default); return h_1..h_T. Used in chapter 1 (rnn)."""
     activation = _activation(activation)
     x, w, u, b, h = _check_shapes(x, w, u, b, h0)
     out = np.empty((x.shape[0], w.shape[0]))
@@ -84,7 +71,7 @@ def rnn_forward(x, w, u, b, h0=None, *, activation="tanh"):  # [T, d_in], [d, d]
 
 
 class RNNGrads(NamedTuple):
-    """Gradients of a loss L with respect to every hidden state, the parameters, h0 and the inputs."""
+    """Gradients of a loss L with respect to every hidden state, the parameters, h0 and the inputs. Used in chapter 1 (rnn)."""
     h: np.ndarray   # [T, d]: dL/dh_t, all paths through later steps included
     w: np.ndarray   # [d, d]
     u: np.ndarray   # [d, d_in]
@@ -94,7 +81,7 @@ class RNNGrads(NamedTuple):
 
 
 def rnn_backward(x, h, w, u, b, dh_out, h0=None, *, activation="tanh"):  # [T, d_in], [T, d], [d, d], [d, d_in], [d], [T, d], [d] -> RNNGrads
-    """Backpropagate through time, given h from rnn_forward and dh_out[t] = the loss's direct dL/dh_t."""
+    """Backpropagate through time, given h from rnn_forward and dh_out[t] = the loss's direct dL/dh_t. Used in chapter 1 (rnn)."""
     activation = _activation(activation)
     x, w, u, b, h0 = _check_shapes(x, w, u, b, h0)
     h = float_array("h", h, min_ndim=2)
@@ -122,15 +109,15 @@ def rnn_backward(x, h, w, u, b, dh_out, h0=None, *, activation="tanh"):  # [T, d
 
 
 def spectral_radius(w):  # [d, d] -> float
-    """Return the largest absolute eigenvalue of a square matrix."""
+    """Return the largest absolute eigenvalue of a square matrix. Used in chapter 1 (rnn)."""
     w = float_array("w", w, min_ndim=2)
     if w.ndim != 2 or w.shape[0] != w.shape[1]:
         raise ValueError(f"w must be a square [d, d] matrix, got shape {w.shape}")
     return float(np.max(np.abs(np.linalg.eigvals(w))))
 
 
-def recurrent_matrix(d, radius, *, seed=SEED):  # -> [d, d]
-    """Return a random Gaussian d x d matrix rescaled so that its spectral radius equals radius."""
+def recurrent_matrix(d, radius, *, seed):  # -> [d, d]
+    """Return a random Gaussian d x d matrix rescaled so that its spectral radius equals radius. Used in chapter 1 (rnn)."""
     d = positive_int("d", d)
     radius = float(radius)
     if not np.isfinite(radius) or radius <= 0:
@@ -139,12 +126,12 @@ def recurrent_matrix(d, radius, *, seed=SEED):  # -> [d, d]
     return w * (radius / spectral_radius(w))
 
 
-def gradient_norms(steps, radius, *, activation="tanh", d=HIDDEN, d_in=INPUTS, input_scale=INPUT_SCALE, seed=SEED):  # -> [steps]
+def gradient_norms(steps, radius, *, d, d_in, input_scale, seed, activation="tanh"):  # -> [steps]
     """Run an RNN for steps steps with L = c . h_T (c a unit readout); return ||dL/dh_k|| for k = 1..steps.
 
     Everything is drawn from one seed: W (rescaled to the given spectral radius), U, the
     inputs (normal, times input_scale) and c. b and h0 are zero. The norms are measured by
-    rnn_backward, not read off a formula.
+    rnn_backward, not read off a formula. Used in chapter 1 (rnn).
     """
     steps = positive_int("steps", steps)
     d, d_in = positive_int("d", d), positive_int("d_in", d_in)
@@ -163,20 +150,3 @@ def gradient_norms(steps, radius, *, activation="tanh", d=HIDDEN, d_in=INPUTS, i
     dh_out[-1] = c  # the loss reads only the last state
     grads = rnn_backward(x, h, w, u, b, dh_out, activation=activation)
     return np.linalg.norm(grads.h, axis=1)
-
-
-def numerical_gradient(f, x, *, eps=1e-6):  # callable, [...] -> [...]
-    """Return the central finite-difference gradient of the scalar f at x, one coordinate at a time."""
-    if not callable(f):
-        raise ValueError(f"f must be a callable returning a number, got {f!r}")
-    x = float_array("x", x, min_ndim=0)
-    eps = float(eps)
-    if not (np.isfinite(eps) and eps > 0):
-        raise ValueError(f"eps must be a finite number > 0, got {eps}")
-    grad = np.zeros_like(x)
-    for i in np.ndindex(x.shape):
-        up, down = x.copy(), x.copy()
-        up[i] += eps
-        down[i] -= eps
-        grad[i] = (float(f(up)) - float(f(down))) / (2 * eps)
-    return grad

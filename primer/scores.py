@@ -15,7 +15,11 @@ def _pair(q, k, *, same_width):
 
 
 def additive_score(q, k, w_q, w_k, v):  # [..., n_q, d_q], [..., n_k, d_k], [d_q, d_a], [d_k, d_a], [d_a] -> [..., n_q, n_k]
-    """Return Bahdanau's additive score v . tanh(q W_q + k W_k) for every (query, key) pair."""
+    """Return Bahdanau's additive score v . tanh(q W_q + k W_k) for every (query, key) pair: a one-layer MLP per pair.
+
+    The weights are [d_in, d_a], applied as q @ w_q like every projection in primer. In chapter 2 the
+    queries are the decoder states s and the keys the encoder states h. Used in chapters 2 (seq2seq) and 3 (attention).
+    """
     q, k = _pair(q, k, same_width=False)
     w_q = float_array("w_q", w_q, min_ndim=2)
     w_k = float_array("w_k", w_k, min_ndim=2)
@@ -31,13 +35,13 @@ def additive_score(q, k, w_q, w_k, v):  # [..., n_q, d_q], [..., n_k, d_k], [d_q
 
 
 def dot_score(q, k):  # [..., n_q, d_k], [..., n_k, d_k] -> [..., n_q, n_k]
-    """Return Luong's dot-product score q . k for every (query, key) pair."""
+    """Return Luong's dot-product score q . k for every (query, key) pair. Used in chapter 3 (attention)."""
     q, k = _pair(q, k, same_width=True)
     return q @ np.swapaxes(k, -1, -2)
 
 
 def bilinear_score(q, k, w):  # [..., n_q, d_q], [..., n_k, d_k], [d_q, d_k] -> [..., n_q, n_k]
-    """Return the bilinear score q W k^T for every (query, key) pair; W is learned."""
+    """Return the bilinear score q W k^T for every (query, key) pair; W is learned. Used in chapter 3 (attention)."""
     q, k = _pair(q, k, same_width=False)
     w = float_array("w", w, min_ndim=2)
     if w.shape != (q.shape[-1], k.shape[-1]):
@@ -46,13 +50,13 @@ def bilinear_score(q, k, w):  # [..., n_q, d_q], [..., n_k, d_k], [d_q, d_k] -> 
 
 
 def scaled_dot_score(q, k):  # [..., n_q, d_k], [..., n_k, d_k] -> [..., n_q, n_k]
-    """Return the Transformer's score q . k / sqrt(d_k) for every (query, key) pair."""
+    """Return the Transformer's score q . k / sqrt(d_k) for every (query, key) pair. Used in chapter 3 (attention)."""
     q, k = _pair(q, k, same_width=True)
     return q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
 
 
 def score_variance(d_k, n_samples=20_000, seed=0):  # -> (float, float)
-    """Return the measured variance of q . k and of q . k / sqrt(d_k) over random unit-variance q, k."""
+    """Return the measured variance of q . k and of q . k / sqrt(d_k) over random unit-variance q, k. Used in chapter 3."""
     d_k = positive_int("d_k", d_k)
     n_samples = positive_int("n_samples", n_samples)
     if n_samples < 2:
@@ -69,7 +73,7 @@ def score_variance(d_k, n_samples=20_000, seed=0):  # -> (float, float)
 
 
 def softmax_saturation(d_k, n_keys=16, n_trials=2_000, seed=0):  # -> dict
-    """Return the mean largest weight and mean entropy (nats) of softmax rows, unscaled vs scaled by sqrt(d_k)."""
+    """Return the mean largest weight and mean entropy (nats) of softmax rows, unscaled vs scaled by sqrt(d_k). Used in chapter 3."""
     d_k = positive_int("d_k", d_k)
     n_keys = positive_int("n_keys", n_keys)
     n_trials = positive_int("n_trials", n_trials)
@@ -86,21 +90,3 @@ def softmax_saturation(d_k, n_keys=16, n_trials=2_000, seed=0):  # -> dict
         out[name] = {"max_weight": float(w.max(axis=-1).mean()), "entropy": float(entropy.mean())}
     out["uniform_entropy"] = float(np.log(n_keys))
     return out
-
-
-# The score table of chapter 3: one query, four keys, the same vectors under every score function.
-# Hand-picked so the four functions disagree visibly; the learned matrices are seeded draws.
-SCORE_Q = np.array([[1.0, 0.5, -0.5, 1.0]])
-SCORE_K = np.array([[1.0, 0.5, -0.5, 1.0],     # the query's own direction
-                    [2.0, 1.0, -1.0, 2.0],     # same direction, twice as long
-                    [0.0, 1.0, 1.0, 0.0],      # orthogonal to the query
-                    [-1.0, 0.0, 0.5, -1.0]])   # pointing away
-_rng = np.random.default_rng(3)
-SCORE_W_BILINEAR = _rng.normal(scale=0.5, size=(4, 4))
-SCORE_W_Q = _rng.normal(scale=0.5, size=(4, 8))
-SCORE_W_K = _rng.normal(scale=0.5, size=(4, 8))
-SCORE_V = _rng.normal(size=8)
-del _rng
-
-# The d_k of the variance table and chart.
-VARIANCE_DKS = (4, 16, 64, 256, 1024)

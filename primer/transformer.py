@@ -6,37 +6,14 @@ rectangular mask. The weights are random but seeded: this is for showing what ma
 trained model. Pass a collections.Counter as `ops` to count the work done.
 """
 
-from dataclasses import dataclass
-
 import numpy as np
 
-from primer._checks import bool_mask, float_array, positive_int
+from primer._checks import bool_mask, float_array
 from primer.attention import attention
+from primer.config import Config  # noqa: F401  (the model's shape; imported here for callers of this module)
 from primer.heads import merge_heads, split_heads
 from primer.masks import causal_mask, full_mask
 from primer.position import sinusoidal_encoding
-
-
-@dataclass(frozen=True)
-class Config:
-    """The shape of a tiny model."""
-
-    vocab_size: int = 32
-    d_model: int = 16
-    n_heads: int = 4
-    d_ff: int = 32
-    n_layers: int = 2
-    max_len: int = 64
-
-    def __post_init__(self):
-        for name in ("vocab_size", "d_model", "n_heads", "d_ff", "n_layers", "max_len"):
-            positive_int(name, getattr(self, name))
-        if self.d_model % self.n_heads:
-            raise ValueError(f"d_model must be divisible by n_heads, got d_model={self.d_model}, n_heads={self.n_heads}")
-
-    @property
-    def d_head(self):
-        return self.d_model // self.n_heads
 
 
 def _dense(rng, d_in, d_out):
@@ -69,15 +46,6 @@ def init_stack(seed, cfg, *, cross=False):
             "wpe": sinusoidal_encoding(cfg.max_len, cfg.d_model),
             "blocks": [init_block(rng, cfg, cross=cross) for _ in range(cfg.n_layers)],
             "ln_f": _norm_params(cfg.d_model)}
-
-
-def count_weights(tree):  # nested dicts / lists of arrays -> int
-    """Return how many numbers a weight tree holds."""
-    if isinstance(tree, dict):
-        return sum(count_weights(v) for v in tree.values())
-    if isinstance(tree, (list, tuple)):
-        return sum(count_weights(v) for v in tree)
-    return int(np.asarray(tree).size)
 
 
 def layer_norm(x, p, eps=1e-5):  # [n, d] -> [n, d]

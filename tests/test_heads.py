@@ -1,14 +1,18 @@
-import dataclasses
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from primer import attention, causal_mask, full_mask
-from primer.heads import (APPLE_HEADS, APPLE_TOKENS, APPLE_X, CROSS_SOURCE, CROSS_SOURCE_X, CROSS_TARGET,
-                          CROSS_TARGET_X, TRANSFORMER_BASE, TransformerConfig, apple_projections, merge_heads,
-                          multi_head_attention, split_heads, total_variation, wide_head_weights)
+from primer.heads import (merge_heads, multi_head_attention, relation_projections, split_heads, total_variation,
+                          wide_head_weights)
+from primer.pages.self_cross_heads import (APPLE_D_HEAD, APPLE_FEATURES, APPLE_HEADS, APPLE_RELATIONS, APPLE_STRENGTH,
+                                          APPLE_TOKENS, APPLE_X, CROSS_SOURCE, CROSS_SOURCE_X, CROSS_TARGET,
+                                          CROSS_TARGET_X)
+
+
+def apple_projections():
+    return relation_projections(APPLE_FEATURES, APPLE_HEADS, APPLE_RELATIONS, APPLE_D_HEAD, APPLE_STRENGTH)
 
 seeds = st.integers(0, 2**32 - 1)
 
@@ -55,14 +59,6 @@ def test_one_head_without_w_o_is_plain_attention():
     out, w = multi_head_attention(x, x, w_q, w_k, w_v, None, 1)
     ref_out, ref_w = attention(x @ w_q, x @ w_k, x @ w_v)
     assert np.allclose(out, ref_out) and np.allclose(w[0], ref_w)
-
-
-def test_transformer_base():
-    c = TRANSFORMER_BASE
-    assert (c.encoder_layers, c.decoder_layers, c.d_model, c.n_heads, c.d_ff) == (6, 6, 512, 8, 2048)
-    assert c.d_k == 64
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        c.d_model = 1024
 
 
 def apple_weights():
@@ -127,9 +123,10 @@ def test_total_variation():
     (lambda: multi_head_attention(np.ones((2, 4)), np.ones((3, 4)), np.ones((4, 4)), np.ones((4, 4)), np.ones((4, 4)), np.ones((3, 4)), 2), "w_o must have shape"),
     (lambda: multi_head_attention(np.ones((2, 4)), np.ones((3, 4)), np.ones((4, 4)), np.ones((4, 4)), np.ones((4, 4)), None, 3), "n_heads must divide"),
     (lambda: multi_head_attention(np.ones((2, 4)), np.ones((3, 4)), np.ones((4, 4)), np.ones((4, 4)), np.ones((4, 4)), None, 2, causal_mask(3)), "does not match"),
-    (lambda: TransformerConfig(6, 6, 512, 7, 2048), "n_heads must divide d_model"),
-    (lambda: TransformerConfig(0, 6, 512, 8, 2048), "encoder_layers"),
-    (lambda: TransformerConfig(6, 6, 512.0, 8, 2048), "d_model"),
+    (lambda: relation_projections(("a",), ("h",), (("h", "a", "b"),), 2, 1.0), "relations must use known names"),
+    (lambda: relation_projections(("a", "b"), ("h",), (("h", "a", "a"), ("h", "a", "b")), 1, 1.0), "d_head must be"),
+    (lambda: relation_projections(("a",), ("h",), (), 2, 0.0), "strength must be"),
+    (lambda: relation_projections(("a",), ("h",), (), 0, 1.0), "d_head"),
     (lambda: wide_head_weights(np.ones((2, 3)), np.ones((3, 4)), np.ones((3, 5))), "same shape"),
     (lambda: total_variation(np.ones((2, 3)), np.ones(4)), "broadcast|last axis"),
 ])

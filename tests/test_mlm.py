@@ -11,7 +11,7 @@ def test_page_example_masks_15_percent():
     assert len(mlm.LONG_SENTENCE) == 20
     assert [r[0] for r in rows] == [4, 6, 19]
     assert [r[2] for r in rows] == ["mask", "mask", "mask"]
-    assert mlm.achieved_rate(rows, mlm.LONG_SENTENCE) == 0.15
+    assert len(rows) == 3   # 15 % of 20 tokens
     assert corrupted.count(mlm.MASK) == 3
     assert [w for i, w in enumerate(corrupted) if i not in (4, 6, 19)] == \
         [w for i, w in enumerate(mlm.LONG_SENTENCE) if i not in (4, 6, 19)]
@@ -78,10 +78,6 @@ def test_context_of_pads_the_ends():
     assert mlm.context_of(["x", "y"], 1, 1, 1, "none") == {}
 
 
-def test_ids():
-    assert mlm.ids(["the", "cat"]).tolist() == [mlm.VOCAB.index("the"), mlm.VOCAB.index("cat")]
-
-
 @pytest.mark.parametrize("call, words", [
     (lambda: mlm.mask_tokens([]), "tokens must not be empty"),
     (lambda: mlm.mask_tokens(["a"], rate=0), "rate"),
@@ -94,7 +90,6 @@ def test_ids():
     (lambda: mlm.context_of(["a"], 1), "position"),
     (lambda: mlm.context_of(["a"], 0, sides="up"), "sides"),
     (lambda: mlm.fill_mask(top=0), "top"),
-    (lambda: mlm.ids(["zebra"]), "unknown"),
 ])
 def test_bad_input(call, words):
     with pytest.raises(ValueError, match=words):

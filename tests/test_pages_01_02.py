@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from conftest import LANGS
-from primer import rnn, seq2seq
+from primer import seq2seq
+from primer.pages import rnn
 
 RNN, SEQ = "01-rnn.md", "02-seq2seq.md"
 
@@ -65,7 +66,7 @@ def test_backprop_agrees_with_finite_differences_on_the_page(read_page, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_gradient_inputs_named_in_the_prose_are_primers(read_page, lang):
     html = read_page(lang, RNN)
-    assert rnn.HIDDEN == 16 and rnn.INPUTS == 4 and rnn.INPUT_SCALE == 0.01 and max(rnn.STEPS) == 60
+    assert rnn.EXPERIMENT == dict(d=16, d_in=4, input_scale=0.01, seed=0) and max(rnn.STEPS) == 60
     assert "d = 16" in html and "0.01" in html
 
 

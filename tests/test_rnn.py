@@ -3,8 +3,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from primer.rnn import (ACTIVATIONS, HEAD, HIDDEN, RADII, SENTENCE, STEPS, TAIL, char_position, dependency_distance,
-                        gradient_norms, numerical_gradient, recurrent_matrix, rnn_backward, rnn_forward, spectral_radius)
+from primer.gradcheck import numerical_jacobian
+from primer.pages.rnn import EXPERIMENT, HEAD, RADII, SENTENCE, STEPS, TAIL
+from primer.rnn import (ACTIVATIONS, char_position, dependency_distance, gradient_norms, recurrent_matrix, rnn_backward,
+                        rnn_forward, spectral_radius)
 
 
 def random_rnn(seed, T=6, d=4, d_in=3, scale=0.7):
@@ -63,13 +65,13 @@ def test_backward_matches_finite_differences(seed, T, activation):
     h = rnn_forward(**p, activation=activation)
     g = rnn_backward(p["x"], h, p["w"], p["u"], p["b"], h - target, p["h0"], activation=activation)
     for name in ("w", "u", "b", "h0", "x"):
-        fd = numerical_gradient(lambda v: loss(**{name: v}), p[name])
+        fd = numerical_jacobian(lambda v: loss(**{name: v}), p[name])
         assert np.allclose(getattr(g, name), fd, rtol=1e-5, atol=1e-7), name
     for k in range(T):  # dL/dh_k: perturb h_k and rerun the rest of the sequence from it
         def from_k(v, k=k):
             rest = rnn_forward(p["x"][k + 1:], p["w"], p["u"], p["b"], h0=v, activation=activation) if k + 1 < T else np.zeros((0, 4))
             return 0.5 * np.sum((h[:k] - target[:k]) ** 2) + 0.5 * np.sum((v - target[k]) ** 2) + 0.5 * np.sum((rest - target[k + 1:]) ** 2)
-        assert np.allclose(g.h[k], numerical_gradient(from_k, h[k]), rtol=1e-5, atol=1e-7)
+        assert np.allclose(g.h[k], numerical_jacobian(from_k, h[k]), rtol=1e-5, atol=1e-7)
 
 
 def test_linear_rnn_gradient_is_a_matrix_power():
@@ -89,39 +91,39 @@ def test_linear_rnn_gradient_is_a_matrix_power():
 
 def test_recurrent_matrix_has_the_requested_spectral_radius():
     for r in RADII:
-        assert spectral_radius(recurrent_matrix(HIDDEN, r)) == pytest.approx(r)
+        assert spectral_radius(recurrent_matrix(EXPERIMENT["d"], r, seed=EXPERIMENT["seed"])) == pytest.approx(r)
 
 
 def test_gradient_at_the_loss_has_norm_one():
     for r in RADII:
-        assert gradient_norms(10, r)[-1] == pytest.approx(1.0)
+        assert gradient_norms(10, r, **EXPERIMENT)[-1] == pytest.approx(1.0)
 
 
 def test_gradient_vanishes_below_one_and_explodes_above_one():
     T = max(STEPS)
     for act in ACTIVATIONS:
-        assert gradient_norms(T, 0.5, activation=act)[0] < 1e-15
-        assert gradient_norms(T, 0.8, activation=act)[0] < 1e-5
-        assert 1e-2 < gradient_norms(T, 1.0, activation=act)[0] < 1
-    assert gradient_norms(T, 1.2, activation="linear")[0] > 1e3
-    assert gradient_norms(T, 1.5, activation="linear")[0] > 1e9
+        assert gradient_norms(T, 0.5, **EXPERIMENT, activation=act)[0] < 1e-15
+        assert gradient_norms(T, 0.8, **EXPERIMENT, activation=act)[0] < 1e-5
+        assert 1e-2 < gradient_norms(T, 1.0, **EXPERIMENT, activation=act)[0] < 1
+    assert gradient_norms(T, 1.2, **EXPERIMENT, activation="linear")[0] > 1e3
+    assert gradient_norms(T, 1.5, **EXPERIMENT, activation="linear")[0] > 1e9
     # tanh saturates at long T: the explosion is capped
-    assert gradient_norms(T, 1.2, activation="tanh")[0] < 1e-2
-    assert gradient_norms(T, 1.5, activation="tanh")[0] < 1
+    assert gradient_norms(T, 1.2, **EXPERIMENT, activation="tanh")[0] < 1e-2
+    assert gradient_norms(T, 1.5, **EXPERIMENT, activation="tanh")[0] < 1
     # ... but at short T the tanh RNN grows too
-    assert gradient_norms(10, 1.5, activation="tanh")[0] > 2
-    assert gradient_norms(20, 1.2, activation="tanh")[0] > 2
+    assert gradient_norms(10, 1.5, **EXPERIMENT, activation="tanh")[0] > 2
+    assert gradient_norms(20, 1.2, **EXPERIMENT, activation="tanh")[0] > 2
 
 
 def test_tanh_and_linear_agree_while_states_are_small():
     for r in (0.5, 0.8, 1.0):
-        assert np.allclose(gradient_norms(60, r), gradient_norms(60, r, activation="linear"), rtol=0.1)
+        assert np.allclose(gradient_norms(60, r, **EXPERIMENT), gradient_norms(60, r, **EXPERIMENT, activation="linear"), rtol=0.1)
 
 
-def test_numerical_gradient_of_a_quadratic():
+def test_numerical_jacobian_of_a_scalar_is_its_gradient():
     a = np.array([[2.0, 1.0], [1.0, 3.0]])
     x = np.array([0.5, -1.0])
-    assert np.allclose(numerical_gradient(lambda v: 0.5 * v @ a @ v, x), a @ x)
+    assert np.allclose(numerical_jacobian(lambda v: 0.5 * v @ a @ v, x), a @ x)
 
 
 # ---- bad input
@@ -146,13 +148,13 @@ H = rnn_forward(**P)
     (lambda: rnn_backward(P["x"], H[:2], P["w"], P["u"], P["b"], H), "h must be"),
     (lambda: rnn_backward(P["x"], H, P["w"], P["u"], P["b"], H[:, :2]), "dh_out must be"),
     (lambda: spectral_radius(np.ones((2, 3))), "w must be a square"),
-    (lambda: recurrent_matrix(0, 1.0), "d"),
-    (lambda: recurrent_matrix(4, 0.0), "radius"),
-    (lambda: recurrent_matrix(4, np.inf), "radius"),
-    (lambda: gradient_norms(0, 1.0), "steps"),
-    (lambda: gradient_norms(5, 1.0, input_scale=-1), "input_scale"),
-    (lambda: numerical_gradient(3, np.ones(2)), "f must be"),
-    (lambda: numerical_gradient(np.sum, np.ones(2), eps=0), "eps"),
+    (lambda: recurrent_matrix(0, 1.0, seed=0), "d"),
+    (lambda: recurrent_matrix(4, 0.0, seed=0), "radius"),
+    (lambda: recurrent_matrix(4, np.inf, seed=0), "radius"),
+    (lambda: gradient_norms(0, 1.0, **EXPERIMENT), "steps"),
+    (lambda: gradient_norms(5, 1.0, **{**EXPERIMENT, "input_scale": -1}), "input_scale"),
+    (lambda: numerical_jacobian(3, np.ones(2)), "f must be"),
+    (lambda: numerical_jacobian(np.sum, np.ones(2), eps=0), "eps"),
 ])
 def test_bad_input_raises_value_error_naming_the_argument(call, words):
     with pytest.raises(ValueError, match=words):

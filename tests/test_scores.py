@@ -4,9 +4,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from primer import attention, softmax
-from primer.scores import (SCORE_K, SCORE_Q, SCORE_V, SCORE_W_BILINEAR, SCORE_W_K, SCORE_W_Q, VARIANCE_DKS,
-                           additive_score, bilinear_score, dot_score, scaled_dot_score, score_variance,
-                           softmax_saturation)
+from primer.pages.attention import SCORE_K, SCORE_Q, SCORE_V, SCORE_W_BILINEAR, SCORE_W_K, SCORE_W_Q, VARIANCE_DKS
+from primer.scores import additive_score, bilinear_score, dot_score, scaled_dot_score, score_variance, softmax_saturation
 
 seeds = st.integers(0, 2**32 - 1)
 

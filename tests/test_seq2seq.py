@@ -4,23 +4,22 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import DOCS
-from primer.seq2seq import (CARRY, DEFAULT_EXAMPLE, EXAMPLES, additive_scores, alignment, bahdanau_attention,
-                            concept_scorer, concept_states)
+from primer.pages.seq2seq import DEFAULT_EXAMPLE, EXAMPLES
+from primer.scores import additive_score
+from primer.seq2seq import CARRY, alignment, bahdanau_attention, concept_scorer, concept_states
 
 
-def random_case(seed, n_t=3, n_s=5, d_s=4, d_h=6, d_a=7):
+def random_case(seed, n_t=3, n_s=5, d_s=4, d_h=6, d_a=7):  # s, h, w_s [d_s, d_a], w_h [d_h, d_a], v
     rng = np.random.default_rng(seed)
-    return (rng.normal(size=(n_t, d_s)), rng.normal(size=(n_s, d_h)), rng.normal(size=(d_a, d_s)),
-            rng.normal(size=(d_a, d_h)), rng.normal(size=d_a))
+    return (rng.normal(size=(n_t, d_s)), rng.normal(size=(n_s, d_h)), rng.normal(size=(d_s, d_a)),
+            rng.normal(size=(d_h, d_a)), rng.normal(size=d_a))
 
 
-def test_scores_are_v_tanh_of_ws_plus_uh_for_every_pair():
+def test_weights_are_the_softmax_of_v_tanh_for_every_pair():
     s, h, w, u, v = random_case(0)
-    e = additive_scores(s, h, w, u, v)
-    assert e.shape == (3, 5)
-    for i in range(3):
-        for j in range(5):
-            assert e[i, j] == pytest.approx(v @ np.tanh(w @ s[i] + u @ h[j]))
+    _, alpha = bahdanau_attention(s, h, w, u, v)
+    e = np.array([[v @ np.tanh(s[i] @ w + h[j] @ u) for j in range(5)] for i in range(3)])
+    assert np.allclose(alpha, np.exp(e) / np.exp(e).sum(axis=1, keepdims=True))
 
 
 @settings(max_examples=50)
@@ -59,7 +58,7 @@ def test_concept_scorer_is_an_and_gate():
     w, u, v = concept_scorer(k)
     s = concept_states(np.eye(k), carry=0)
     h = concept_states(np.eye(k), carry=0)
-    e = additive_scores(s, h, w, u, v)
+    e = additive_score(s, h, w, u, v)
     assert np.all(np.diag(e) > e.max(axis=1, initial=-np.inf, where=~np.eye(k, dtype=bool)))
 
 
@@ -69,13 +68,13 @@ def test_concept_scorer_is_an_and_gate():
     ("en-fr-2", {"je": "I", "t'": "you", "aime": "love", "<eos>": "<eos>"}),
 ])
 def test_made_up_alignments_follow_meaning(name, expected):
-    source, target, alpha = alignment(name)
+    source, target, alpha = alignment(*EXAMPLES[name])
     assert {t: source[int(np.argmax(row))] for t, row in zip(target, alpha)} == expected
     assert np.allclose(alpha.sum(axis=1), 1.0)
 
 
 def test_bought_splits_its_weight_between_mai_and_le():
-    source, target, alpha = alignment("zh-en")
+    source, target, alpha = alignment(*EXAMPLES["zh-en"])
     row = alpha[target.index("bought")]
     both = row[source.index("买")] + row[source.index("了")]
     assert both > 0.95 and row[source.index("买")] > 0.2 and row[source.index("了")] > 0.5
@@ -88,7 +87,8 @@ def test_standalone_numpy_snippet_equals_primer():
     exec(compile(path.read_text(), str(path), "exec"), namespace)
     for seed in range(10):
         case = random_case(seed, n_t=seed % 4 + 1, n_s=seed % 5 + 1)
-        c, alpha = namespace["bahdanau"](*case)
+        s, h, w, u, v = case
+        c, alpha = namespace["bahdanau"](s, h, w.T, u.T, v)   # the page's numpy follows the paper: W s_i, [d_a, d_s]
         c2, alpha2 = bahdanau_attention(*case)
         assert np.allclose(alpha, alpha2, atol=1e-14) and np.allclose(c, c2, atol=1e-14)
 
@@ -97,18 +97,18 @@ S, H, W, U, V = random_case(0)
 
 
 @pytest.mark.parametrize("call, words", [
-    (lambda: additive_scores(S[0], H, W, U, V), "s"),
-    (lambda: additive_scores(S, H[None], W, U, V), "s must be"),
-    (lambda: additive_scores(S, H, W, U, V[:, None]), "v must be a vector"),
-    (lambda: additive_scores(S, H, W.T, U, V), "w must be"),
-    (lambda: additive_scores(S, H, W, U[:, :2], V), "u must be"),
+    (lambda: bahdanau_attention(S[0], H, W, U, V), "s must have at least 2"),
+    (lambda: bahdanau_attention(S, H[None], W, U, V), "s must be"),
+    (lambda: bahdanau_attention(S, H, W, U, V[:2]), "hidden width d_a"),
+    (lambda: bahdanau_attention(S, H, W.T, U, V), "w_q must have shape"),
+    (lambda: bahdanau_attention(S, H, W, U[:2], V), "w_k must have shape"),
     (lambda: bahdanau_attention(S, H * np.inf, W, U, V), "h must be finite"),
     (lambda: concept_states(np.ones(3)), "tags"),
     (lambda: concept_states(np.eye(2), carry=np.nan), "carry"),
     (lambda: concept_scorer(0), "n_concepts"),
     (lambda: concept_scorer(2, gain=0), "gain"),
     (lambda: concept_scorer(2, sharpness=-1), "sharpness"),
-    (lambda: alignment("de-en"), "name"),
+    (lambda: alignment((), EXAMPLES["zh-en"][1]), "source and target"),
 ])
 def test_bad_input_raises_value_error_naming_the_argument(call, words):
     with pytest.raises(ValueError, match=words):

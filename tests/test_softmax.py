@@ -5,7 +5,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from primer import additive_mask, causal_mask, masked_softmax, softmax, window_mask
-from primer.examples import FOUR_SCORES, LEAK_KEY, LEAK_ROW, SCORES_3X3
+from primer.pages.mask import FOUR_SCORES, LEAK_KEY, LEAK_ROW, SCORES_3X3
 
 finite = st.floats(-50, 50, allow_nan=False, allow_infinity=False)
 

@@ -1,0 +1,161 @@
+"""Every count of the primer in one place: multiply-adds, attention scores, parameters, KV-cache bytes.
+
+All of it is exact integer arithmetic on a shape (primer.config.Config); nothing here runs a model,
+except measured_ops, which runs primer's decoder to check the predicted counts against real work.
+"""
+
+from collections import Counter
+from fractions import Fraction
+
+import numpy as np
+
+from primer._checks import nonneg_int, positive_int
+from primer.config import Config
+from primer.decoding import generate
+from primer.machines import check_machine
+
+# ---- one layer: self-attention against an RNN ------------------------------------------------
+
+LAYER_KINDS = ("self-attention", "rnn")  # Used in chapter 3 (attention).
+
+
+def attention_cost(n, d):  # -> int
+    """Return the leading multiply-adds of one self-attention layer: n^2 d (every pair, width d). Used in chapter 3 (attention)."""
+    return positive_int("n", n) ** 2 * positive_int("d", d)
+
+
+def rnn_cost(n, d):  # -> int
+    """Return the leading multiply-adds of one RNN layer: n d^2 (one d x d matrix per step). Used in chapter 3 (attention)."""
+    return positive_int("n", n) * positive_int("d", d) ** 2
+
+
+def cost_ratio(n, d):  # -> float
+    """Return self-attention cost / RNN cost = n^2 d / (n d^2) = n / d. Used in chapter 3 (attention)."""
+    return attention_cost(n, d) / rnn_cost(n, d)
+
+
+def serial_steps(n, kind):  # -> int
+    """Return how many steps must run one after another over n positions: RNN n, self-attention 1. Used in chapter 3 (attention)."""
+    n = positive_int("n", n)
+    if kind not in LAYER_KINDS:
+        raise ValueError(f"kind must be one of {LAYER_KINDS}, got {kind!r}")
+    return n if kind == "rnn" else 1
+
+
+def cost_row(n, d):  # -> dict
+    """Return one row of the cost table: both costs, their ratio and both serial step counts. Used in chapter 3 (attention)."""
+    return {"n": positive_int("n", n), "d": positive_int("d", d),
+            "attention": attention_cost(n, d), "rnn": rnn_cost(n, d), "ratio": cost_ratio(n, d),
+            "attention_steps": serial_steps(n, "self-attention"), "rnn_steps": serial_steps(n, "rnn")}
+
+
+# ---- generation: attention scores with and without a KV cache ---------------------------------
+# Step n runs on a prefix of n tokens: without a cache it scores n x n (query, key) pairs, with a
+# cache only the new token asks, n pairs. Over n = 1 .. N: N(N+1)(2N+1)/6 against N(N+1)/2.
+
+def total_scores(n_steps, cached, n_layers=1, n_heads=1):  # -> int
+    """Return the (query, key) scores of n_steps generation steps, in closed form, over every layer and head. Used in chapter 10 (kv-cache)."""
+    n = nonneg_int("n_steps", n_steps)
+    per_head = n * (n + 1) // 2 if cached else n * (n + 1) * (2 * n + 1) // 6
+    return per_head * positive_int("n_layers", n_layers) * positive_int("n_heads", n_heads)
+
+
+def speedup(n_steps):  # -> Fraction
+    """Return the exact ratio of attention work without / with a cache: (2N+1)/3. Used in chapter 10 (kv-cache)."""
+    n = positive_int("n_steps", n_steps)
+    return Fraction(total_scores(n, cached=False), total_scores(n, cached=True))
+
+
+def predicted_ops(n_steps, cfg, cached):  # -> Counter
+    """Return the work counters primer's decoder should report for n_steps steps from a one-token prompt. Used in chapter 10 (kv-cache)."""
+    n = positive_int("n_steps", n_steps)
+    cfg = _config(cfg)
+    rows = cfg.n_layers * (n if cached else n * (n + 1) // 2)   # K/V rows projected = query rows asked
+    return Counter({"kv_rows": rows, "q_rows": rows, "scores": total_scores(n, cached, cfg.n_layers, cfg.n_heads)})
+
+
+def measured_ops(n_steps, params, cfg, cached, first_token=1):  # -> Counter
+    """Run n_steps steps of greedy generation from a one-token prompt and return what primer counted. Used in chapter 10 (kv-cache)."""
+    n = positive_int("n_steps", n_steps)
+    cfg = _config(cfg)
+    if n > cfg.max_len:
+        raise ValueError(f"n_steps must be <= max_len={cfg.max_len}, got {n}")
+    ops = Counter()
+    generate(np.array([first_token]), params, cfg, n, cached=bool(cached), ops=ops)
+    return ops
+
+
+# ---- parameters ----------------------------------------------------------------------------
+
+# The parts a parameter count is split into, in the order tables print them. Used in chapter 9 (choosing).
+PARTS = ("token_embeddings", "positions", "attention", "feed_forward", "biases", "norms", "pooler", "output_head")
+
+
+def count_weights(tree):  # nested dicts / lists of arrays -> int
+    """Return how many numbers a weight tree holds: the count read off real arrays. Used in chapters 8 (encoder-decoder) and 13 (today)."""
+    if isinstance(tree, dict):
+        return sum(count_weights(v) for v in tree.values())
+    if isinstance(tree, (list, tuple)):
+        return sum(count_weights(v) for v in tree)
+    return int(np.asarray(tree).size)
+
+
+def count_params(cfg, machine):  # -> {part: int}
+    """Return the parameter count of each part in PARTS for a machine of this shape; they sum to the total. Used in chapter 9 (choosing).
+
+    An encoder or a decoder is one stack of n_layers blocks; an encoder-decoder is two, and each
+    decoder block has a cross-attention sub-layer too. Both stacks share one embedding matrix.
+    """
+    c = _config(cfg)
+    machine = check_machine(machine)
+    stacks = 2 if machine == "encoder-decoder" else 1
+    blocks = stacks * c.n_layers
+    attn = blocks + (c.n_layers if machine == "encoder-decoder" else 0)   # attention sub-layers
+    d, kv = c.d_model, c.n_kv_heads * c.d_head                               # kv: width of K and of V
+    ff_matrices = 3 if c.gated_ff else 2
+    norms = attn + blocks + c.embedding_norm + c.final_norm * stacks       # one per sub-layer, plus extras
+    positions = c.max_len * d if c.positions == "learned" else 0
+    positions += c.segment_types * d + c.relative_buckets * c.n_heads * stacks
+    return {
+        "token_embeddings": c.vocab_size * d,
+        "positions": positions,
+        "attention": attn * (2 * d * d + 2 * d * kv),                        # W_q, W_o [d, d]; W_k, W_v [d, kv]
+        "feed_forward": blocks * ff_matrices * d * c.d_ff,
+        "biases": (attn * (2 * d + 2 * kv) + blocks * ((ff_matrices - 1) * c.d_ff + d)) if c.dense_bias else 0,
+        "norms": norms * d * (2 if c.norm_bias else 1),
+        "pooler": (d * d + d) if c.pooler else 0,
+        "output_head": 0 if c.tied_output else c.vocab_size * d,
+    }
+
+
+# ---- KV-cache bytes ------------------------------------------------------------------------
+
+def kv_cache_bytes(cfg, n_tokens, *, batch=1, bytes_per_value=2):  # -> int
+    """Return the bytes of a KV cache: K and V x layers x KV heads x d_head x tokens kept x batch x bytes. Used in chapter 11 (kv-memory).
+
+    A sliding window (cfg.window) keeps at most window tokens; bytes_per_value 2 is fp16.
+    """
+    c = _config(cfg)
+    n_tokens = nonneg_int("n_tokens", n_tokens)
+    kept = n_tokens if c.window is None else min(n_tokens, c.window)
+    return (2 * c.n_layers * c.n_kv_heads * c.d_head * kept
+            * positive_int("batch", batch) * positive_int("bytes_per_value", bytes_per_value))
+
+
+UNITS = ("B", "KiB", "MiB", "GiB", "TiB")  # Used in chapter 11 (kv-memory).
+
+
+def format_bytes(n_bytes, digits=2):  # int -> str
+    """Format a byte count with binary units: 524288 -> '512 KiB', 2147483648 -> '2 GiB'. Used in chapter 11 (kv-memory)."""
+    n = nonneg_int("n_bytes", n_bytes)
+    value, unit = float(n), 0
+    while value >= 1024 and unit < len(UNITS) - 1:
+        value, unit = value / 1024, unit + 1
+    text = f"{value:.{digits}f}".rstrip("0").rstrip(".")
+    return f"{text} {UNITS[unit]}"
+
+
+def _config(cfg):
+    if not isinstance(cfg, Config):
+        raise ValueError(f"cfg must be a primer.config.Config, got {type(cfg).__name__}")
+    return cfg

@@ -1,0 +1,61 @@
+"""The registry of published models: shapes against their sources' totals, and what the pages print."""
+
+import pytest
+
+from primer.config import Config
+from primer.counts import count_params, format_bytes, kv_cache_bytes
+from primer.models import MODELS, Published, model, summary
+
+# Rounded totals are the authors'; exact totals are those of the released checkpoints (Hugging Face
+# model cards / safetensors headers), an oracle independent of this code.
+TOLERANCE = 0.02
+RELEASED = {"GPT-2": 124_439_808, "Llama-2-7B": 6_738_415_616, "Llama-2-13B": 13_015_864_320,
+            "Llama-2-70B": 68_976_648_192, "Mistral-7B": 7_241_732_096}
+PINNED = {"BERT-base": 109_482_240, "GPT-1": 116_534_784, "T5-base": 222_903_552}   # chapter 9 prints these
+
+
+def test_every_model_has_a_source():
+    for m in MODELS.values():
+        assert m.source and m.name == model(m.name).name
+
+
+@pytest.mark.parametrize("name", sorted(RELEASED))
+def test_counts_equal_the_released_checkpoints(name):
+    m = model(name)
+    assert sum(count_params(m.config, m.machine).values()) == RELEASED[name]
+
+
+@pytest.mark.parametrize("name", sorted(PINNED))
+def test_chapter_9_counts_are_pinned_and_close_to_the_published_totals(name):
+    s = summary(name)
+    assert s["total"] == PINNED[name]
+    assert abs(s["total"] - s["published"]) / s["published"] < TOLERANCE
+    assert abs(s["difference"]) < TOLERANCE
+
+
+def test_chapter_11_bytes():
+    kib = 1024
+    assert kv_cache_bytes(model("Llama-2-7B").config, 1) == 512 * kib
+    assert format_bytes(kv_cache_bytes(model("Llama-2-7B").config, 4096)) == "2 GiB"
+    assert kv_cache_bytes(model("Llama-2-70B").config, 1) == 320 * kib
+    assert kv_cache_bytes(model("GPT-2").config, 1) == 36 * kib
+    mistral = model("Mistral-7B").config
+    assert (mistral.window, mistral.max_len) == (4096, 8192)
+
+
+def test_transformer_base_is_the_papers_table_3():
+    c = model("Transformer-base").config
+    assert (c.n_layers, c.d_model, c.n_heads, c.d_ff, c.d_head) == (6, 512, 8, 2048, 64)
+    assert model("Transformer-base").machine == "encoder-decoder"
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda: model("GPT-5"), "name must be one of"),
+    (lambda: summary("Llama-2-7B"), "name must be a model with a published total"),
+    (lambda: Published("", "decoder", Config(), "x"), "name must be a non-empty string"),
+    (lambda: Published("m", "transducer", Config(), "x"), "machine must be one of"),
+    (lambda: Published("m", "decoder", {"d_model": 8}, "x"), "config must be a primer.config.Config"),
+])
+def test_bad_input(call, words):
+    with pytest.raises(ValueError, match=words):
+        call()
