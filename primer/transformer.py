@@ -10,7 +10,6 @@ import numpy as np
 
 from primer._checks import bool_mask, float_array
 from primer.attention import attention
-from primer.config import Config  # noqa: F401  (the model's shape; imported here for callers of this module)
 from primer.heads import merge_heads, split_heads
 from primer.masks import causal_mask, full_mask
 from primer.position import sinusoidal_encoding

@@ -7,11 +7,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from primer import attention, causal_mask
+from primer.config import Config
 from primer.decoding import generate
 from primer.kvcache import KVCache, decode_cached, decode_step, layer_kv, new_row_dependence, old_rows_drift
 from primer.pages.kv_cache import APPENDED, PROMPT, SEED
 from primer.rounding import BOUND, is_rounding
-from primer.transformer import Config, decode, init_stack
+from primer.transformer import decode, init_stack
 
 SNIPPETS = Path(__file__).resolve().parents[1] / "docs" / "snippets"
 CFG = Config()

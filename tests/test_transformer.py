@@ -6,8 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from primer import causal_mask, full_mask
+from primer.config import Config
 from primer.position import sinusoidal_encoding as positional_table
-from primer.transformer import (Config, block, decode, embed, encode, encoder_kv, init_block, init_stack,
+from primer.transformer import (block, decode, embed, encode, encoder_kv, init_block, init_stack,
                                 logits, merge_heads, split_heads, stack)
 
 CFG = Config()

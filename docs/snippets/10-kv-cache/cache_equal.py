@@ -1,8 +1,9 @@
 import numpy as np
 
+from primer.config import Config
 from primer.figures import kv_cache as figures
 from primer.kvcache import KVCache, decode_cached
-from primer.transformer import Config, decode, init_stack
+from primer.transformer import decode, init_stack
 
 rows = []
 for n_layers, n_heads, n in ((1, 1, 5), (2, 4, 16), (4, 2, 40), (6, 8, 64)):

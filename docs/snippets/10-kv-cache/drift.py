@@ -1,9 +1,10 @@
 import numpy as np
 
+from primer.config import Config
 from primer.figures import kv_cache as figures
 from primer.kvcache import old_rows_drift
 from primer.pages.kv_cache import APPENDED, PROMPT, SEED
-from primer.transformer import Config, init_stack
+from primer.transformer import init_stack
 
 cfg = Config()
 params = init_stack(SEED, cfg)

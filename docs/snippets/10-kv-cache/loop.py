@@ -1,7 +1,8 @@
 import numpy as np
 
+from primer.config import Config
 from primer.pages.kv_cache import PROMPT, SEED, VOCAB
-from primer.transformer import Config, decode, init_stack
+from primer.transformer import decode, init_stack
 
 cfg = Config()
 params = init_stack(SEED, cfg)
