@@ -43,12 +43,12 @@ def token_trace(words, highlight, *, visible_upto=None, filled=None, y=0.0):
                       textfont=dict(size=14), hoverinfo="skip", showlegend=False)
 
 
-def token_steps(fig, words, traces_for, layout_for=None, *, bottom=None):
-    """Add the traces traces_for(i) returns for each token i; return one slider step per token.
+def token_figure(words, traces_for, layout_for=None, *, bottom=None):
+    """Return a figure holding the traces traces_for(i) yields for each token i, and one slider step per token.
 
-    Also hides the axes and fits them to the arcs; bottom: the lowest y shown (default: as deep as the arcs are high).
+    The axes are hidden and fit the arcs; bottom: the lowest y shown (default: as deep as the arcs are high).
     """
-    steps = []
+    fig, steps = go.Figure(), []
     for i, w in enumerate(words):
         start = len(fig.data)
         for trace in traces_for(i):
@@ -57,4 +57,4 @@ def token_steps(fig, words, traces_for, layout_for=None, *, bottom=None):
     n, top = len(words), arc_top(len(words))
     fig.update_xaxes(visible=False, range=[-0.6, n - 0.4])
     fig.update_yaxes(visible=False, range=[-top if bottom is None else bottom, top])
-    return steps
+    return fig, steps

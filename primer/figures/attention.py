@@ -4,7 +4,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from primer.figures._style import ACCENT, MUTED, add_control, heatmap_traces, labels, page_lang, styled
+from primer.figures._style import ACCENT, MUTED, finish, heatmap_traces, labels, page_lang, styled
 from primer.figures.tables import md_table, pct
 
 
@@ -12,7 +12,10 @@ SCORE_ORDER = ("additive", "dot", "bilinear", "scaled")
 
 
 def score_table(scores, weights, *, lang=None):
-    """Return a Markdown table: one row per score function, each key's raw score and softmax weight."""
+    """Return a Markdown table: one row per score function, each key's raw score and softmax weight.
+
+    Page: 03-attention.md
+    """
     t = labels("attention", lang)
     n_k = len(next(iter(scores.values())))
     head = [t["score"]] + [f"{t['k']} {j}" for j in range(n_k)]
@@ -26,7 +29,10 @@ def score_table(scores, weights, *, lang=None):
 
 
 def variance_table(rows, *, lang=None):
-    """Return a Markdown table of Var(q·k) and Var(q·k/√d_k), measured and in theory, one row per d_k."""
+    """Return a Markdown table of Var(q·k) and Var(q·k/√d_k), measured and in theory, one row per d_k.
+
+    Page: 03-attention.md
+    """
     t = labels("attention", lang)
     head = [t["d_k"], t["var_theory"], t["var_meas"], t["var_scaled_theory"], t["var_scaled"]]
     body = [[d, d, f"{unscaled:.1f}", 1, f"{scaled:.2f}"] for d, unscaled, scaled in rows]
@@ -38,7 +44,10 @@ def _paren(a, b, lang):
 
 
 def saturation_table(rows, n_keys, *, lang=None):
-    """Return a Markdown table of the softmax's largest weight and entropy, unscaled vs scaled, per d_k."""
+    """Return a Markdown table of the softmax's largest weight and entropy, unscaled vs scaled, per d_k.
+
+    Page: 03-attention.md
+    """
     t = labels("attention", lang)
     head = [t["d_k"]] + [_paren(t[a], t[b], lang) for a in ("max_w", "entropy") for b in ("unscaled", "scaled")]
     body = [[d, pct(s["unscaled"]["max_weight"], 0), pct(s["scaled"]["max_weight"], 0),
@@ -48,7 +57,10 @@ def saturation_table(rows, n_keys, *, lang=None):
 
 
 def variance_chart(d_ks, variances, saturations, n_keys, *, lang=None):
-    """Draw Var(q·k) against d_k (log-log) beside the softmax's largest weight, unscaled vs scaled."""
+    """Draw Var(q·k) against d_k (log-log) beside the softmax's largest weight, unscaled vs scaled.
+
+    Page: 03-attention.md
+    """
     t = labels("attention", lang)
     d_ks = list(d_ks)
     fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12,
@@ -72,7 +84,10 @@ def variance_chart(d_ks, variances, saturations, n_keys, *, lang=None):
 
 
 def reach_heatmap(reach_by_mask, *, lang=None):
-    """Draw ‖∂output_i/∂input_j‖ as a heatmap; buttons switch between no mask and the causal mask."""
+    """Draw ‖∂output_i/∂input_j‖ as a heatmap; buttons switch between no mask and the causal mask.
+
+    Page: 03-attention.md
+    """
     t = labels("attention", lang)
     fig = go.Figure()
     steps = []
@@ -86,14 +101,14 @@ def reach_heatmap(reach_by_mask, *, lang=None):
         steps.append((t[key], [start, start + 1], None))
     fig.update_yaxes(autorange="reversed")
     fig.update_xaxes(title=t["reach"])
-    add_control(fig, steps, kind="buttons", y=1.04)
-    styled(fig, height=460)
-    fig.update_layout(margin=dict(t=70))
-    return fig
+    return finish(fig, steps, kind="buttons", y=1.04, height=460, margin=dict(t=70))
 
 
 def grad_table(results, *, lang=None):
-    """Return a Markdown table of the gradient check: error vs finite differences, nonzero pairs, smallest block."""
+    """Return a Markdown table of the gradient check: error vs finite differences, nonzero pairs, smallest block.
+
+    Page: 03-attention.md
+    """
     t = labels("attention", lang)
     head = [t["mask"], t["rel_err"], t["nonzero"], t["smallest"]]
     body = [[t[key], f"{err:.1e}", f"{nonzero}{t['of']}{total}", f"{smallest:.3f}"]
@@ -102,7 +117,10 @@ def grad_table(results, *, lang=None):
 
 
 def cost_table(rows, *, lang=None):
-    """Return a Markdown table of per-layer cost and serial steps, one row per sequence length."""
+    """Return a Markdown table of per-layer cost and serial steps, one row per sequence length.
+
+    Page: 03-attention.md
+    """
     t = labels("attention", lang)
     head = ["n", "d", t["attn"], t["rnn"], t["ratio"], t["steps_rnn"], t["steps_attn"]]
     body = [[f"{r['n']:,}", r["d"], f"{r['attention']:,}", f"{r['rnn']:,}", f"{r['ratio']:.2f}",
@@ -111,7 +129,10 @@ def cost_table(rows, *, lang=None):
 
 
 def cost_chart(grid, rows, d, *, lang=None):
-    """Draw n²d and nd² against n (log-log); a slider walks n and labels the ratio at that n."""
+    """Draw n²d and nd² against n (log-log); a slider walks n and labels the ratio at that n.
+
+    Page: 03-attention.md
+    """
     t = labels("attention", lang)
     grid = list(grid)
     fig = go.Figure()
@@ -131,7 +152,4 @@ def cost_chart(grid, rows, d, *, lang=None):
     fig.update_yaxes(type="log", title=t["ops"])
     fig.update_layout(legend=dict(orientation="h", y=1.08, x=0.5, xanchor="center"))
     active = next(i for i, r in enumerate(rows) if r["n"] >= d)
-    add_control(fig, steps, kind="slider", prefix=t["at_n"], active=active, y=-0.12)
-    styled(fig, height=540)
-    fig.update_layout(margin=dict(b=120))
-    return fig
+    return finish(fig, steps, kind="slider", prefix=t["at_n"], active=active, y=-0.12, height=540, margin=dict(b=120))

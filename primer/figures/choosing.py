@@ -4,7 +4,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from primer.figures._style import ACCENT, MUTED, add_control, heatmap_traces, labels, styled
+from primer.figures._style import ACCENT, MUTED, add_control, finish, heatmap_traces, labels, styled
 from primer.figures.tables import md_table
 
 
@@ -12,7 +12,10 @@ MASK_OPEN = [[0, "#bbdefb"], [1, "#bbdefb"]]
 
 
 def millions(n):
-    """Format a parameter count in millions: 109482240 -> '109.48 M'."""
+    """Format a parameter count in millions: 109482240 -> '109.48 M'.
+
+    Page: 09-choosing.md
+    """
     return f"{n / 1e6:.2f} M"
 
 
@@ -22,13 +25,19 @@ def _count(n):
 
 
 def signed_pct(x, digits=2):
-    """Format a signed fraction as a percentage with a real minus sign: -0.0047 -> '−0.47 %'."""
+    """Format a signed fraction as a percentage with a real minus sign: -0.0047 -> '−0.47 %'.
+
+    Page: 09-choosing.md
+    """
     text = f"{100 * float(x):+.{digits}f} %"
     return text.replace("-", "−")
 
 
 def example_tokens(output, *, lang=None):
-    """Return the (input, output) tokens the figure labels for an output shape; the same list twice if one sequence."""
+    """Return the (input, output) tokens the figure labels for an output shape; the same list twice if one sequence.
+
+    Page: 09-choosing.md
+    """
     ex = labels("choosing", lang)["examples"][output]
     return ex["input"], ex.get("output", ex["input"])
 
@@ -54,6 +63,8 @@ def one_knob(states, *, lang=None):
     """Draw, for each knob setting, its masks and the measured reads of the real block; buttons switch.
 
     states: list of (machine, self_mask, cross_mask or None, moved_own, moved_src or None).
+
+    Page: 09-choosing.md
     """
     t = labels("choosing", lang)
     fig = make_subplots(rows=2, cols=2, subplot_titles=(t["self_mask"], t["cross_mask"], t["moved_own"], t["moved_src"]),
@@ -114,6 +125,8 @@ def model_picker(models, *, lang=None):
 
     models: list of dicts with name, machine, config (a primer.config.Config), parts ({part: count}), total,
     published, difference, masks (encoder self, decoder self, cross; None where absent).
+
+    Page: 09-choosing.md
     """
     t = labels("choosing", lang)
     fig = make_subplots(rows=2, cols=3, specs=[[{}, {}, {}], [{"colspan": 3}, None, None]],
@@ -151,17 +164,16 @@ def model_picker(models, *, lang=None):
     fig.update_yaxes(autorange="reversed", row=2, col=1)
     fig.update_xaxes(range=[0, xmax], title=t["params"], row=2, col=1)
     fig.update_layout(showlegend=False)
-    add_control(fig, steps, kind="buttons", y=1.1)
     fig.update_yaxes(showticklabels=False, row=2, col=1)
-    styled(fig, height=720)
-    fig.update_layout(margin=dict(t=90))
-    return fig
+    return finish(fig, steps, kind="buttons", y=1.1, height=720, margin=dict(t=90))
 
 
 def output_picker(choices, masks_by_output, *, lang=None):
     """Draw, for each shape of output, the architecture it calls for and that machine's masks; a dropdown picks.
 
     choices: list of primer.architectures.Choice; masks_by_output: output -> (enc, dec, cross) masks.
+
+    Page: 09-choosing.md
     """
     t = labels("choosing", lang)
     fig = make_subplots(rows=1, cols=3, subplot_titles=(t["enc_self"], t["dec_self"], t["cross"]),
@@ -180,16 +192,16 @@ def output_picker(choices, masks_by_output, *, lang=None):
         layout["annotations"] = titles + notes
         steps.append((t["output"][c.output], shown, layout))
     fig.update_yaxes(autorange="reversed")
-    add_control(fig, steps, kind="dropdown", y=1.14)
-    styled(fig, height=460)
-    fig.update_layout(margin=dict(b=120, t=90))
-    return fig
+    return finish(fig, steps, kind="dropdown", y=1.14, height=460, margin=dict(b=120, t=90))
 
 
 # ---- tables -----------------------------------------------------------------------------------
 
 def params_table(models, *, lang=None):
-    """Return the Markdown table of parameter counts: shape, computed and published parameters, relative difference."""
+    """Return the Markdown table of parameter counts: shape, computed and published parameters, relative difference.
+
+    Page: 09-choosing.md
+    """
     t = labels("choosing", lang)
     rows = []
     for m in models:
@@ -202,7 +214,10 @@ def params_table(models, *, lang=None):
 
 
 def parts_table(models, *, lang=None):
-    """Return a Markdown table of where each model's parameters are, one part per row."""
+    """Return a Markdown table of where each model's parameters are, one part per row.
+
+    Page: 09-choosing.md
+    """
     t = labels("choosing", lang)
     head = t["cols_parts"] + [m["name"] for m in models]
     parts = list(models[0]["parts"])
@@ -212,7 +227,10 @@ def parts_table(models, *, lang=None):
 
 
 def knob_table(states, *, lang=None):
-    """Return a Markdown table: per knob setting, the cells its masks open and the cells that moved when measured."""
+    """Return a Markdown table: per knob setting, the cells its masks open and the cells that moved when measured.
+
+    Page: 09-choosing.md
+    """
     t = labels("choosing", lang)
     rows = []
     for machine, self_mask, cross_mask, moved_own, moved_src in states:
@@ -227,7 +245,10 @@ def knob_table(states, *, lang=None):
 
 
 def choice_table(choices, *, lang=None):
-    """Return a Markdown table of the rule: output shape -> the two answers -> architecture."""
+    """Return a Markdown table of the rule: output shape -> the two answers -> architecture.
+
+    Page: 09-choosing.md
+    """
     t = labels("choosing", lang)
     yn = lambda b: t["yes"] if b else t["no"]  # noqa: E731
     rows = [[t["output"][c.output], yn(c.writes_tokens), yn(c.reads_separate_input), t["kind"][c.machine], c.example]

@@ -5,20 +5,26 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from primer.figures._style import ACCENT, MUTED, add_control, finish, heatmap_traces, labels, styled, tick_labels
-from primer.figures._tokens import arc_trace, token_steps, token_trace
+from primer.figures._tokens import arc_trace, token_figure, token_trace
 from primer.figures.tables import md_table
 
 LEAK_COLOR = "#d62728"
 
 
 def fmt_delta(x):
-    """Format a |Δ|: an exact zero prints as 0.0, anything else with four decimals."""
+    """Format a |Δ|: an exact zero prints as 0.0, anything else with four decimals.
+
+    Page: 07-decoder.md
+    """
     x = float(x)
     return "0.0" if x == 0.0 else f"{x:.4f}"
 
 
 def same_row(words, w_full, w_causal, row, *, lang=None):
-    """Draw the same query row under a full mask and under a causal mask, side by side."""
+    """Draw the same query row under a full mask and under a causal mask, side by side.
+
+    Page: 07-decoder.md
+    """
     t = labels("decoder", lang)
     n = len(words)
     ticks = tick_labels(words)
@@ -38,11 +44,13 @@ def same_row(words, w_full, w_causal, row, *, lang=None):
 
 
 def visible_range(words, weights, *, lang=None):
-    """Draw, for the chosen token, the arcs to itself and every earlier token; later tokens stay grey."""
+    """Draw, for the chosen token, the arcs to itself and every earlier token; later tokens stay grey.
+
+    Page: 07-decoder.md
+    """
     t = labels("decoder", lang)
     n = len(words)
     weights = np.asarray(weights)
-    fig = go.Figure()
 
     def traces(i):  # the visible range, the token row, the arcs to earlier tokens, the weight on itself
         yield go.Scatter(x=[-0.45, i + 0.45, i + 0.45, -0.45, -0.45], y=[-0.35, -0.35, 0.35, 0.35, -0.35],
@@ -54,13 +62,16 @@ def visible_range(words, weights, *, lang=None):
         yield go.Scatter(x=[i], y=[-0.48], mode="text", text=[t["self"].format(w=weights[i, i])], hoverinfo="skip",
                          showlegend=False, textfont=dict(color=ACCENT, size=11))
 
-    steps = token_steps(fig, words, traces, lambda i: {"title.text": t["sees"].format(i=i, k=int(i + 1), n=n)}, bottom=-0.65)
+    fig, steps = token_figure(words, traces, lambda i: {"title.text": t["sees"].format(i=i, k=int(i + 1), n=n)}, bottom=-0.65)
     active = n - 1
     return finish(fig, steps, kind="slider", prefix=t["token"], active=active, height=400, margin=dict(t=60), title_step=active)
 
 
 def leak_toggle(words, changed, result, *, lang=None):
-    """Draw each position's max |Δ| after one future token changes; buttons switch the mask on and off."""
+    """Draw each position's max |Δ| after one future token changes; buttons switch the mask on and off.
+
+    Page: 07-decoder.md
+    """
     t = labels("decoder", lang)
     n = len(words)
     x = [f"{i} {a}" if a == b else f"{i} {a}→{b}" for i, (a, b) in enumerate(zip(words, changed))]
@@ -82,7 +93,10 @@ def leak_toggle(words, changed, result, *, lang=None):
 
 
 def leak_table(words, changed, result, *, lang=None):
-    """Return a Markdown table of each position's max |Δ| with the causal mask and with a full mask."""
+    """Return a Markdown table of each position's max |Δ| with the causal mask and with a full mask.
+
+    Page: 07-decoder.md
+    """
     t = labels("decoder_tables", lang)
     rows = []
     for i, (a, b) in enumerate(zip(words, changed)):

@@ -4,17 +4,19 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from primer.figures._style import ACCENT, LEFT_COLOR, MUTED, RIGHT_COLOR, add_control, heatmap_traces, labels, styled
-from primer.figures._tokens import arc_top, arc_trace, token_steps, token_trace
+from primer.figures._style import ACCENT, LEFT_COLOR, MUTED, RIGHT_COLOR, add_control, finish, heatmap_traces, labels, styled
+from primer.figures._tokens import arc_top, arc_trace, token_figure, token_trace
 from primer.figures.tables import md_table, pct
 
 
 def both_directions(words, weights, *, lang=None):
-    """Draw each token's arcs to every other token: above, what it reads; below, who reads it. A slider picks the token."""
+    """Draw each token's arcs to every other token: above, what it reads; below, who reads it. A slider picks the token.
+
+    Page: 06-encoder.md
+    """
     t = labels("encoder", lang)
     n = len(words)
     weights = np.asarray(weights)
-    fig = go.Figure()
 
     def traces(i):  # the token row, then each other token's arcs: above, i reads j; below, j reads i
         yield token_trace(words, i)
@@ -23,7 +25,7 @@ def both_directions(words, weights, *, lang=None):
                 yield arc_trace(i, j, weights[i, j], above=True, color=ACCENT)
                 yield arc_trace(j, i, weights[j, i], above=False, color=LEFT_COLOR)
 
-    steps = token_steps(fig, words, traces)
+    fig, steps = token_figure(words, traces)
     top = arc_top(n)
     fig.add_annotation(x=-0.55, y=top - 0.1, text=t["reads"], showarrow=False, xanchor="left", font=dict(color=ACCENT))
     fig.add_annotation(x=-0.55, y=-top + 0.1, text=t["read_by"], showarrow=False, xanchor="left", font=dict(color=LEFT_COLOR))
@@ -32,7 +34,10 @@ def both_directions(words, weights, *, lang=None):
 
 
 def open_grid(ns, masks, *, lang=None):
-    """Draw the n×n mask for each n; a slider changes n and every cell stays open."""
+    """Draw the n×n mask for each n; a slider changes n and every cell stays open.
+
+    Page: 06-encoder.md
+    """
     t = labels("encoder", lang)
     fig = go.Figure()
     steps = []
@@ -48,15 +53,15 @@ def open_grid(ns, masks, *, lang=None):
     fig.update_layout(title=dict(text="", x=0.01))
     fig.update_xaxes(title=t["k"], dtick=1, constrain="domain")
     fig.update_yaxes(title=t["q"], dtick=1, scaleanchor="x")
-    add_control(fig, steps, kind="slider", prefix=t["n"], active=min(4, len(ns) - 1))
-    fig = styled(fig, height=520)
-    fig.update_layout(margin=dict(t=60))
-    fig.update_layout(title=dict(text=steps[min(4, len(ns) - 1)][2]["title.text"], x=0.01, xanchor="left"))
-    return fig
+    active = min(4, len(ns) - 1)
+    return finish(fig, steps, kind="slider", prefix=t["n"], active=active, height=520, margin=dict(t=60), title_step=active)
 
 
 def mlm_walk(words, position, steps, vocab, *, top=6, lang=None):
-    """Draw the [MASK] position step by step: what it reads (arcs) and what the counting model guesses (bars)."""
+    """Draw the [MASK] position step by step: what it reads (arcs) and what the counting model guesses (bars).
+
+    Page: 06-encoder.md
+    """
     t = labels("encoder", lang)
     n = len(words)
     fig = make_subplots(rows=2, cols=1, row_heights=[0.45, 0.55], vertical_spacing=0.12)
@@ -92,14 +97,14 @@ def mlm_walk(words, position, steps, vocab, *, top=6, lang=None):
     fig.update_yaxes(visible=False, range=[-0.5, arc_top(n, pad=0.2)], row=1, col=1)
     fig.update_yaxes(range=[0, 1.12], tickformat=".0%", title=t["prob"], row=2, col=1)
     fig.update_layout(barmode="group", legend=dict(orientation="h", y=0.5, x=1, xanchor="right"))
-    add_control(fig, specs, kind="slider", prefix=t["step_prefix"])
-    fig = styled(fig, height=560)
-    fig.update_layout(title=dict(text=specs[0][2]["title.text"], x=0.01, xanchor="left"), margin=dict(t=60))
-    return fig
+    return finish(fig, specs, kind="slider", prefix=t["step_prefix"], height=560, margin=dict(t=60), title_step=0)
 
 
 def masking_table(rows, n_tokens, rate, *, lang=None):
-    """Return a Markdown table of the positions BERT's rule picked, and a line with the rate achieved."""
+    """Return a Markdown table of the positions BERT's rule picked, and a line with the rate achieved.
+
+    Page: 06-encoder.md
+    """
     t = labels("encoder_tables", lang)
     body = [[i, f"`{w}`", t[action], f"`{shown}`"] for i, w, action, shown in rows]
     line = t["summary"].format(n=n_tokens, k=len(rows), r=pct(len(rows) / n_tokens), target=pct(rate, 0))
@@ -107,7 +112,10 @@ def masking_table(rows, n_tokens, rate, *, lang=None):
 
 
 def guesses_table(guesses, *, lang=None):
-    """Return a Markdown table: for each context ('none', 'left', 'right', 'both'), the top guesses."""
+    """Return a Markdown table: for each context ('none', 'left', 'right', 'both'), the top guesses.
+
+    Page: 06-encoder.md
+    """
     t = labels("encoder_tables", lang)
     k = len(next(iter(guesses.values())))
     head = [t["sides"]] + [t["guess"].format(i=i + 1) for i in range(k)]

@@ -4,7 +4,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from primer.figures._style import ACCENT, LEFT_COLOR, RIGHT_COLOR, add_control, heatmap_traces, labels, styled, tick_labels
+from primer.figures._style import ACCENT, LEFT_COLOR, RIGHT_COLOR, finish, heatmap_traces, labels, styled, tick_labels
 from primer.figures.tables import md_table
 
 CROSS_COLOR = "#9467bd"
@@ -20,7 +20,10 @@ def _stack_boxes(n_layers, layer, x, color):
 
 
 def two_stacks(src, tgt, enc_w, dec_w, *, lang=None):
-    """Walk both stacks layer by layer: the encoder's full self-attention beside the decoder's causal one."""
+    """Walk both stacks layer by layer: the encoder's full self-attention beside the decoder's causal one.
+
+    Page: 08-encoder-decoder.md
+    """
     t = labels("encoder_decoder", lang)
     n_layers = len(enc_w)
     fig = make_subplots(rows=1, cols=3, column_widths=[0.16, 0.42, 0.42], horizontal_spacing=0.08,
@@ -49,14 +52,14 @@ def two_stacks(src, tgt, enc_w, dec_w, *, lang=None):
     fig.update_yaxes(autorange="reversed", row=1, col=3)
     fig.update_xaxes(tickangle=-45, row=1, col=2)
     fig.update_xaxes(tickangle=-45, row=1, col=3)
-    add_control(fig, steps, kind="slider", prefix=t["layer_prefix"])
-    fig = styled(fig, height=480)
-    fig.update_layout(margin=dict(t=70))
-    return fig
+    return finish(fig, steps, kind="slider", prefix=t["layer_prefix"], height=480, margin=dict(t=70))
 
 
 def shared_memory(src, tgt, cross_w, *, lang=None):
-    """Show that every decoder layer reads the same memory: a slider picks the layer, its arc lands on one memory box."""
+    """Show that every decoder layer reads the same memory: a slider picks the layer, its arc lands on one memory box.
+
+    Page: 08-encoder-decoder.md
+    """
     t = labels("encoder_decoder", lang)
     n_layers = len(cross_w)
     m, n = len(src), len(tgt)
@@ -84,14 +87,14 @@ def shared_memory(src, tgt, cross_w, *, lang=None):
     fig.update_yaxes(visible=False, range=[-0.4, n_layers + 0.6], row=1, col=1)
     fig.update_yaxes(autorange="reversed", row=1, col=2)
     fig.update_xaxes(tickangle=-45, row=1, col=2)
-    add_control(fig, steps, kind="slider", prefix=t["layer_prefix"], y=-0.3)
-    fig = styled(fig, height=520)
-    fig.update_layout(margin=dict(b=150, t=70))
-    return fig
+    return finish(fig, steps, kind="slider", prefix=t["layer_prefix"], y=-0.3, height=520, margin=dict(b=150, t=70))
 
 
 def two_sublayers(src, tgt, self_w, cross_w, row, *, lang=None):
-    """Draw one decoder block's two attention sub-layers side by side; the same query row is outlined in both."""
+    """Draw one decoder block's two attention sub-layers side by side; the same query row is outlined in both.
+
+    Page: 08-encoder-decoder.md
+    """
     t = labels("encoder_decoder", lang)
     m, n = len(src), len(tgt)
     fig = make_subplots(rows=1, cols=2, column_widths=[n / (n + m), m / (n + m)], horizontal_spacing=0.1,
@@ -114,7 +117,10 @@ def two_sublayers(src, tgt, self_w, cross_w, row, *, lang=None):
 
 
 def cross_rows(src, tgt, cross_w, mask, *, lang=None):
-    """Walk the decoder rows of the cross-attention: every source column is open on every row."""
+    """Walk the decoder rows of the cross-attention: every source column is open on every row.
+
+    Page: 08-encoder-decoder.md
+    """
     t = labels("encoder_decoder", lang)
     m, n = len(src), len(tgt)
     mask = np.asarray(mask)
@@ -127,16 +133,15 @@ def cross_rows(src, tgt, cross_w, mask, *, lang=None):
         title = t["row_title"].format(i=i, w=tgt[i], k=int(mask[i].sum()), m=m)
         steps.append((f"{i} {tgt[i]}", [0, 1], {"shapes": [box], "title.text": title}))
     fig.update_yaxes(autorange="reversed")
-    add_control(fig, steps, kind="slider", prefix=t["row"])
-    fig = styled(fig, height=440)
-    fig.update_layout(title=dict(text=steps[0][2]["title.text"], x=0.01, xanchor="left"), margin=dict(t=60))
-    return fig
+    return finish(fig, steps, kind="slider", prefix=t["row"], height=440, margin=dict(t=60), title_step=0)
 
 
 def layouts(two, one, *, lang=None):
     """Draw the two layouts of a translation on one grid each; buttons switch layout.
 
     two and one are (words, mask, region codes) as primer.encdec builds them.
+
+    Page: 08-encoder-decoder.md
     """
     t = labels("encoder_decoder", lang)
     fig = go.Figure()
@@ -158,28 +163,34 @@ def layouts(two, one, *, lang=None):
             "annotations": [dict(text=legend, x=0, y=-0.22, xref="paper", yref="paper", xanchor="left", showarrow=False)]}))
     fig.update_xaxes(tickangle=-60, constrain="domain")
     fig.update_yaxes(scaleanchor="x")
-    add_control(fig, steps, kind="buttons")
     fig.update_layout(steps[0][2])
-    fig = styled(fig, height=620)
-    fig.update_layout(margin=dict(b=120, t=70))
-    return fig
+    return finish(fig, steps, kind="buttons", height=620, margin=dict(b=120, t=70))
 
 
 def projection_table(rows, *, lang=None):
-    """Return a Markdown table: steps, projections when reused, projections when recomputed."""
+    """Return a Markdown table: steps, projections when reused, projections when recomputed.
+
+    Page: 08-encoder-decoder.md
+    """
     t = labels("encoder_decoder_tables", lang)
     return md_table([t["steps"], t["once"], t["naive"]], [[s, f"**{a}**", b] for s, a, b in rows])
 
 
 def layout_table(summary, *, lang=None):
-    """Return a Markdown table comparing the two translation layouts."""
+    """Return a Markdown table comparing the two translation layouts.
+
+    Page: 08-encoder-decoder.md
+    """
     t = labels("encoder_decoder_tables", lang)
     return md_table([t["layout"], t["side"], t["open"], t["bidir"]],
                     [[t[name], side, cells, t["yes"] if bidir else t["no"]] for name, side, cells, bidir in summary])
 
 
 def anatomy_table(rows, *, lang=None):
-    """Return a Markdown table of each sub-layer's weight count in an encoder block and a decoder block."""
+    """Return a Markdown table of each sub-layer's weight count in an encoder block and a decoder block.
+
+    Page: 08-encoder-decoder.md
+    """
     t = labels("encoder_decoder_anatomy", lang)
     cell = lambda n: t["none"] if n is None else f"{n:,}"  # noqa: E731
     body = [[t[name][0], f"`{t[name][1]}`", cell(enc), cell(dec)] for name, enc, dec in rows]

@@ -4,7 +4,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from primer.figures._style import ACCENT, MUTED, add_control, labels, styled
+from primer.figures._style import ACCENT, MUTED, add_control, finish, labels, styled
 from primer.figures.tables import fmt_change, md_table
 from primer.rounding import is_rounding
 
@@ -13,6 +13,8 @@ def loop_steps(steps, probs, vocab, *, top_k=6, lang=None):
     """Draw the loop without a cache: each step reruns the whole prefix, then appends its prediction; a slider steps.
 
     probs[s]: step s's next-token probabilities, [vocab].
+
+    Page: 10-kv-cache.md
     """
     t = labels("kv_cache", lang)
     n_steps = len(steps)
@@ -48,14 +50,14 @@ def loop_steps(steps, probs, vocab, *, top_k=6, lang=None):
     fig.update_xaxes(title=t["pos"], dtick=1, row=1, col=1)
     fig.update_yaxes(range=[0, 1.15], title=t["prob"], row=2, col=1)
     fig.update_layout(showlegend=False)
-    add_control(fig, control, kind="slider", prefix=t["steps"], active=0)
-    styled(fig, height=680)
-    fig.update_layout(margin=dict(t=130))
-    return fig
+    return finish(fig, control, kind="slider", prefix=t["steps"], active=0, height=680, margin=dict(t=130))
 
 
 def work_curves(ns, without, with_cache, marks, *, lang=None):
-    """Draw total attention work over N on log axes, without and with a cache; a slider picks N and shows the ratio."""
+    """Draw total attention work over N on log axes, without and with a cache; a slider picks N and shows the ratio.
+
+    Page: 10-kv-cache.md
+    """
     t = labels("kv_cache", lang)
     fig = go.Figure()
     fig.add_trace(go.Scatter(x=list(ns), y=list(without), mode="lines", name=t["without"], line=dict(color="#d62728", width=3)))
@@ -83,13 +85,19 @@ def _e(x):
 
 
 def equality_table(rows, *, lang=None):
-    """Return a Markdown table of (layers, heads, length, max |difference|) rows."""
+    """Return a Markdown table of (layers, heads, length, max |difference|) rows.
+
+    Page: 10-kv-cache.md
+    """
     t = labels("kv_cache_tables", lang)
     return md_table([t["layers"], t["heads"], t["n"], t["diff"]], [[a, b, c, _e(d)] for a, b, c, d in rows])
 
 
 def drift_table(causal, full, *, lang=None):
-    """Return a Markdown table of how far the old positions move when a token is appended, per mask."""
+    """Return a Markdown table of how far the old positions move when a token is appended, per mask.
+
+    Page: 10-kv-cache.md
+    """
     t = labels("kv_cache_tables", lang)
     rows = []
     for i in range(len(causal["k"])):
@@ -100,14 +108,20 @@ def drift_table(causal, full, *, lang=None):
 
 
 def dependence_table(change, *, lang=None):
-    """Return a Markdown table: which old rows, once replaced by noise, move the new row's output."""
+    """Return a Markdown table: which old rows, once replaced by noise, move the new row's output.
+
+    Page: 10-kv-cache.md
+    """
     t = labels("kv_cache_tables", lang)
     rows = [[t["old"][name], f"**{_e(change[name])}**" if is_rounding(change[name]) else _e(change[name])] for name in ("q", "k", "v")]
     return md_table([t["changed"], t["moved"]], rows)
 
 
 def work_table(rows, *, lang=None):
-    """Return a Markdown table of (N, sum n^2, sum n, exact ratio) rows; the ratio is shown as N×."""
+    """Return a Markdown table of (N, sum n^2, sum n, exact ratio) rows; the ratio is shown as N×.
+
+    Page: 10-kv-cache.md
+    """
     t = labels("kv_cache_tables", lang)
     out = []
     for n, sq, lin, ratio in rows:
@@ -118,7 +132,10 @@ def work_table(rows, *, lang=None):
 
 
 def ops_table(rows, *, keys=("scores", "kv_rows"), lang=None):
-    """Return a Markdown table of counted vs predicted work, for (N, counted no-cache, model, counted cache, model) rows."""
+    """Return a Markdown table of counted vs predicted work, for (N, counted no-cache, model, counted cache, model) rows.
+
+    Page: 10-kv-cache.md
+    """
     t = labels("kv_cache_tables", lang)
     out = []
     for n, cw, mw, cc, mc in rows:

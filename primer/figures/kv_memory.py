@@ -14,6 +14,8 @@ def fill_chart(models, lengths, curve_x, curves, filled, fmt, *, active_model=0,
     models: list of (name, max_context, window); curves[m]: bytes at curve_x; filled[m][j]: bytes at lengths[j];
     fmt formats a byte count.
     Every (model, length) state is precomputed: the dropdown swaps in that model's slider.
+
+    Page: 11-kv-memory.md
     """
     t = labels("kv_memory", lang)
     fig = go.Figure()
@@ -69,7 +71,10 @@ def fill_chart(models, lengths, curve_x, curves, filled, fmt, *, active_model=0,
 
 
 def per_token_table(cfg, bytes_per_value, per_token, fmt, *, lang=None):
-    """Return the factors of one token's KV cache for a shape (a primer.config.Config), and their product."""
+    """Return the factors of one token's KV cache for a shape (a primer.config.Config), and their product.
+
+    Page: 11-kv-memory.md
+    """
     t = labels("kv_memory_tables", lang)
     rows = [[t["kv"], 2], [t["layers"], cfg.n_layers], [t["kv_heads"], cfg.n_kv_heads],
             [t["head_dim"].format(d=cfg.d_model, h=cfg.n_heads), cfg.d_head],
@@ -78,14 +83,20 @@ def per_token_table(cfg, bytes_per_value, per_token, fmt, *, lang=None):
 
 
 def context_table(rows, fmt, *, bold=None, lang=None):
-    """Return a Markdown table of (tokens, bytes) rows; the row whose tokens equal bold is set in bold."""
+    """Return a Markdown table of (tokens, bytes) rows; the row whose tokens equal bold is set in bold.
+
+    Page: 11-kv-memory.md
+    """
     t = labels("kv_memory_tables", lang)
     out = [[f"{n:,}", f"**{fmt(b)}**" if n == bold else fmt(b)] for n, b in rows]
     return md_table([t["tokens"], t["cache"]], out)
 
 
 def models_table(rows, fmt, *, lang=None):
-    """Return a Markdown table of published models: (name, Config, per-token bytes, bytes at max_len) rows."""
+    """Return a Markdown table of published models: (name, Config, per-token bytes, bytes at max_len) rows.
+
+    Page: 11-kv-memory.md
+    """
     t = labels("kv_memory_tables", lang)
     out = [[name + (t["with_window"].format(w=f"{c.window:,}") if c.window else ""), c.n_layers, c.n_heads,
             c.n_kv_heads, c.d_head, fmt(per), f"{c.max_len:,}", fmt(full)] for name, c, per, full in rows]
@@ -94,7 +105,10 @@ def models_table(rows, fmt, *, lang=None):
 
 
 def savings_table(rows, fmt, *, lang=None):
-    """Return a Markdown table of (kind, fields, bytes without, bytes with) rows; kind is 'gqa' or 'swa'."""
+    """Return a Markdown table of (kind, fields, bytes without, bytes with) rows; kind is 'gqa' or 'swa'.
+
+    Page: 11-kv-memory.md
+    """
     t = labels("kv_memory_tables", lang)
     out = []
     for kind, fields, without, with_ in rows:
@@ -104,7 +118,10 @@ def savings_table(rows, fmt, *, lang=None):
 
 
 def nbytes_table(rows, *, lang=None):
-    """Return a Markdown table of (dtype, tokens, actual nbytes, formula bytes) rows."""
+    """Return a Markdown table of (dtype, tokens, actual nbytes, formula bytes) rows.
+
+    Page: 11-kv-memory.md
+    """
     t = labels("kv_memory_tables", lang)
     out = [[f"`{d}`", n, f"{a:,}", f"{f:,}", "✓" if a == f else "✗"] for d, n, a, f in rows]
     return md_table([t["dtype"], t["tokens"], t["nbytes"], t["formula"], t["equal"]], out)

@@ -4,8 +4,8 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from primer.figures.tables import md_table, pct
 from primer.figures._style import ACCENT, CLOSED_COLOR, MUTED, NEG_INF, add_control, heatmap_traces, labels, styled
+from primer.figures.tables import md_table, pct
 
 
 def _ticks(n, word):
@@ -13,7 +13,10 @@ def _ticks(n, word):
 
 
 def scores_mask_softmax(scores, mask, weights, *, lang=None):
-    """Draw scores, the additive mask and the softmax weights as three heatmaps side by side."""
+    """Draw scores, the additive mask and the softmax weights as three heatmaps side by side.
+
+    Page: 05-mask.md
+    """
     t = labels("mask", lang)
     n_q, n_k = np.shape(scores)
     x, y = _ticks(n_k, t["k"]), _ticks(n_q, t["q"])
@@ -32,7 +35,10 @@ def scores_mask_softmax(scores, mask, weights, *, lang=None):
 
 
 def row_walk(weights, mask, *, lang=None):
-    """Draw one query row's weights as bars; a slider walks the rows."""
+    """Draw one query row's weights as bars; a slider walks the rows.
+
+    Page: 05-mask.md
+    """
     t = labels("mask", lang)
     n_q, n_k = np.shape(weights)
     x = _ticks(n_k, t["k"])
@@ -51,7 +57,10 @@ def row_walk(weights, mask, *, lang=None):
 
 
 def rule_toggle(correct, buggy, open_row, *, leak_key, lang=None):
-    """Draw one row's weights under the −∞ rule and the 0 rule; buttons switch the rule."""
+    """Draw one row's weights under the −∞ rule and the 0 rule; buttons switch the rule.
+
+    Page: 05-mask.md
+    """
     t = labels("mask", lang)
     n_k = len(correct)
     x = _ticks(n_k, t["k"])
@@ -72,7 +81,10 @@ def rule_toggle(correct, buggy, open_row, *, leak_key, lang=None):
 
 
 def window_slider(scores, windows, weights_by_window, refusals, *, lang=None):
-    """Draw the weights under each window; the slider runs down to windows that primer refuses."""
+    """Draw the weights under each window; the slider runs down to windows that primer refuses.
+
+    Page: 05-mask.md
+    """
     t = labels("mask", lang)
     n = np.shape(scores)[0]
     x, y = _ticks(n, t["k"]), _ticks(n, t["q"])
@@ -100,7 +112,10 @@ def window_slider(scores, windows, weights_by_window, refusals, *, lang=None):
 
 
 def weights_table(weights, *, digits=1, lang=None):
-    """Return a Markdown table of attention weights in percent, one query row per line."""
+    """Return a Markdown table of attention weights in percent, one query row per line.
+
+    Page: 05-mask.md
+    """
     t = labels("mask_tables", lang)
     n_q, n_k = np.shape(weights)
     head = [t["q"]] + [f"{t['k']} {j}" for j in range(n_k)]
@@ -109,7 +124,10 @@ def weights_table(weights, *, digits=1, lang=None):
 
 
 def rule_table(correct, buggy, open_row, *, leak_key, lang=None):
-    """Return a Markdown table of one row's weights under the −∞ rule and the buggy 0 rule."""
+    """Return a Markdown table of one row's weights under the −∞ rule and the buggy 0 rule.
+
+    Page: 05-mask.md
+    """
     t = labels("mask_tables", lang)
     n_k = len(correct)
     head = [t["rule"]] + [f"{t['k']} {j}" + ("" if open_row[j] else t["closed"]) for j in range(n_k)]

@@ -8,7 +8,10 @@ from primer.figures.tables import md_table
 
 
 def positions_table(text, marks, *, lang=None):
-    """Return a Markdown table with one column per character and its 1-based position; marked characters in bold."""
+    """Return a Markdown table with one column per character and its 1-based position; marked characters in bold.
+
+    Page: 01-rnn.md
+    """
     t = labels("rnn", lang)
     bold = lambda c, cell: f"**{cell}**" if c in marks else str(cell)  # noqa: E731
     head = [t["pos"]] + [bold(c, i) for i, c in enumerate(text, start=1)]
@@ -17,7 +20,10 @@ def positions_table(text, marks, *, lang=None):
 
 
 def distance_table(head, tail, p, q, distance, *, lang=None):
-    """Return a one-row Markdown table: the two characters with their positions, and how far apart they are."""
+    """Return a one-row Markdown table: the two characters with their positions, and how far apart they are.
+
+    Page: 01-rnn.md
+    """
     t = labels("rnn", lang)
     return md_table([t["from"], t["pos"], t["to"], t["pos"], t["dist"]], [[head, p, tail, q, f"**{distance}**"]])
 
@@ -35,6 +41,8 @@ def gradient_curves(norms, steps, radii, *, active_steps, active_radius, lang=No
     norms[activation][r][s] is the measured array for radii[r] and steps[s], k = 1..T. The
     buttons switch visibility and the slider restyles x and y of every trace, so the two
     controls are independent in a static page.
+
+    Page: 01-rnn.md
     """
     t = labels("rnn", lang)
     acts = list(norms)
@@ -69,7 +77,10 @@ def gradient_curves(norms, steps, radii, *, active_steps, active_radius, lang=No
 
 
 def first_step_table(radii, first, steps, *, lang=None):
-    """Return a Markdown table of ||dL/dh_1|| per spectral radius (columns) and activation (rows)."""
+    """Return a Markdown table of ||dL/dh_1|| per spectral radius (columns) and activation (rows).
+
+    Page: 01-rnn.md
+    """
     t = labels("rnn", lang)
     head = [t["act"] + " \\ " + t["first"].format(T=steps)] + [_radius_label(t, r) for r in radii]
     rows = [[t[act]] + [f"{v:.1e}" for v in values] for act, values in first.items()]
@@ -77,7 +88,10 @@ def first_step_table(radii, first, steps, *, lang=None):
 
 
 def gradcheck_table(rows, *, lang=None):
-    """Return a Markdown table from (name, backprop gradient, finite-difference gradient) rows."""
+    """Return a Markdown table from (name, backprop gradient, finite-difference gradient) rows.
+
+    Page: 01-rnn.md
+    """
     t = labels("rnn", lang)
     out = []
     for name, bp, fd in rows:

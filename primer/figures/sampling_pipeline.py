@@ -8,15 +8,12 @@ from primer.figures._style import ACCENT, CLOSED_COLOR, MUTED, add_control, heat
 from primer.figures.tables import md_table, pct, ranges, visible_char
 
 
-def words(lang=None):
-    """Return the candidate next words of the temperature example, in the page language."""
-    return labels("sampling", lang)["words"]
-
-
 def temperature_slider(temperatures, probs, freqs, entropies, *, n_draws, active=0, lang=None):
     """Draw probabilities as bars and seeded-draw frequencies as dots, one slider step per temperature.
 
     temperatures may hold 0, drawn as the greedy step; probs, freqs and entropies are per step.
+
+    Page: 12-sampling-pipeline.md
     """
     t = labels("sampling", lang)
     x = list(t["words"])
@@ -42,7 +39,10 @@ def temperature_slider(temperatures, probs, freqs, entropies, *, n_draws, active
 
 
 def frequency_table(temperatures, probs, freqs, *, lang=None):
-    """Return a Markdown table: one row per temperature, each cell 'probability / frequency' in percent."""
+    """Return a Markdown table: one row per temperature, each cell 'probability / frequency' in percent.
+
+    Page: 12-sampling-pipeline.md
+    """
     t = labels("sampling", lang)
     head = [t["t"]] + list(t["words"])
     rows = []
@@ -62,6 +62,8 @@ def stage_stepper(stages, probs, vocab, *, temperature, lang=None):
     """Draw each stage's real array as a heatmap; a slider steps through the seven stages.
 
     stages: the seven (name, array) records of primer.pipeline.run; probs: stage 6's distribution.
+
+    Page: 12-sampling-pipeline.md
     """
     t = labels("pipeline", lang)
     arr = {s.name: s.array for s in stages}
@@ -136,7 +138,10 @@ def stage_stepper(stages, probs, vocab, *, temperature, lang=None):
 
 
 def stage_table(stages, vocab, *, lang=None):
-    """Return a Markdown table of the seven stages: name, shape and the first values of the first row."""
+    """Return a Markdown table of the seven stages: name, shape and the first values of the first row.
+
+    Page: 12-sampling-pipeline.md
+    """
     t = labels("pipeline", lang)
     rows = []
     for k, s in enumerate(stages):
@@ -156,6 +161,8 @@ def swap_figure(masks, deps, text, source, *, lang=None):
     """Draw stage 3's masks and the measured dependence side by side; buttons switch the machine.
 
     masks[machine] and deps[machine] are [n, n + m] bool: text columns, then source columns.
+
+    Page: 12-sampling-pipeline.md
     """
     t = labels("pipeline", lang)
     n, m = len(text), len(source)
@@ -183,7 +190,10 @@ def swap_figure(masks, deps, text, source, *, lang=None):
 
 
 def reads(dep_row, n, *, lang=None):
-    """Describe one dependence row: text positions it reads, then source positions, e.g. '0–3 + source 0–6'."""
+    """Describe one dependence row: text positions it reads, then source positions, e.g. '0–3 + source 0–6'.
+
+    Page: 12-sampling-pipeline.md
+    """
     t = labels("pipeline", lang)
     row = np.asarray(dep_row, bool)
     text = ranges([j for j in range(n) if row[j]])
@@ -193,7 +203,10 @@ def reads(dep_row, n, *, lang=None):
 
 
 def dependence_table(deps, text, *, lang=None):
-    """Return a Markdown table: for each output position, the inputs it depends on under each machine."""
+    """Return a Markdown table: for each output position, the inputs it depends on under each machine.
+
+    Page: 12-sampling-pipeline.md
+    """
     t = labels("pipeline", lang)
     n = len(text)
     head = [t["out"]] + [t["machines"][name] for name in deps]

@@ -4,12 +4,15 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from primer.figures._style import add_control, heatmap_traces, labels, page_lang, styled
+from primer.figures._style import add_control, finish, heatmap_traces, labels, page_lang, styled
 from primer.figures.tables import md_table, pct
 
 
 def head_selector(tokens, weights_by_head, *, lang=None):
-    """Draw one attention-weight heatmap per head; buttons choose the head (the wide head included)."""
+    """Draw one attention-weight heatmap per head; buttons choose the head (the wide head included).
+
+    Page: 04-self-cross-heads.md
+    """
     t = labels("self_cross_heads", lang)
     tokens = list(tokens)
     fig = go.Figure()
@@ -21,14 +24,14 @@ def head_selector(tokens, weights_by_head, *, lang=None):
         steps.append((t["heads"][name], [start, start + 1], None))
     fig.update_yaxes(autorange="reversed", title=t["query"])
     fig.update_xaxes(title=t["key"], side="bottom")
-    add_control(fig, steps, kind="buttons", y=1.04)
-    styled(fig, height=560)
-    fig.update_layout(margin=dict(t=90))
-    return fig
+    return finish(fig, steps, kind="buttons", y=1.04, height=560, margin=dict(t=90))
 
 
 def wide_table(query, keys, rows, *, lang=None):
-    """Return a Markdown table of one query's weights on a few keys, per head and for the one wide head."""
+    """Return a Markdown table of one query's weights on a few keys, per head and for the one wide head.
+
+    Page: 04-self-cross-heads.md
+    """
     t = labels("self_cross_heads", lang)
     n_rest = len(rows[0][1]) - len(keys)
     label = f"{t['query']}「{query}」" if page_lang(lang) == "zh" else f"{t['query']} {query}"
@@ -41,7 +44,10 @@ def wide_table(query, keys, rows, *, lang=None):
 
 
 def cross_toggle(source, target, self_weights, cross_weights, *, lang=None):
-    """Draw the square self-attention map and the rectangular cross-attention map; buttons switch."""
+    """Draw the square self-attention map and the rectangular cross-attention map; buttons switch.
+
+    Page: 04-self-cross-heads.md
+    """
     t = labels("self_cross_heads", lang)
     fig = go.Figure()
     for weights, ys in ((self_weights, source), (cross_weights, target)):
@@ -54,7 +60,10 @@ def cross_toggle(source, target, self_weights, cross_weights, *, lang=None):
 
 
 def cross_table(source, target, weights, *, lang=None):
-    """Return a Markdown table of cross-attention weights: one row per target query, one column per source key."""
+    """Return a Markdown table of cross-attention weights: one row per target query, one column per source key.
+
+    Page: 04-self-cross-heads.md
+    """
     t = labels("self_cross_heads", lang)
     head = [f"{t['query']} \\ {t['key']}"] + list(source)
     body = [[q] + [pct(w, 0) for w in row] for q, row in zip(target, weights)]
@@ -62,7 +71,10 @@ def cross_table(source, target, weights, *, lang=None):
 
 
 def pe_heatmap(pe, *, lang=None):
-    """Draw the positional encoding as a heatmap: positions down, dimensions across."""
+    """Draw the positional encoding as a heatmap: positions down, dimensions across.
+
+    Page: 04-self-cross-heads.md
+    """
     t = labels("self_cross_heads", lang)
     n, d = np.shape(pe)
     fig = go.Figure(go.Heatmap(z=np.asarray(pe).tolist(), x=list(range(d)), y=list(range(n)), colorscale="RdBu",
@@ -77,6 +89,8 @@ def order_toggle(tokens_a, tokens_b, outputs, *, lang=None):
     """Draw both sentences' outputs and their word-matched difference; buttons add or drop positions.
 
     outputs maps "no_pe" / "with_pe" to (out_a, out_b, diff), each [n, d].
+
+    Page: 04-self-cross-heads.md
     """
     t = labels("self_cross_heads", lang)
     a, b = "".join(tokens_a), "".join(tokens_b)
@@ -98,14 +112,14 @@ def order_toggle(tokens_a, tokens_b, outputs, *, lang=None):
         steps.append((t[key], list(range(start, start + 3)), None))
     fig.update_yaxes(autorange="reversed")
     fig.update_xaxes(title=t["dim"])
-    add_control(fig, steps, kind="buttons", y=1.14)
-    styled(fig, height=360)
-    fig.update_layout(margin=dict(t=100, r=40))
-    return fig
+    return finish(fig, steps, kind="buttons", y=1.14, height=360, margin=dict(t=100, r=40))
 
 
 def order_table(rows, *, lang=None):
-    """Return a Markdown table: permutation gap and 喜欢's output difference, without and with positions."""
+    """Return a Markdown table: permutation gap and 喜欢's output difference, without and with positions.
+
+    Page: 04-self-cross-heads.md
+    """
     t = labels("self_cross_heads", lang)
     head = [t["setting"], t["gap"], t["like_diff"]]
     return md_table(head, [[t[key], _num(gap), _num(diff)] for key, gap, diff in rows])
@@ -116,7 +130,10 @@ def _num(x):
 
 
 def config_table(published, *, lang=None):
-    """Return a Markdown table of an encoder-decoder's published shape (a primer.models.Published), with d_k computed from it."""
+    """Return a Markdown table of an encoder-decoder's published shape (a primer.models.Published), with d_k computed from it.
+
+    Page: 04-self-cross-heads.md
+    """
     t = labels("self_cross_heads", lang)
     c = published.config
     values = {"encoder_layers": c.n_layers, "decoder_layers": c.n_layers, "d_model": c.d_model, "n_heads": c.n_heads,

@@ -3,12 +3,15 @@
 import numpy as np
 import plotly.graph_objects as go
 
-from primer.figures._style import OPEN_SCALE, add_control, labels, styled
+from primer.figures._style import OPEN_SCALE, finish, labels
 from primer.figures.tables import md_table, pct
 
 
 def alignment_heatmaps(examples, *, active=0, lang=None):
-    """Draw one alignment heatmap per example (label, source words, target words, weights); a dropdown picks it."""
+    """Draw one alignment heatmap per example (label, source words, target words, weights); a dropdown picks it.
+
+    Page: 02-seq2seq.md
+    """
     t = labels("seq2seq", lang)
     fig = go.Figure()
     steps = []
@@ -27,10 +30,7 @@ def alignment_heatmaps(examples, *, active=0, lang=None):
         steps.append((t["example"] + label, [k], axes))
     fig.update_xaxes(title=t["src"], tickfont=dict(size=14))
     fig.update_yaxes(title=t["tgt"], tickfont=dict(size=14))
-    add_control(fig, steps, kind="dropdown", active=active, y=1.04)
-    styled(fig, height=500)
-    fig.update_layout(margin=dict(l=90, r=20, t=70, b=60))
-    return fig
+    return finish(fig, steps, kind="dropdown", active=active, y=1.04, height=500, margin=dict(l=90, r=20, t=70, b=60))
 
 
 def _escape(word):
@@ -38,7 +38,10 @@ def _escape(word):
 
 
 def alignment_table(source, target, weights, *, lang=None):
-    """Return a Markdown table: each target word, the source word it weights most, and that weight."""
+    """Return a Markdown table: each target word, the source word it weights most, and that weight.
+
+    Page: 02-seq2seq.md
+    """
     t = labels("seq2seq", lang)
     weights = np.asarray(weights, dtype=float)
     rows = []

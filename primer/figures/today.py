@@ -9,7 +9,10 @@ from primer.figures.tables import md_table, ranges, visible_char
 
 
 def prefix_table(dep, n_patches, text, *, lang=None):
-    """Return a Markdown table: each row of [image patches; text], the patches and text positions its output depends on."""
+    """Return a Markdown table: each row of [image patches; text], the patches and text positions its output depends on.
+
+    Page: 13-today.md
+    """
     t = labels("today", lang)
     dep = np.asarray(dep, bool)
     rows = []
@@ -23,7 +26,10 @@ def prefix_table(dep, n_patches, text, *, lang=None):
 
 
 def prefix_figure(image, dep, n_patches, text, *, lang=None):
-    """Draw the toy image cut into patches, and the measured dependence of every row of [patches; text]."""
+    """Draw the toy image cut into patches, and the measured dependence of every row of [patches; text].
+
+    Page: 13-today.md
+    """
     t = labels("today", lang)
     dep = np.asarray(dep, bool)
     ticks = [f"{t['patch']}{i}" for i in range(n_patches)] + [f"{i} {visible_char(c)}" for i, c in enumerate(text)]
@@ -58,7 +64,10 @@ def prefix_figure(image, dep, n_patches, text, *, lang=None):
 
 
 def block_kinds_table(kinds, *, lang=None):
-    """Return a Markdown table of each design's kinds of block: sub-layers, parameters per block, how many."""
+    """Return a Markdown table of each design's kinds of block: sub-layers, parameters per block, how many.
+
+    Page: 13-today.md
+    """
     t = labels("today", lang)
     rows = []
     for design, entries in kinds.items():
