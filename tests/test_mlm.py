@@ -1,5 +1,4 @@
 import numpy as np
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -76,21 +75,3 @@ def test_context_of_pads_the_ends():
     assert mlm.context_of(["x", "y"], 0, 2, 2, "both") == {-2: mlm.PAD, -1: mlm.PAD, 1: "y", 2: mlm.PAD}
     assert mlm.context_of(["x", "y"], 1, 1, 1, "left") == {-1: "x"}
     assert mlm.context_of(["x", "y"], 1, 1, 1, "none") == {}
-
-
-@pytest.mark.parametrize("call, words", [
-    (lambda: mlm.mask_tokens([]), "tokens must not be empty"),
-    (lambda: mlm.mask_tokens(["a"], rate=0), "rate"),
-    (lambda: mlm.mask_tokens(["a"], rate=1.5), "rate"),
-    (lambda: mlm.mask_tokens(["a"], seed=-1), "seed"),
-    (lambda: mlm.ContextCounter(left=0, right=0), "left \\+ right"),
-    (lambda: mlm.ContextCounter(alpha=0), "alpha"),
-    (lambda: mlm.ContextCounter(corpus=[]), "corpus"),
-    (lambda: mlm.ContextCounter().log_scores({7: "the"}), "offsets"),
-    (lambda: mlm.context_of(["a"], 1), "position"),
-    (lambda: mlm.context_of(["a"], 0, sides="up"), "sides"),
-    (lambda: mlm.fill_mask(top=0), "top"),
-])
-def test_bad_input(call, words):
-    with pytest.raises(ValueError, match=words):
-        call()

@@ -92,24 +92,3 @@ def test_standalone_numpy_snippet_equals_primer():
         c2, alpha2 = bahdanau_attention(*case)
         assert np.allclose(alpha, alpha2, atol=1e-14) and np.allclose(c, c2, atol=1e-14)
 
-
-S, H, W, U, V = random_case(0)
-
-
-@pytest.mark.parametrize("call, words", [
-    (lambda: bahdanau_attention(S[0], H, W, U, V), "s must have at least 2"),
-    (lambda: bahdanau_attention(S, H[None], W, U, V), "s must be"),
-    (lambda: bahdanau_attention(S, H, W, U, V[:2]), "hidden width d_a"),
-    (lambda: bahdanau_attention(S, H, W.T, U, V), "w_q must have shape"),
-    (lambda: bahdanau_attention(S, H, W, U[:2], V), "w_k must have shape"),
-    (lambda: bahdanau_attention(S, H * np.inf, W, U, V), "h must be finite"),
-    (lambda: concept_states(np.ones(3)), "tags"),
-    (lambda: concept_states(np.eye(2), carry=np.nan), "carry"),
-    (lambda: concept_scorer(0), "n_concepts"),
-    (lambda: concept_scorer(2, gain=0), "gain"),
-    (lambda: concept_scorer(2, sharpness=-1), "sharpness"),
-    (lambda: alignment((), EXAMPLES["zh-en"][1]), "source and target"),
-])
-def test_bad_input_raises_value_error_naming_the_argument(call, words):
-    with pytest.raises(ValueError, match=words):
-        call()
