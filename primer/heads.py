@@ -7,7 +7,10 @@ from primer.attention import attention
 
 
 def split_heads(x, n_heads):  # [..., n, h * d_h] -> [..., h, n, d_h]
-    """Cut the last axis into n_heads equal slices and move the head axis in front of the positions."""
+    """Cut the last axis into n_heads equal slices and move the head axis in front of the positions.
+
+    Used in chapter 4 (self-cross-heads) and inside every Transformer block.
+    """
     x = float_array("x", x, min_ndim=2)
     n_heads = positive_int("n_heads", n_heads)
     width = x.shape[-1]
@@ -18,7 +21,10 @@ def split_heads(x, n_heads):  # [..., n, h * d_h] -> [..., h, n, d_h]
 
 
 def merge_heads(x):  # [..., h, n, d_h] -> [..., n, h * d_h]
-    """Undo split_heads: put the heads side by side again on the last axis."""
+    """Undo split_heads: put the heads side by side again on the last axis.
+
+    Used in chapter 4 (self-cross-heads) and inside every Transformer block.
+    """
     x = float_array("x", x, min_ndim=3)
     x = np.swapaxes(x, -2, -3)
     return x.reshape(x.shape[:-2] + (x.shape[-2] * x.shape[-1],))
@@ -36,6 +42,7 @@ def multi_head_attention(x_q, x_kv, w_q, w_k, w_v, w_o, n_heads, mask=None):  # 
 
     x_q is x_kv for self-attention; for cross-attention the queries come from another sequence.
     w_o=None leaves the merged heads unprojected.
+    Used in chapter 4 (self-cross-heads).
     """
     x_q = float_array("x_q", x_q, min_ndim=2)
     x_kv = float_array("x_kv", x_kv, min_ndim=2)
@@ -91,7 +98,10 @@ def relation_projections(features, heads, relations, d_head, strength):  # -> ([
 
 
 def wide_head_weights(x, w_q, w_k):  # [n, d], [d, D], [d, D] -> [n, n]
-    """Return the weights of ONE head as wide as all heads together: one softmax row per query."""
+    """Return the weights of ONE head as wide as all heads together: one softmax row per query.
+
+    Used in chapter 4 (self-cross-heads).
+    """
     x = float_array("x", x, min_ndim=2)
     w_q = _projection("w_q", w_q, x.shape[-1])
     w_k = _projection("w_k", w_k, x.shape[-1])
@@ -101,7 +111,10 @@ def wide_head_weights(x, w_q, w_k):  # [n, d], [d, D], [d, D] -> [n, n]
 
 
 def total_variation(p, r):  # [..., n], [..., n] -> [...] (leading axes broadcast)
-    """Return half the L1 distance between distributions: 0 equal, 1 no overlap."""
+    """Return half the L1 distance between distributions: 0 equal, 1 no overlap.
+
+    Used in chapter 4 (self-cross-heads).
+    """
     p = float_array("p", p)
     r = float_array("r", r)
     try:

@@ -13,7 +13,10 @@ from primer.machines import check_machine
 
 @dataclass(frozen=True)
 class Published:
-    """A published model: its machine, its shape, where the shape comes from, and the total its authors gave."""
+    """A published model: its machine, its shape, where the shape comes from, and the total its authors gave.
+
+    Used in chapters 4, 9 and 11.
+    """
 
     name: str
     machine: str                   # one of primer.machines.MACHINES; an encoder-decoder has two stacks of config.n_layers
@@ -37,6 +40,7 @@ def _llama(d_model, n_layers, n_heads, n_kv_heads, d_ff):
                   gated_ff=True, tied_output=False)
 
 
+# Every published model the pages use, by name; used in chapters 4 (self-cross-heads), 9 (choosing) and 11 (kv-memory).
 MODELS = {m.name: m for m in (
     # Post-norm encoder, LayerNorm after the embeddings, a pooler on [CLS]; WordPiece vocabulary of
     # 30,522, 512 learned positions, 2 segment types.
