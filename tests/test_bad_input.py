@@ -8,6 +8,7 @@ NaN or infinite scores, a fully masked row, a temperature T <= 0, an unknown nam
 import re
 
 import numpy as np
+import plotly.graph_objects as go
 import pytest
 
 from primer import architectures, counts, decoding, encdec, gradcheck, heads, kvcache, leak, machines, mlm, models
@@ -15,6 +16,7 @@ from primer import pipeline, position, probe, rnn, rounding, scores, seq2seq, tr
 from primer._checks import bool_mask, float_array, int_at_least
 from primer.attention import attention
 from primer.config import Config
+from primer.figures import _style as figure_style
 from primer.masks import additive_mask, causal_mask, full_mask, window_mask
 from primer.softmax import masked_softmax, softmax
 
@@ -254,6 +256,11 @@ TABLE = [
     case(lambda: pipeline.patchify(np.ones((5, 5)), 2), "patch", "patchify-divide"),
     case(lambda: pipeline.run("the cat", n_new=-1), "n_new", "pipeline.run-below-0"),
     case(lambda: rounding.is_rounding(np.array([np.nan])), "x", "is_rounding-nan"),
+
+    # ---- the figure builders' shared checks
+    case(lambda: figure_style.page_lang("fr"), "lang", "page_lang-unknown"),
+    case(lambda: figure_style.labels("no_such_section", "en"), "section", "labels-unknown"),
+    case(lambda: figure_style.add_control(go.Figure(), [("a", [], None)], kind="wheel"), "kind", "add_control-unknown"),
 ]
 
 
