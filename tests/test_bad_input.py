@@ -260,7 +260,9 @@ TABLE = [
     # ---- the figure builders' shared checks
     case(lambda: figure_style.page_lang("fr"), "lang", "page_lang-unknown"),
     case(lambda: figure_style.labels("no_such_section", "en"), "section", "labels-unknown"),
-    case(lambda: figure_style.add_control(go.Figure(), [("a", [], None)], kind="wheel"), "kind", "add_control-unknown"),
+    case(lambda: figure_style.add_control(go.Figure(), [("a", [], None), ("b", [], None)], kind="wheel"), "kind", "add_control-unknown"),
+    case(lambda: figure_style.add_control(go.Figure(), []), "steps", "add_control-no-steps"),
+    case(lambda: figure_style.add_control(go.Figure(), [("a", [], None), ("b", [], None)], active=2), "active", "add_control-active"),
 ]
 
 

@@ -96,6 +96,10 @@ def heatmap_traces(values, mask, *, x, y, fmt="{:.2f}", closed_text=NEG_INF, zmi
 
 def add_control(fig, steps, *, kind="slider", prefix="", active=0, y=None):
     """Add a slider or a row of buttons; each step is (label, visible trace indices, layout changes)."""
+    if len(steps) < 2:
+        raise ValueError(f"steps must hold at least 2 states for a control to switch between, got {len(steps)}")
+    if not 0 <= active < len(steps):
+        raise ValueError(f"active must index steps (0 .. {len(steps) - 1}), got {active}")
     n = len(fig.data)
     entries = []
     for label, shown, layout in steps:
