@@ -4,6 +4,10 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 LOCK   := requirements.lock
+# PyTorch (CPU) is only for the tests that check our mask conventions against it. Not in the lock:
+# its default wheels are CUDA builds of several GB. Elsewhere, e.g.
+#   make test TORCH="torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu"
+TORCH  ?= torch==2.13.0
 
 .PHONY: install serve build test check matrix lock bench system-deps clean
 
@@ -17,6 +21,10 @@ $(STAMP): pyproject.toml $(LOCK)
 	touch $@
 
 install: $(STAMP)
+
+$(VENV)/.torch: $(STAMP)
+	$(BIN)/python -m pip install --quiet $(TORCH)
+	touch $@
 
 serve: install
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve
@@ -35,11 +43,11 @@ system-deps:
 	fi
 
 # Everything: unit tests, the strict build and the tests over it, the browser checks.
-test: install system-deps
+test: install $(VENV)/.torch system-deps
 	$(BIN)/python -m pytest
 
 # The edit loop: unit tests only, no build, no browser.
-check: install
+check: install $(VENV)/.torch
 	$(BIN)/python -m pytest -m unit -q
 
 # Unit tests and the site's text under other numeric setups (generic BLAS kernel, oldest and newest
