@@ -11,7 +11,7 @@ import yaml
 
 from conftest import ROOT
 
-ENV = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+ENV = {k: v for k, v in os.environ.items() if k != "PRIMER_CHECK_LINKS"} | {"NO_MKDOCS_2_WARNING": "1"}
 
 
 class _Loader(yaml.SafeLoader):
@@ -19,7 +19,7 @@ class _Loader(yaml.SafeLoader):
 
 
 _Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
-_Loader.add_constructor("!ENV", lambda loader, node: None)
+_Loader.add_constructor("!ENV", lambda loader, node: loader.construct_sequence(node)[-1])  # its default
 
 
 @pytest.fixture(scope="module")
@@ -73,6 +73,12 @@ def test_offline_settings(config):
     assert "navigation.instant" not in config["theme"]["features"]
     for url in config["extra_javascript"] + config["extra_css"]:
         assert not url.startswith(("http:", "https:", "//")), url
+
+
+def test_links_are_checked_offline_by_default(config):
+    proofer = plugin(config, "htmlproofer")
+    assert proofer["enabled"] is True and proofer["validate_external_urls"] is False
+    assert proofer["strict_anchors"] is True and proofer["raise_error_after_finish"] is True
 
 
 def test_reader_comforts(config):
