@@ -52,18 +52,52 @@ def cost_row(n, d):  # -> dict
 # ---- generation: attention scores with and without a KV cache ---------------------------------
 # Step n runs on a prefix of n tokens: without a cache it scores n x n (query, key) pairs, with a
 # cache only the new token asks, n pairs. Over n = 1 .. N: N(N+1)(2N+1)/6 against N(N+1)/2.
+# A kernel that skips the masked upper triangle scores n(n+1)/2 pairs per uncached step instead:
+# N(N+1)(N+2)/6 in all. The projections and the feed-forward layer see n rows a step without a
+# cache and 1 row with one: N(N+1)/2 against N.
 
-def total_scores(n_steps, cached, n_layers=1, n_heads=1):  # -> int
-    """Return the (query, key) scores of n_steps generation steps, in closed form, over every layer and head. Used in chapter 10 (kv-cache)."""
+SCORE_TABLES = ("full", "causal")   # the whole n x n table, or only its unmasked lower triangle; chapter 10
+WORK_KINDS = ("scores", "causal_scores", "rows")   # what speedup compares; used in chapter 10 (kv-cache)
+
+
+def total_scores(n_steps, cached, n_layers=1, n_heads=1, table="full"):  # -> int
+    """Return the (query, key) scores of n_steps generation steps, in closed form, over every layer and head. Used in chapter 10 (kv-cache).
+
+    table="full" counts the whole n x n table of an uncached step, table="causal" only its lower
+    triangle; a cached step scores one row of n keys either way.
+    """
     n = nonneg_int("n_steps", n_steps)
-    per_head = n * (n + 1) // 2 if cached else n * (n + 1) * (2 * n + 1) // 6
+    if table not in SCORE_TABLES:
+        raise ValueError(f"table must be one of {SCORE_TABLES}, got {table!r}")
+    if cached:
+        per_head = n * (n + 1) // 2
+    elif table == "full":
+        per_head = n * (n + 1) * (2 * n + 1) // 6
+    else:
+        per_head = n * (n + 1) * (n + 2) // 6
     return per_head * positive_int("n_layers", n_layers) * positive_int("n_heads", n_heads)
 
 
-def speedup(n_steps):  # -> Fraction
-    """Return the exact ratio of attention work without / with a cache: (2N+1)/3. Used in chapter 10 (kv-cache)."""
+def total_rows(n_steps, cached, n_layers=1):  # -> int
+    """Return the token rows that pass through the projections and the feed-forward layer in n_steps steps. Used in chapter 10 (kv-cache)."""
+    n = nonneg_int("n_steps", n_steps)
+    per_layer = n if cached else n * (n + 1) // 2
+    return per_layer * positive_int("n_layers", n_layers)
+
+
+def speedup(n_steps, work="scores"):  # -> Fraction
+    """Return the exact ratio of work without / with a cache. Used in chapter 10 (kv-cache).
+
+    work="scores" (full n x n tables): (2N+1)/3; "causal_scores" (lower triangles only): (N+2)/3;
+    "rows" (projections and feed-forward): (N+1)/2.
+    """
     n = positive_int("n_steps", n_steps)
-    return Fraction(total_scores(n, cached=False), total_scores(n, cached=True))
+    if work not in WORK_KINDS:
+        raise ValueError(f"work must be one of {WORK_KINDS}, got {work!r}")
+    if work == "rows":
+        return Fraction(total_rows(n, cached=False), total_rows(n, cached=True))
+    table = "full" if work == "scores" else "causal"
+    return Fraction(total_scores(n, cached=False, table=table), total_scores(n, cached=True))
 
 
 def predicted_ops(n_steps, cfg, cached):  # -> Counter
@@ -133,7 +167,8 @@ def count_params(cfg, machine):  # -> {part: int}
 def kv_cache_bytes(cfg, n_tokens, *, batch=1, bytes_per_value=2):  # -> int
     """Return the bytes of a KV cache: K and V x layers x KV heads x d_head x tokens kept x batch x bytes. Used in chapter 11 (kv-memory).
 
-    A sliding window (cfg.window) keeps at most window tokens; bytes_per_value 2 is fp16.
+    A sliding window (cfg.window) keeps the last window tokens: the keys the newest query reads under
+    masks.window_mask (itself included), so cfg.window is the published sliding_window. bytes_per_value 2 is fp16.
     """
     c = _config(cfg)
     n_tokens = nonneg_int("n_tokens", n_tokens)

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from primer.config import Config
 from primer.counts import (PARTS, attention_cost, cost_ratio, cost_row, count_params, count_weights, format_bytes,
-                           kv_cache_bytes, measured_ops, predicted_ops, rnn_cost, serial_steps, speedup, total_scores)
+                           kv_cache_bytes, measured_ops, predicted_ops, rnn_cost, serial_steps, speedup, total_rows,
+                           total_scores)
 from primer.decoding import generate
 from primer.kvcache import KVCache, decode_cached
 from primer.models import model
@@ -219,3 +220,34 @@ def test_the_pages_plain_numpy_formula_equals_primer():
                                      (3 * 1024 ** 4, "3 TiB")])
 def test_format_bytes(n, text):
     assert format_bytes(n) == text
+
+
+# ---- chapter 10: what the 667x counts, and the two other ratios beside it
+
+@given(st.integers(1, 3000))
+def test_the_three_work_ratios_in_closed_form(n):
+    assert speedup(n) == Fraction(2 * n + 1, 3)
+    assert speedup(n, "causal_scores") == Fraction(n + 2, 3)
+    assert speedup(n, "rows") == Fraction(n + 1, 2)
+
+
+@given(st.integers(0, 60), st.booleans())
+def test_closed_forms_equal_the_step_by_step_sums(n, cached):
+    steps = range(1, n + 1)
+    lower = sum(k * (k + 1) // 2 for k in steps)
+    assert total_scores(n, cached, table="causal") == (sum(steps) if cached else lower)
+    assert total_rows(n, cached, n_layers=3) == 3 * (n if cached else sum(steps))
+
+
+def test_the_headline_ratios_at_1000_steps():
+    assert (speedup(1000), speedup(1000, "causal_scores"), speedup(1000, "rows")) == (667, 334, Fraction(1001, 2))
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda: total_scores(3, False, table="upper"), "table must be one of"),
+    (lambda: speedup(3, "flops"), "work must be one of"),
+    (lambda: total_rows(-1, True), "n_steps"),
+])
+def test_bad_work_arguments(call, words):
+    with pytest.raises(ValueError, match=words):
+        call()

@@ -30,8 +30,9 @@ def test_figures_have_fixed_div_ids(read_page, lang):
 def test_667x_at_1000_steps(read_page, lang):
     page = read_page(lang, KV)
     assert "<strong>667×</strong>" in page
-    row = [r for r in table_with(page, "(2N+1)/3") if r[0] == "1,000"][0]
-    assert row[1:] == ["333,833,500", "500,500", "667×", "667.00"]
+    header = {"zh": "分数之比 (2N+1)/3", "en": "score ratio (2N+1)/3"}[lang]
+    row = [r for r in table_with(page, header) if r[0] == "1,000"][0]
+    assert row[1:] == ["333,833,500", "500,500", "667×", "334×", "500.5×"]   # full tables, lower triangle, projections/FFN
     figure = re.search(r'id="fig-work-curves".*?</script>', page, re.S).group(0).replace("\\u00d7", "×")  # plotly escapes ×
     assert "667×" in figure                                                  # the slider's default state, N = 1,000
 

@@ -118,17 +118,23 @@ def dependence_table(change, *, lang=None):
 
 
 def work_table(rows, *, lang=None):
-    """Return a Markdown table of (N, sum n^2, sum n, exact ratio) rows; the ratio is shown as N×.
+    """Return a Markdown table of (N, sum n^2, sum n, score ratio, lower-triangle ratio, row ratio) rows; ratios shown as N×.
 
     Page: 10-kv-cache.md
     """
     t = labels("kv_cache_tables", lang)
     out = []
-    for n, sq, lin, ratio in rows:
-        r = float(ratio)
-        cell = f"{r:,.0f}×" if r == round(r) else f"{r:,.2f}×"
-        out.append([f"{n:,}", f"{sq:,}", f"{lin:,}", f"**{cell}**" if n == 1000 else cell, f"{(2 * n + 1) / 3:,.2f}"])
-    return md_table([t["N"], t["sq"], t["lin"], t["ratio"], t["formula"]], out)
+    for n, sq, lin, *ratios in rows:
+        cells = [_times(r) for r in ratios]
+        if n == 1000:
+            cells[0] = f"**{cells[0]}**"
+        out.append([f"{n:,}", f"{sq:,}", f"{lin:,}", *cells])
+    return md_table([t["N"], t["sq"], t["lin"], t["ratio"], t["ratio_causal"], t["ratio_rows"]], out)
+
+
+def _times(ratio):
+    r = float(ratio)
+    return f"{r:,.0f}×" if r == round(r) else f"{r:,.1f}×"
 
 
 def ops_table(rows, *, keys=("scores", "kv_rows"), lang=None):
