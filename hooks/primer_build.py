@@ -1,4 +1,4 @@
-"""MkDocs hooks: fresh primer per build, page language for figures, plotly.js once, zh/en parity."""
+"""MkDocs hooks: fresh primer per build, zh/en parity, page language for figures, plotly.js once, commit-dated builds."""
 
 import logging
 import os
@@ -21,8 +21,11 @@ LOCALES = ("zh", "en")
 def on_config(config):
     """Date the build by its commit, so two builds of one commit are byte-identical (sitemap dates too)."""
     if "SOURCE_DATE_EPOCH" not in os.environ:  # MkDocs dates pages and sitemap.xml.gz by it
-        proc = subprocess.run(["git", "log", "-1", "--format=%ct"], cwd=os.path.dirname(config.config_file_path),
-                              capture_output=True, text=True)
+        try:
+            proc = subprocess.run(["git", "log", "-1", "--format=%ct"], capture_output=True, text=True,
+                                  cwd=os.path.dirname(config.config_file_path))
+        except OSError:  # no git: dated by the clock, as MkDocs does
+            return config
         if proc.returncode == 0 and proc.stdout.strip():
             os.environ["SOURCE_DATE_EPOCH"] = proc.stdout.strip()
     return config
