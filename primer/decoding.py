@@ -2,7 +2,7 @@
 
 Every chapter that generates uses `generate`: with or without a KV cache, greedy or sampled,
 decoder-only or reading an encoder's output. Choosing a token is logits -> temperature ->
-softmax -> one draw; top-k or top-p would be one more filter on the probabilities in `sample`.
+softmax -> top-k filter -> top-p filter -> one draw, all in `sample` (via `sampling_probs`).
 """
 
 import numbers
@@ -59,36 +59,90 @@ def greedy(logits):  # [vocab] -> int
 _greedy = greedy   # sample's keyword `greedy` hides the function inside it
 
 
+def _distribution(probs):
+    probs = _vector("probs", probs)
+    if np.any(probs < 0) or not np.isclose(probs.sum(), 1.0):
+        raise ValueError(f"probs must be non-negative and sum to 1, got sum {probs.sum()}")
+    return probs
+
+
 def draw(probs, rng, n=1):  # [vocab] -> [n]
     """Draw n ids from probs by inverse CDF, one uniform number each; an id of probability 0 never comes up.
 
     Used in chapter 12 (sampling-pipeline).
     """
-    probs = _vector("probs", probs)
-    if np.any(probs < 0) or not np.isclose(probs.sum(), 1.0):
-        raise ValueError(f"probs must be non-negative and sum to 1, got sum {probs.sum()}")
+    probs = _distribution(probs)
     n = positive_int("n", n)
     cdf = np.cumsum(probs)
     u = _generator(rng).random(n) * cdf[-1]
     return np.minimum(np.searchsorted(cdf, u, side="right"), probs.size - 1)
 
 
-def sample(logits, temperature=1.0, *, rng=None, greedy=False):  # [vocab] -> int
-    """Draw one id from softmax(logits / temperature) with rng; greedy=True takes the argmax instead.
+def _ranked(probs):
+    # ids from most to least likely; a stable sort puts the lower id first among equal probabilities
+    return np.argsort(-probs, kind="stable")
 
-    temperature <= 0 raises unless greedy=True is asked for explicitly. Used in chapters 8, 10 and 12.
+
+def _keep(probs, kept):
+    out = np.zeros_like(probs)
+    out[kept] = probs[kept]
+    return out / out.sum()
+
+
+def top_k_filter(probs, k):  # [vocab] -> [vocab]
+    """Keep the k most likely ids (ties: lower id first), zero the rest and renormalise. Used in chapter 12 (sampling-pipeline)."""
+    probs = _distribution(probs)
+    if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral) or not 1 <= k <= probs.size:
+        raise ValueError(f"top_k must be an integer in 1..{probs.size} (the vocabulary size), got {k!r}")
+    return _keep(probs, _ranked(probs)[:int(k)])
+
+
+def top_p_filter(probs, p):  # [vocab] -> [vocab]
+    """Keep the smallest set of most likely ids whose mass reaches p (nucleus), zero the rest and renormalise.
+
+    Ties at the edge go to the lower id. Used in chapter 12 (sampling-pipeline).
+    """
+    probs = _distribution(probs)
+    if isinstance(p, (bool, np.bool_)) or not isinstance(p, numbers.Real) or not 0 < float(p) <= 1:
+        raise ValueError(f"top_p must be a number in (0, 1], got {p!r}")
+    order = _ranked(probs)
+    mass = np.cumsum(probs[order])
+    n_kept = min(int(np.searchsorted(mass, float(p), side="left")) + 1, probs.size)   # first prefix with mass >= p
+    return _keep(probs, order[:n_kept])
+
+
+def sampling_probs(logits, temperature=1.0, *, top_k=None, top_p=None):  # [vocab] -> [vocab]
+    """Return the distribution `sample` draws from: softmax(logits / T), then top-k, then top-p, each renormalised.
+
+    Used in chapter 12 (sampling-pipeline).
+    """
+    probs = temperature_softmax(_vector("logits", logits), temperature)
+    if top_k is not None:
+        probs = top_k_filter(probs, top_k)
+    if top_p is not None:
+        probs = top_p_filter(probs, top_p)
+    return probs
+
+
+def sample(logits, temperature=1.0, *, rng=None, greedy=False, top_k=None, top_p=None):  # [vocab] -> int
+    """Draw one id from softmax(logits / temperature), filtered by top_k / top_p, with rng; greedy=True takes the argmax.
+
+    temperature <= 0 raises unless greedy=True is asked for explicitly; the argmax survives both
+    filters, so greedy ignores them. Used in chapters 8, 10 and 12.
     """
     logits = _vector("logits", logits)
     if greedy:
         _temperature(temperature, allow_zero=True)
+        if top_k is not None or top_p is not None:
+            sampling_probs(logits, 1.0, top_k=top_k, top_p=top_p)   # still refuse a bad k or p
         return _greedy(logits)
-    probs = temperature_softmax(logits, temperature)   # a top-k / top-p filter would reshape probs here
+    probs = sampling_probs(logits, temperature, top_k=top_k, top_p=top_p)
     return int(draw(probs, rng, 1)[0])
 
 
-def frequencies(logits, temperature, n_draws, seed):  # [vocab] -> [vocab]
+def frequencies(logits, temperature, n_draws, seed, *, top_k=None, top_p=None):  # [vocab] -> [vocab]
     """Return each id's share among n_draws samples from a numpy Generator seeded with seed. Used in chapter 12."""
-    probs = temperature_softmax(_vector("logits", logits), temperature)
+    probs = sampling_probs(logits, temperature, top_k=top_k, top_p=top_p)
     n_draws = positive_int("n_draws", n_draws)
     rng = np.random.default_rng(nonneg_int("seed", seed))
     ids = draw(probs, rng, n_draws)
@@ -104,13 +158,13 @@ def entropy_bits(probs):  # [vocab] -> float
 
 # ---- the loop
 
-def generate(prompt, params, cfg, n_new, *, cached=False, greedy=True, temperature=1.0, rng=None,
-             memory=None, memory_kv=None, ops=None, record=None):  # [n] -> [n + n_new]
+def generate(prompt, params, cfg, n_new, *, cached=False, greedy=True, temperature=1.0, top_k=None, top_p=None,
+             rng=None, memory=None, memory_kv=None, ops=None, record=None):  # [n] -> [n + n_new]
     """Return the prompt followed by n_new tokens: predict the next token, append it, run again.
 
     Without a cache every step runs the whole prefix; cached=True runs only the newest token and
     reads the earlier keys and values from a KVCache. greedy=True takes the argmax; greedy=False
-    draws from softmax(logits / temperature) with rng. memory (the encoder's output) or memory_kv
+    draws from softmax(logits / temperature), filtered by top_k / top_p, with rng. memory (the encoder's output) or memory_kv
     (its K/V, projected once) makes the decoder that of an encoder-decoder. Pass a Counter as ops
     to count the work, and a list as record to receive each step's
     {"input": the prefix, "logits": its last row, "next": the chosen id}.
@@ -124,7 +178,7 @@ def generate(prompt, params, cfg, n_new, *, cached=False, greedy=True, temperatu
     for _ in range(n_new):
         seen = cache.length if cached else 0        # a cache already holds all but the newest token
         last = decode_cached(np.array(tokens[seen:]), params, cfg, cache, ops, memory=memory, memory_kv=memory_kv)[-1]
-        nxt = sample(last, temperature, rng=rng, greedy=greedy)
+        nxt = sample(last, temperature, rng=rng, greedy=greedy, top_k=top_k, top_p=top_p)
         if record is not None:
             record.append({"input": np.array(tokens), "logits": last, "next": nxt})
         tokens.append(nxt)

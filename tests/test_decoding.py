@@ -11,7 +11,8 @@ from hypothesis.extra.numpy import arrays
 from conftest import DOCS
 from primer import softmax
 from primer.config import Config
-from primer.decoding import draw, entropy_bits, frequencies, generate, greedy, sample, temperature_softmax
+from primer.decoding import (draw, entropy_bits, frequencies, generate, greedy, sample, sampling_probs, temperature_softmax,
+                             top_k_filter, top_p_filter)
 from primer.pages.kv_cache import PROMPT, SEED, STEPS, VOCAB
 from primer.pages.sampling_pipeline import DRAW_SEED, N_DRAWS, NEXT_LOGITS, TABLE_TEMPERATURES
 from primer.transformer import decode, init_stack
@@ -166,6 +167,95 @@ def test_bad_input(call, words):
         call()
 
 
+# ---- top-k and top-p: filters on the probabilities inside the one sample path
+
+distributions = logit_vectors.map(lambda z: temperature_softmax(z, 1.0))   # softmax of finite logits: every entry > 0
+
+
+@settings(deadline=None)
+@given(distributions, st.data())
+def test_top_k_keeps_exactly_the_k_most_likely_ids(p, data):
+    k = data.draw(st.integers(1, p.size))
+    q = top_k_filter(p, k)
+    kept = np.flatnonzero(q)
+    assert kept.size == k and np.isclose(q.sum(), 1.0)
+    dropped = np.setdiff1d(np.arange(p.size), kept)
+    assert dropped.size == 0 or p[kept].min() >= p[dropped].max()
+    assert np.allclose(q[kept], p[kept] / p[kept].sum())          # the survivors keep their proportions
+
+
+@settings(deadline=None)
+@given(distributions, st.floats(1e-6, 1.0))
+def test_top_p_keeps_the_smallest_most_likely_set_whose_mass_reaches_p(p, top):
+    q = top_p_filter(p, top)
+    kept = np.flatnonzero(q)
+    mass = p[kept].sum()
+    assert mass >= top - 1e-9 or kept.size == p.size               # reaches p (within rounding), or keeps all
+    assert mass - p[kept].min() < top + 1e-9                        # one fewer would not reach p: the smallest such set
+    dropped = np.setdiff1d(np.arange(p.size), kept)
+    assert dropped.size == 0 or p[kept].min() >= p[dropped].max()
+    assert np.isclose(q.sum(), 1.0)
+
+
+def test_ties_go_to_the_lower_id():
+    flat = np.full(4, 0.25)
+    assert np.flatnonzero(top_k_filter(flat, 3)).tolist() == [0, 1, 2]
+    assert np.flatnonzero(top_p_filter(flat, 0.5)).tolist() == [0, 1]        # 0.25 + 0.25 reaches 0.5 exactly
+    assert np.flatnonzero(top_p_filter(flat, 0.51)).tolist() == [0, 1, 2]
+    assert np.flatnonzero(top_k_filter([0.1, 0.3, 0.3, 0.3], 2)).tolist() == [1, 2]
+
+
+def test_the_extremes_of_each_filter():
+    p = temperature_softmax(NEXT_LOGITS, 1.0)
+    assert top_k_filter(p, 1).tolist() == top_p_filter(p, 1e-9).tolist() == np.eye(5)[0].tolist()   # both become greedy
+    assert np.allclose(top_k_filter(p, 5), p) and np.allclose(top_p_filter(p, 1.0), p)              # both keep everything
+
+
+def test_the_chapter_12_example_and_the_order_of_the_filters():
+    p = temperature_softmax(NEXT_LOGITS, 1.0)                            # 58.7 %, 21.6 %, 13.1 %, 4.8 %, 1.8 %
+    assert np.count_nonzero(top_p_filter(p, 0.9)) == 3                  # 58.7 + 21.6 < 90 <= 58.7 + 21.6 + 13.1
+    assert np.count_nonzero(top_p_filter(p, 0.8)) == 2
+    assert np.count_nonzero(sampling_probs(NEXT_LOGITS, 1.0, top_k=4, top_p=0.9)) == 3
+    assert np.count_nonzero(sampling_probs(NEXT_LOGITS, 1.0, top_k=2, top_p=0.99)) == 2   # top-k first, then top-p
+    flatter = temperature_softmax(NEXT_LOGITS, 2.0)                      # the page: at a higher T, top-p keeps more
+    assert np.count_nonzero(top_p_filter(flatter, 0.9)) == 4 and np.count_nonzero(top_k_filter(flatter, 3)) == 3
+
+
+@settings(deadline=None)
+@given(logit_vectors, temperatures, st.data(), st.integers(0, 2**32 - 1))
+def test_sample_never_draws_a_filtered_id(z, t, data, seed):
+    k = data.draw(st.integers(1, z.size))
+    top = data.draw(st.floats(0.05, 1.0))
+    allowed = np.flatnonzero(sampling_probs(z, t, top_k=k, top_p=top))
+    rng = np.random.default_rng(seed)
+    assert all(sample(z, t, rng=rng, top_k=k, top_p=top) in allowed for _ in range(20))
+
+
+def test_filtered_frequencies_follow_the_filtered_probabilities():
+    f = frequencies(NEXT_LOGITS, 1.0, N_DRAWS, DRAW_SEED, top_p=0.9)
+    assert f[3] == f[4] == 0.0
+    assert np.abs(f - sampling_probs(NEXT_LOGITS, 1.0, top_p=0.9)).max() < 0.02
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda: top_k_filter([0.5, 0.5], 0), "top_k must be an integer in 1..2"),
+    (lambda: top_k_filter([0.5, 0.5], 3), "top_k must be an integer in 1..2"),
+    (lambda: top_k_filter([0.5, 0.5], 1.5), "top_k"),
+    (lambda: top_k_filter([0.5, 0.5], True), "top_k"),
+    (lambda: top_p_filter([0.5, 0.5], 0), "top_p must be a number in \\(0, 1\\]"),
+    (lambda: top_p_filter([0.5, 0.5], 1.2), "top_p"),
+    (lambda: top_p_filter([0.5, 0.5], float("nan")), "top_p"),
+    (lambda: top_p_filter([0.5, 0.5], "0.9"), "top_p"),
+    (lambda: top_p_filter([0.5, 0.6], 0.9), "sum to 1"),
+    (lambda: sample(NEXT_LOGITS, 1.0, rng=np.random.default_rng(0), top_k=0), "top_k"),
+    (lambda: sample(NEXT_LOGITS, 0, greedy=True, top_p=-1), "top_p"),
+    (lambda: generate(np.array([1]), PARAMS, CFG, 2, greedy=False, top_k=99, rng=np.random.default_rng(0)), "top_k"),
+])
+def test_bad_filters(call, words):
+    with pytest.raises(ValueError, match=words):
+        call()
+
+
 # ---- the loop
 
 def test_toy_vocabulary_fits_the_default_config():
@@ -229,3 +319,14 @@ def test_temperature_slider_has_one_step_per_temperature(lang):
     assert list(fig.data[0].x) == (["垫子", "沙发", "屋顶", "月亮", "钢琴"] if lang == "zh" else ["mat", "sofa", "roof", "moon", "piano"])
     table = figs.frequency_table(temps, probs, probs, lang=lang)
     assert table.count("\n") == 6 and "100.0 % / 100.0 %" in table
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.booleans())
+def test_the_one_loop_reaches_the_filters(seed, cached):
+    top1 = generate(PROMPT, PARAMS, CFG, 5, greedy=False, top_k=1, rng=np.random.default_rng(seed), cached=cached)
+    assert np.array_equal(top1, generate(PROMPT, PARAMS, CFG, 5))             # top_k = 1 samples the argmax: greedy
+    steps = []
+    generate(PROMPT, PARAMS, CFG, 5, greedy=False, top_k=3, top_p=0.5, rng=np.random.default_rng(seed), record=steps)
+    for s in steps:                                                            # every drawn id survived both filters
+        assert sampling_probs(s["logits"], 1.0, top_k=3, top_p=0.5)[s["next"]] > 0

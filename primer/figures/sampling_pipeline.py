@@ -4,7 +4,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from primer.figures._style import ACCENT, CLOSED_COLOR, MUTED, add_control, heatmap_traces, labels, styled
+from primer.figures._style import ACCENT, CLOSED_COLOR, MUTED, add_control, finish, heatmap_traces, labels, styled
 from primer.figures.tables import md_table, pct, ranges, visible_char
 
 
@@ -212,3 +212,48 @@ def dependence_table(deps, text, *, lang=None):
     head = [t["out"]] + [t["machines"][name] for name in deps]
     rows = [[t["row_out"].format(i=i, c=visible_char(c))] + [reads(deps[name][i], n, lang=lang) for name in deps] for i, c in enumerate(text)]
     return md_table(head, rows)
+
+
+def filter_buttons(settings, before, after, masses, freqs, *, n_draws, active=0, lang=None):
+    """Draw one distribution before and after a top-k / top-p filter, with seeded-draw frequencies; buttons pick the filter.
+
+    settings: one button label per filter, e.g. "top-k = 2" (None: no filter); after, masses (the kept
+    candidates' probability before the filter) and freqs are per setting.
+
+    Page: 12-sampling-pipeline.md
+    """
+    t = labels("sampling", lang)
+    x = list(t["words"])
+    fig = go.Figure()
+    steps = []
+    for k, name in enumerate(settings):
+        start = len(fig.data)
+        kept = [q > 0 for q in after[k]]
+        fig.add_trace(go.Bar(x=x, y=list(before), name=t["before"], marker_color="rgba(0,0,0,0)",
+                             marker_line=dict(color=MUTED, width=2), hovertemplate="%{x}: %{y:.4f}<extra></extra>"))
+        fig.add_trace(go.Bar(x=x, y=list(after[k]), name=t["after"], marker_color=[ACCENT if c else CLOSED_COLOR for c in kept],
+                             text=[pct(q) if c else "" for q, c in zip(after[k], kept)], textposition="outside",
+                             hovertemplate="%{x}: %{y:.4f}<extra></extra>"))
+        fig.add_trace(go.Scatter(x=x, y=list(freqs[k]), mode="markers", name=t["freq"].format(n=f"{n_draws:,}"),
+                                 marker=dict(symbol="diamond", size=12, color="#1f77b4", line=dict(width=1, color="white")),
+                                 hovertemplate="%{x}: %{y:.4f}<extra></extra>"))
+        label = t["none"] if name is None else name
+        title = f"{label} · {t['kept'].format(n=sum(kept), m=pct(masses[k]))}"
+        steps.append((label, [start, start + 1, start + 2], {"title.text": title}))
+    fig.update_yaxes(range=[0, 1.15], title=t["y"], tickformat=".0%")
+    fig.update_xaxes(color=MUTED)
+    fig.update_layout(barmode="overlay", legend=dict(orientation="h", x=0, y=-0.18, yanchor="top"), bargap=0.35)
+    return finish(fig, steps, kind="buttons", active=active, height=500, margin=dict(t=150), title_step=active)
+
+
+def filter_table(settings, after, masses, *, lang=None):
+    """Return a Markdown table: per filter setting, the candidates kept, their mass before the filter, and each renormalised probability.
+
+    Page: 12-sampling-pipeline.md
+    """
+    t = labels("sampling", lang)
+    rows = []
+    for name, probs, mass in zip(settings, after, masses):
+        kept = [w for w, q in zip(t["words"], probs) if q > 0]
+        rows.append([t["none"] if name is None else name, t["sep"].join(kept), pct(mass)] + [pct(q) for q in probs])
+    return md_table([t["setting"], t["kept_col"], t["mass"]] + list(t["words"]), rows)

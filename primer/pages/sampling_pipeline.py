@@ -22,3 +22,7 @@ SOURCE = "le chat"    # the encoder's input in the encoder-decoder setting; used
 N_NEW = 8             # characters the loop appends; used in chapter 12
 TEMPERATURE = 1.0     # used in chapter 12
 SAMPLE_SEED = 0       # used in chapter 12
+
+# top-k and top-p on the same five logits at T = 1: the buttons of the filter figure and the rows of its table
+FILTER_TEMPERATURE = 1.0                                                               # used in chapter 12
+FILTERS = ((None, None), (1, None), (2, None), (3, None), (None, 0.5), (None, 0.8), (None, 0.9), (None, 0.95))  # (top_k, top_p); chapter 12
