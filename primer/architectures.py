@@ -9,8 +9,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from primer.config import Config
+from primer.counts import count_params
 from primer.machines import check_machine
 from primer.machines import run as run_machine
+from primer.models import model
 from primer.probe import movement, nudge
 from primer.transformer import init_stack, logits
 
@@ -103,3 +105,30 @@ def architecture_for(output):  # str -> Choice
     writes, separate = _QUESTIONS[output]
     machine = machine_for(writes, separate)
     return Choice(output, writes, separate, machine, EXAMPLE_MODEL[machine])
+
+
+# ---- one size, opposite masks ---------------------------------------------------------------------
+
+SAME_SIZE = ("BERT-base", "GPT-1")   # one encoder and one decoder of the same shape; used in chapter 7 (decoder)
+
+
+def same_size(names=SAME_SIZE):  # -> list of dicts
+    """Return each published model's shape, the weights inside its blocks and its self-attention mask.
+
+    The weights inside the blocks are attention, feed-forward and their biases, counted from the
+    published shape (primer.counts); embeddings, norms and heads are left out. Used in chapter 7 (decoder).
+    """
+    if isinstance(names, str) or not names:
+        raise ValueError(f"names must be a non-empty sequence of model names, got {names!r}")
+    rows = []
+    for name in names:
+        m = model(name)
+        if m.machine == "encoder-decoder":
+            raise ValueError(f"names must name encoders or decoders (one stack), got {name!r}")
+        parts = count_params(m.config, m.machine)
+        c = m.config
+        rows.append({"name": name, "machine": m.machine, "n_layers": c.n_layers, "d_model": c.d_model,
+                     "n_heads": c.n_heads, "d_ff": c.d_ff,
+                     "block_weights": parts["attention"] + parts["feed_forward"] + parts["biases"],
+                     "mask": "full" if m.machine == "encoder" else "causal", "source": m.source})
+    return rows

@@ -60,3 +60,41 @@ def test_machine_for_covers_every_answer(writes, separate):
 def test_bad_input_raises_value_error_naming_the_argument(call, words):
     with pytest.raises(ValueError, match=words):
         call()
+
+
+# ---- one size, opposite masks (chapter 7)
+
+def test_bert_base_and_gpt_1_have_equal_blocks_and_opposite_masks():
+    from primer.architectures import same_size
+
+    bert, gpt = same_size(("BERT-base", "GPT-1"))
+    assert (bert["mask"], gpt["mask"]) == ("full", "causal")
+    for key in ("n_layers", "d_model", "n_heads", "d_ff", "block_weights"):
+        assert bert[key] == gpt[key]
+    assert bert["block_weights"] == 12 * (4 * 768 * 768 + 2 * 768 * 3072 + 4 * 768 + 3072 + 768)
+
+
+# ---- the chapter's numpy core agrees with primer (chapter 9)
+
+def test_chapter_9_core_numpy_equals_primer_on_random_inputs():
+    from pathlib import Path
+
+    from primer.attention import attention
+
+    path = Path(__file__).resolve().parents[1] / "docs/snippets/09-choosing/core_numpy.py"
+    core = {"print": lambda *a, **k: None}
+    exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), core)
+    rng = np.random.default_rng(9)
+    for machine in MACHINES:
+        for n, m in ((1, 1), (4, 3), (6, 2)):
+            ours, theirs = core["masks_for"](machine, n, m), masks(machine, n, m)
+            assert np.array_equal(ours[0], theirs[0])
+            assert (ours[1] is None) == (theirs[1] is None)
+            if ours[1] is not None:
+                assert np.array_equal(ours[1], theirs[1])
+            x, w = rng.normal(size=(n, 5)), [rng.normal(size=(5, 3)) for _ in range(3)]
+            f = core["attention_layer"](ours[0], *w)
+            assert np.allclose(f(x), attention(x @ w[0], x @ w[1], x @ w[2], theirs[0])[0], atol=1e-12)
+            assert np.array_equal(core["reads"](f, x), ours[0])
+    with pytest.raises(ValueError, match="machine must be"):
+        core["masks_for"]("seq2seq", 3)

@@ -1,6 +1,6 @@
 """One table of bad input over primer's public functions: each case raises ValueError or TypeError naming the argument.
 
-The kinds of bad input: a non-positive or non-integer size, a window below 0, mismatched shapes,
+The kinds of bad input: a non-positive or non-integer size, a window below 1, mismatched shapes,
 NaN or infinite scores, a fully masked row, a temperature T <= 0, an unknown name. A row is
 (call, the argument its message must name); the message must contain that name as a word.
 """
@@ -11,7 +11,7 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from primer import architectures, counts, decoding, encdec, gradcheck, heads, kvcache, leak, machines, mlm, models
+from primer import architectures, counts, decoding, encdec, gradcheck, heads, kvcache, leak, machines, mlm, models, targets
 from primer import pipeline, position, probe, rnn, rounding, scores, seq2seq, transformer, vocab
 from primer._checks import bool_mask, float_array, int_at_least
 from primer.attention import attention
@@ -50,7 +50,7 @@ TABLE = [
     case(lambda: full_mask(2, -1), "n_k", "full_mask-n_k"),
     case(lambda: causal_mask(1.5), "n_q", "causal_mask-float"),
     case(lambda: causal_mask(3, 2), "n_k", "causal_mask-short"),
-    case(lambda: window_mask(4, -1), "window", "window_mask-below-0"),
+    case(lambda: window_mask(4, 0), "window", "window_mask-below-1"),
     case(lambda: window_mask(0, 2), "n", "window_mask-size"),
     case(lambda: additive_mask(np.ones((2, 2))), "mask", "additive_mask-dtype"),
     case(lambda: additive_mask(full_mask(2), fill=1.0), "fill", "additive_mask-fill"),
@@ -200,6 +200,10 @@ TABLE = [
     case(lambda: architectures.run("encoder-decoder", np.array([1, 2])), "source", "architectures.run-source"),
     case(lambda: architectures.machine_for(1, False), "writes_tokens", "machine_for-bool"),
     case(lambda: architectures.architecture_for("poem"), "output", "architecture_for-unknown"),
+    case(lambda: architectures.same_size("GPT-1"), "names", "same_size-str"),
+    case(lambda: architectures.same_size(("T5-base",)), "names", "same_size-unknown"),
+    case(lambda: targets.next_token_pairs([1]), "tokens", "next_token_pairs-size"),
+    case(lambda: targets.next_token_pairs([], bos=0), "tokens", "next_token_pairs-bos-size"),
 
     # ---- encoder-decoder (chapter 8)
     case(lambda: encdec.two_stack_layout(0, 3), "n_source", "two_stack_layout-size"),

@@ -343,6 +343,10 @@ CORE_FILES = {
     "03-attention/core_numpy.py": ["additive_score", "dot_score", "bilinear_score", "scaled_dot_score", "self_attention"],
     "04-self-cross-heads/core_numpy.py": ["split_heads", "merge_heads", "multi_head_attention", "sinusoidal_encoding"],
     "05-mask/core_numpy.py": ["causal_mask", "masked_softmax", "attention"],
+    "06-encoder/core_numpy.py": ["full_mask", "self_attention", "mask_tokens"],
+    "07-decoder/core_numpy.py": ["causal_mask", "self_attention", "next_token_pairs", "leak"],
+    "08-encoder-decoder/core_numpy.py": ["attention", "memory_kv", "cross_attention"],
+    "09-choosing/core_numpy.py": ["masks_for", "reads", "attention_layer"],
     "10-kv-cache/core_numpy.py": ["decode_step"],
     "11-kv-memory/core_numpy.py": ["kv_cache_bytes"],
 }

@@ -105,3 +105,27 @@ def test_a_decoder_block_is_an_encoder_block_plus_one_attention_sublayer():
     assert rows["self"] == (attention_sublayer, attention_sublayer)
     assert rows["cross"] == (None, attention_sublayer)
     assert rows["ffn"][0] == rows["ffn"][1]
+
+
+# ---- the chapter's numpy core agrees with primer
+
+def test_chapter_8_core_numpy_equals_primer_on_random_inputs():
+    from pathlib import Path
+
+    from primer.attention import attention
+    from primer.masks import full_mask
+
+    path = Path(__file__).resolve().parents[1] / "docs/snippets/08-encoder-decoder/core_numpy.py"
+    core = {"print": lambda *a, **k: None}
+    exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), core)
+    rng = np.random.default_rng(8)
+    for _ in range(30):
+        n, m, d, n_layers = (int(v) for v in rng.integers(1, 9, size=4))
+        memory, x = rng.normal(size=(m, d)), rng.normal(size=(n, d))
+        layers = [(rng.normal(size=(d, 3)), rng.normal(size=(d, 3))) for _ in range(n_layers)]
+        kv = core["memory_kv"](memory, layers)
+        assert len(kv) == n_layers
+        w_q = rng.normal(size=(d, 3))
+        for (k, v), (w_k, w_v) in zip(kv, layers):
+            theirs = attention(x @ w_q, memory @ w_k, memory @ w_v, full_mask(n, m))[0]
+            assert np.allclose(core["cross_attention"](x, (k, v), w_q), theirs, atol=1e-12)

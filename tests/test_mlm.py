@@ -75,3 +75,34 @@ def test_context_of_pads_the_ends():
     assert mlm.context_of(["x", "y"], 0, 2, 2, "both") == {-2: mlm.PAD, -1: mlm.PAD, 1: "y", 2: mlm.PAD}
     assert mlm.context_of(["x", "y"], 1, 1, 1, "left") == {-1: "x"}
     assert mlm.context_of(["x", "y"], 1, 1, 1, "none") == {}
+
+
+# ---- the chapter's numpy core agrees with primer
+
+def _core(name):
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[1] / "docs" / "snippets" / name
+    namespace = {"print": lambda *a, **k: None}
+    exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), namespace)
+    return namespace
+
+
+def test_chapter_6_core_numpy_equals_primer_on_random_inputs():
+    from primer.attention import attention
+    from primer.masks import full_mask
+
+    core = _core("06-encoder/core_numpy.py")
+    rng = np.random.default_rng(6)
+    words = [f"w{i}" for i in range(30)]
+    for seed in range(40):
+        n = int(rng.integers(1, 40))
+        tokens = list(rng.choice(words, size=n))
+        rate = float(rng.choice([0.15, 0.3, 0.5, 1.0]))
+        assert core["mask_tokens"](tokens, rate, seed) == mlm.mask_tokens(tokens, rate=rate, seed=seed)[1]
+        assert np.array_equal(core["full_mask"](n), full_mask(n))
+        d = int(rng.integers(1, 6))
+        x = rng.normal(size=(n, d))
+        w_q, w_k, w_v = (rng.normal(size=(d, 3)) for _ in range(3))
+        ours = core["self_attention"](x, w_q, w_k, w_v, full_mask(n))
+        theirs = attention(x @ w_q, x @ w_k, x @ w_v, full_mask(n))[0]
+        assert np.allclose(ours, theirs, atol=1e-12)

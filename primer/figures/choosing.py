@@ -213,6 +213,15 @@ def params_table(models, *, lang=None):
     return md_table(t["cols_params"], rows)
 
 
+def gpt2_note(gpt2_total, gpt1_total, vocab, ctx, *, lang=None):
+    """Return the line under the parameters table: GPT-2 small counted from its config beside GPT-1's count.
+
+    Page: 09-choosing.md
+    """
+    t = labels("choosing", lang)
+    return t["gpt2_note"].format(gpt2=millions(gpt2_total), gpt1=millions(gpt1_total), vocab=vocab, ctx=ctx)
+
+
 def parts_table(models, *, lang=None):
     """Return a Markdown table of where each model's parameters are, one part per row.
 

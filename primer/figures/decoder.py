@@ -104,3 +104,26 @@ def leak_table(words, changed, result, *, lang=None):
     rows.append([f"0–{result.position - 1}", t["earlier"], f"**{fmt_delta(result.earlier_masked)}**",
                  f"**{fmt_delta(result.earlier_unmasked)}**"])
     return md_table([t["pos"], t["tok"], t["on"], t["off"]], rows)
+
+
+def pairs_table(inputs, targets, n_tokens, bos=None, *, lang=None):
+    """Return a Markdown table of next-token exercises (input token, token to predict) and their count.
+
+    Page: 07-decoder.md
+    """
+    t = labels("decoder_tables", lang)
+    rows = [[i, f"`{a}`", f"`{b}`"] for i, (a, b) in enumerate(zip(inputs, targets))]
+    how = t["with_bos"].format(bos=bos) if bos is not None else t["without_bos"]
+    return md_table(t["cols_pairs"], rows) + "\n\n" + t["n_pairs"].format(n=n_tokens, m=len(targets), how=how)
+
+
+def same_size_table(rows, *, lang=None):
+    """Return a Markdown table of published models of one size: shape, weights inside the blocks, mask.
+
+    Page: 07-decoder.md
+    """
+    t = labels("decoder_tables", lang)
+    body = [[r["name"], t["kind"][r["machine"]], r["n_layers"], r["d_model"], r["n_heads"], r["d_ff"],
+             f"{r['block_weights']:,}", t["mask"][r["mask"]], r["source"]] for r in rows]
+    same = len({r["block_weights"] for r in rows}) == 1
+    return md_table(t["cols_size"], body) + "\n\n" + t["same"].format(same=t["yes"] if same else t["no"])
