@@ -83,7 +83,7 @@ def test_self_test_answers_are_folded(read_page, lang):
 
 def test_zh_page_gives_its_own_translation_of_the_sentence(read_page):
     html = read_page("zh", PAGE)
-    assert "我的译文" in html and "不让任何位置关注它之后的位置" in html
+    assert "中文大意" in html and "不让任何位置关注它之后的位置" in html
 
 
 def figure_json(html, div):
