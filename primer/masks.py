@@ -26,17 +26,19 @@ def causal_mask(n_q, n_k=None):  # -> [n_q, n_k]
 
 
 def window_mask(n, window):  # -> [n, n]
-    """Return a sliding-window causal mask: query i reads keys i - window .. i.
+    """Return a sliding-window causal mask: query i reads the window most recent keys, i - window + 1 .. i.
 
-    window 0 keeps only the diagonal; window >= n - 1 equals causal_mask(n). A negative
-    window is refused, because row 0 would have no key left to read.
+    The window counts the query's own key, as a model's published sliding_window does (Mistral-7B
+    v0.1: 4096), and it is also the number of tokens a sliding-window KV cache keeps. window 1
+    keeps only the diagonal; window >= n equals causal_mask(n). Used in chapters 5 and 11.
     """
     n = positive_int("n", n)
-    if isinstance(window, (int, np.integer)) and not isinstance(window, bool) and window < 0:
-        raise ValueError(f"window must be >= 0: at window={window} row 0 has no key left, and its softmax would be 0/0")
-    window = nonneg_int("window", window)
+    if isinstance(window, (int, np.integer)) and not isinstance(window, bool) and window < 1:
+        raise ValueError(f"window must be >= 1 (it counts the query's own key): at window={window} "
+                         f"every row has no key left, and its softmax would be 0/0")
+    window = positive_int("window", window)
     i, j = np.indices((n, n))
-    return (j <= i) & (j >= i - window)
+    return (j <= i) & (j > i - window)
 
 
 def additive_mask(mask, fill=-np.inf):  # [..., n_q, n_k] bool -> same shape, float

@@ -79,12 +79,14 @@ MODELS = {m.name: m for m in (
     # Grouped-query attention: 64 query heads share 8 K/V heads.
     Published("Llama-2-70B", "decoder", _llama(8192, 80, 64, 8, 28672),
               "Touvron et al., 2023, Table 1; released config.json"),
-    # Llama's block with grouped-query attention and a sliding window of 4,096 tokens; context 8,192.
+    # Mistral-7B v0.1 (later versions changed the window setting): Llama's block with grouped-query attention
+    # and sliding_window 4096 (released config.json), i.e. each query reads the 4,096 most recent keys,
+    # itself included, as window_mask(n, 4096) does; context 8,192 (Table 1).
     Published("Mistral-7B", "decoder",
               Config(vocab_size=32000, d_model=4096, n_heads=32, n_kv_heads=8, d_ff=14336, n_layers=32,
                      max_len=8192, window=4096, positions="rotary", dense_bias=False, norm_bias=False,
                      gated_ff=True, tied_output=False),
-              "Jiang et al., 2023, Table 1"),
+              "Jiang et al., 2023, Table 1; released config.json of Mistral-7B-v0.1 (sliding_window 4096)"),
 )}
 
 

@@ -47,8 +47,8 @@ def test_the_causal_mask_cuts_the_future_gradients_to_exactly_zero():
 
 
 def test_window_mask_reach_is_the_band():
-    reach = gradient_reach(self_attention_jacobian(GRAD_X, GRAD_W_Q, GRAD_W_K, GRAD_W_V, window_mask(6, 1)))
-    assert np.array_equal(reach > 0, window_mask(6, 1))
+    reach = gradient_reach(self_attention_jacobian(GRAD_X, GRAD_W_Q, GRAD_W_K, GRAD_W_V, window_mask(6, 2)))
+    assert np.array_equal(reach > 0, window_mask(6, 2))
 
 
 def test_the_page_check_agrees_to_well_under_a_millionth():

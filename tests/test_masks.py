@@ -32,20 +32,34 @@ def test_full_mask_is_all_open(n_q, n_k):
 
 
 @given(sizes, st.integers(0, 50))
-def test_window_at_least_n_minus_1_equals_causal(n, extra):
-    assert np.array_equal(window_mask(n, n - 1 + extra), causal_mask(n))
+def test_window_at_least_n_equals_causal(n, extra):
+    assert np.array_equal(window_mask(n, n + extra), causal_mask(n))
 
 
-@given(sizes, st.integers(0, 50))
+@given(sizes, st.integers(1, 50))
 def test_window_keeps_diagonal_and_band(n, w):
     m = window_mask(n, w)
     assert m.diagonal().all()
     i, j = np.indices((n, n))
-    assert np.array_equal(m, (j <= i) & (i - j <= w))
+    assert np.array_equal(m, (j <= i) & (i - j < w))
 
 
-def test_window_zero_is_the_diagonal():
-    assert np.array_equal(window_mask(4, 0), np.eye(4, dtype=bool))
+@given(sizes, st.integers(1, 50))
+def test_every_row_reads_the_window_most_recent_keys_including_itself(n, w):
+    m = window_mask(n, w)
+    assert m.sum(axis=1).tolist() == [min(i + 1, w) for i in range(n)]
+    assert m[-1].sum() == min(n, w)
+
+
+def test_window_one_is_the_diagonal():
+    assert np.array_equal(window_mask(4, 1), np.eye(4, dtype=bool))
+
+
+def test_window_matches_hugging_faces_sliding_window_3_example():
+    # The 5 x 5 example in the docstring of transformers' masking_utils.sdpa_mask, sliding_window=3
+    # (source: huggingface/transformers, src/transformers/masking_utils.py, commit 00c4411).
+    published = ["■⬚⬚⬚⬚", "■■⬚⬚⬚", "■■■⬚⬚", "⬚■■■⬚", "⬚⬚■■■"]
+    assert window_mask(5, 3).tolist() == [[c == "■" for c in row] for row in published]
 
 
 def test_additive_mask_values():
@@ -62,7 +76,8 @@ def test_additive_mask_values():
     (lambda: causal_mask(4, 2), "n_k must be >= n_q"),
     (lambda: full_mask(-1), "n_q"),
     (lambda: window_mask(0, 1), "n"),
-    (lambda: window_mask(4, -1), "window must be >= 0"),
+    (lambda: window_mask(4, 0), "window must be >= 1"),
+    (lambda: window_mask(4, -1), "every row has no key left"),
     (lambda: window_mask(4, 1.5), "window"),
     (lambda: additive_mask(np.ones((2, 2))), "bool"),
     (lambda: additive_mask(causal_mask(2), fill=1.0), "fill"),

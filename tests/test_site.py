@@ -91,7 +91,7 @@ def test_each_figure_has_a_fixed_div_id(read_page, lang):
 def test_window_refusal_shows_primers_own_message(read_page):
     from primer import window_mask
     try:
-        window_mask(5, -1)
+        window_mask(5, 0)
     except ValueError as err:
         message = str(err)
     for lang in LANGS:

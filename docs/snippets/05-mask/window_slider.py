@@ -6,13 +6,13 @@ from primer.figures import to_html
 
 n = 5
 scores = np.tile(np.arange(float(n)), (n, 1))   # the same scores in every row, one apart
-windows = list(range(n - 1, -2, -1))            # n-1 (plain causal) down to -1
+windows = list(range(n, -1, -1))                # n (plain causal) down to 0
 shown, refused = {}, {}
 for w in windows:
     try:
-        mask = window_mask(n, w)
+        mask = window_mask(n, w)                # query i reads keys i-w+1 .. i: w keys, itself included
         shown[w] = (masked_softmax(scores, mask), mask)
-    except ValueError as err:                   # primer refuses a window that empties row 0
+    except ValueError as err:                   # primer refuses a window that empties every row
         refused[w] = str(err)
 fig = figures.window_slider(scores, windows, shown, refused)
 print(to_html(fig, div_id="fig-window-slider"))
