@@ -5,8 +5,10 @@ from typing import NamedTuple
 import numpy as np
 
 from primer._checks import float_array, positive_int
+from primer.softmax import softmax
 
 ACTIVATIONS = ("tanh", "linear")  # used in chapter 1 (rnn)
+LOSSES = ("mse", "cross_entropy")  # the two readout losses of chapter 1 (rnn)
 
 
 def char_position(text, char):  # str, str -> int
@@ -108,12 +110,63 @@ def rnn_backward(x, h, w, u, b, dh_out, h0=None, *, activation="tanh"):  # [T, d
     return RNNGrads(h=dh, w=dw, u=du, b=db, h0=carry, x=dx)
 
 
+class Readout(NamedTuple):
+    """A per-step readout z_t = V h_t + c, its loss and its error terms. Used in chapter 1 (rnn)."""
+    loss: float          # L = sum over t of L_t
+    y_hat: np.ndarray    # [T, k]: the prediction (z itself for mse, softmax(z) for cross_entropy)
+    target: np.ndarray   # [T, k]: y (one-hot rows for cross_entropy)
+    error: np.ndarray    # [T, k]: dL/dz_t = y_hat_t - y_t, the error term
+    dh: np.ndarray       # [T, d]: dL_t/dh_t = V^T (y_hat_t - y_t), the direct term rnn_backward takes as dh_out
+
+
+def readout(h, v, c, y, *, loss):  # [T, d], [k, d], [k], [T, k] (mse) or [T] class ids (cross_entropy) -> Readout
+    """Read z_t = V h_t + c at every step and return the summed loss with its error terms y_hat - y. Used in chapter 1 (rnn).
+
+    mse: y_hat = z, L_t = 1/2 ||y_hat_t - y_t||^2.  cross_entropy: y_hat = softmax(z), L_t = -log y_hat_t[y_t].
+    Both losses give the same error term dL_t/dz_t = y_hat_t - y_t (y one-hot for cross-entropy).
+    """
+    if loss not in LOSSES:
+        raise ValueError(f"loss must be one of {LOSSES}, got {loss!r}")
+    h = float_array("h", h, min_ndim=2)
+    v = float_array("v", v, min_ndim=2)
+    c = float_array("c", c)
+    if h.ndim != 2 or v.ndim != 2 or v.shape[1] != h.shape[1]:
+        raise ValueError(f"h must be [T, d] and v [k, d] with the same d, got shapes {h.shape} and {v.shape}")
+    k = v.shape[0]
+    if c.shape != (k,):
+        raise ValueError(f"c must be [k] = {(k,)}, got shape {c.shape}")
+    z = h @ v.T + c
+    if loss == "mse":
+        target = float_array("y", y, min_ndim=2)
+        if target.shape != z.shape:
+            raise ValueError(f"y must be [T, k] = {z.shape} for mse, got shape {target.shape}")
+        y_hat = z
+        value = 0.5 * float(((y_hat - target) ** 2).sum())
+    else:
+        ids = np.asarray(y)
+        if ids.shape != (h.shape[0],) or not np.issubdtype(ids.dtype, np.integer) or ids.min() < 0 or ids.max() >= k:
+            raise ValueError(f"y must be [T] = {(h.shape[0],)} class ids in 0..{k - 1} for cross_entropy, got {y!r}")
+        target = np.eye(k)[ids]
+        y_hat = softmax(z)
+        value = -float(np.log(y_hat[np.arange(len(ids)), ids]).sum())
+    error = y_hat - target
+    return Readout(loss=value, y_hat=y_hat, target=target, error=error, dh=error @ v)
+
+
 def spectral_radius(w):  # [d, d] -> float
     """Return the largest absolute eigenvalue of a square matrix. Used in chapter 1 (rnn)."""
     w = float_array("w", w, min_ndim=2)
     if w.ndim != 2 or w.shape[0] != w.shape[1]:
         raise ValueError(f"w must be a square [d, d] matrix, got shape {w.shape}")
     return float(np.max(np.abs(np.linalg.eigvals(w))))
+
+
+def spectral_norm(w):  # [d, d] -> float
+    """Return ||W||, the largest singular value: the most W can stretch a unit vector. Used in chapter 1 (rnn)."""
+    w = float_array("w", w, min_ndim=2)
+    if w.ndim != 2:
+        raise ValueError(f"w must be a matrix, got shape {w.shape}")
+    return float(np.linalg.norm(w, 2))
 
 
 def recurrent_matrix(d, radius, *, seed):  # -> [d, d]

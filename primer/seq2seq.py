@@ -61,23 +61,38 @@ def concept_scorer(n_concepts, *, gain=GAIN, sharpness=SHARPNESS):  # -> ([d_s, 
     return w_s, w_h, np.full(k, sharpness)
 
 
+def _strengths(tag):
+    """Return {concept: strength} of one word's tag: a name, a tuple of names (strength 1 each), or a mapping."""
+    if isinstance(tag, str):
+        return {tag: 1.0}
+    if isinstance(tag, dict):
+        for name, strength in tag.items():
+            if not (isinstance(strength, (int, float)) and 0 < strength <= 1):
+                raise ValueError(f"tag strength of {name!r} must be a number in (0, 1], got {strength!r}")
+        return {name: float(strength) for name, strength in tag.items()}
+    return {name: 1.0 for name in tag}
+
+
 def _tags(words, ids):
     tags = np.zeros((len(words), len(ids)))
     for i, (_, tag) in enumerate(words):
-        for t in (tag,) if isinstance(tag, str) else tag:
-            tags[i, ids[t]] = 1.0
+        for t, strength in _strengths(tag).items():
+            tags[i, ids[t]] = strength
     return tags
 
 
 def alignment(source, target):  # ((word, tag(s)), ...) x2 -> (list[str], list[str], [n_t, n_s])
     """Return (source words, target words, Bahdanau weights) of a made-up pair; words that share a tag translate each other.
 
+    A tag is a concept name, a tuple of names, or a mapping {name: strength in (0, 1]} for a word
+    that carries one concept fully and another only in part.
+
     Used in chapter 2 (seq2seq).
     """
     source, target = list(source), list(target)
     if not source or not target:
         raise ValueError("source and target must each hold at least one (word, tag) pair")
-    names = sorted({t for _, tag in source + target for t in ((tag,) if isinstance(tag, str) else tag)})
+    names = sorted({t for _, tag in source + target for t in _strengths(tag)})
     ids = {t: i for i, t in enumerate(names)}
     h = concept_states(_tags(source, ids))           # encoder states h_j
     s = concept_states(_tags(target, ids), carry=0)  # what the decoder looks for at step i

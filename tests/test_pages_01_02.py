@@ -5,7 +5,7 @@ import re
 import numpy as np
 import pytest
 
-from conftest import LANGS
+from conftest import LANGS, table_rows
 from primer import seq2seq
 from primer.pages import rnn
 
@@ -70,6 +70,46 @@ def test_gradient_inputs_named_in_the_prose_are_primers(read_page, lang):
     assert "d = 16" in html and "0.01" in html
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_error_terms_agree_with_finite_differences_for_both_losses(read_page, lang):
+    rows = [r for r in table_rows(read_page(lang, RNN)) if len(r) == 4 and r[1] in ("∂L/∂z = ŷ − y", "∂L/∂W（BPTT）", "∂L/∂W (BPTT)")]
+    assert len(rows) == 4 and len({r[0] for r in rows}) == 2          # two losses x (error term, dL/dW)
+    for loss, what, largest, gap in rows:
+        assert float(largest) > 0.1 and float(gap) < 1e-6, (loss, what, gap)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_cross_entropy_error_term_is_prediction_minus_one_hot(read_page, lang):
+    rows = {r[0]: r[1:] for r in table_rows(read_page(lang, RNN)) if len(r) == 5 and r[0].endswith(("ŷ₁", "y₁（独热）", "y₁ (one-hot)", "ŷ₁ − y₁"))}
+    y_hat, label, err = ([float(v) for v in vals] for vals in rows.values())
+    assert label == [0.0, 1.0, 0.0, 0.0]                               # the seeded class id, one-hot
+    assert abs(sum(y_hat) - 1) < 0.02 and abs(sum(err)) < 0.02
+    assert [e < 0 for e in err] == [lab == 1 for lab in label]
+    assert all(abs(e - (p - lab)) < 0.011 for e, p, lab in zip(err, y_hat, label))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_spectral_norm_row_exceeds_the_radius_row(read_page, lang):
+    rows = [r for r in table_rows(read_page(lang, RNN)) if r and r[0] in ("谱半径 ρ(W)", "spectral radius ρ(W)")]
+    norms = [r for r in table_rows(read_page(lang, RNN)) if r and r[0].startswith(("谱范数", "spectral norm"))]
+    assert rows[0][1:] == ["0.50", "0.80", "1.00", "1.20", "1.50"]
+    assert norms[0][2] == "1.24" and all(float(n) > float(r) for n, r in zip(norms[0][1:], rows[0][1:]))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_numpy_core_shows_the_gradient_vanishing(read_page, lang):
+    text = re.sub(r"<[^>]+>", "", read_page(lang, RNN))
+    last, first = re.search(r"\|\|dL/dh_40\|\| = ([0-9.e+-]+), \|\|dL/dh_1\|\| = ([0-9.e+-]+)", text).groups()
+    assert float(last) > 0.1 and float(first) < 1e-10
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_lstm_history_and_sources_are_footnoted(read_page, lang):
+    html = read_page(lang, RNN)
+    for ident in ("10.1109/72.279181", "10.1162/neco.1997.9.8.1735", "10.1162/089976600300015015", "1406.1078", "1412.3555"):
+        assert ident in html, ident
+
+
 # ---- chapter 2: the made-up alignment
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -82,7 +122,7 @@ def test_alignment_figure_and_dropdown_are_on_the_page(read_page, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_alignment_table_follows_meaning(read_page, lang):
     c = cells(read_page(lang, SEQ))
-    pairs = {"I": ("我", "94.9 %"), "bought": ("了", "66.9 %"), "apples": ("苹果", "94.9 %"),
+    pairs = {"I": ("我", "94.9 %"), "bought": ("买", "63.6 %"), "apples": ("苹果", "94.9 %"),
              "yesterday": ("昨天", "94.9 %"), "&lt;eos&gt;": ("&lt;eos&gt;", "95.8 %")}
     for target, (source, share) in pairs.items():
         i = c.index(target)
@@ -91,8 +131,16 @@ def test_alignment_table_follows_meaning(read_page, lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_alignment_inputs_named_in_the_prose_are_primers(read_page, lang):
-    assert seq2seq.CARRY == 0.3
-    assert "0.3" in read_page(lang, SEQ)
+    from primer.pages.seq2seq import BOUGHT_PAST
+    assert seq2seq.CARRY == 0.3 and BOUGHT_PAST == 0.6
+    assert "0.3" in read_page(lang, SEQ) and "0.6" in read_page(lang, SEQ)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_timeline_puts_bahdanau_before_sutskever_and_cites_both(read_page, lang):
+    html = read_page(lang, SEQ)
+    assert html.index("arXiv:1406.1078") < html.index("arXiv:1409.0473") < html.index("arXiv:1409.3215")
+    assert ("最早用于翻译的通用神经编码器-解码器之一" if lang == "zh" else "among the first general neural encoder") in html
 
 
 @pytest.mark.parametrize("lang", LANGS)

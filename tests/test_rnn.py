@@ -5,8 +5,8 @@ from hypothesis import strategies as st
 
 from primer.gradcheck import numerical_jacobian
 from primer.pages.rnn import EXPERIMENT, HEAD, RADII, SENTENCE, STEPS, TAIL
-from primer.rnn import (ACTIVATIONS, char_position, dependency_distance, gradient_norms, recurrent_matrix, rnn_backward,
-                        rnn_forward, spectral_radius)
+from primer.rnn import (ACTIVATIONS, LOSSES, char_position, dependency_distance, gradient_norms, readout, recurrent_matrix,
+                        rnn_backward, rnn_forward, spectral_norm, spectral_radius)
 
 
 def random_rnn(seed, T=6, d=4, d_in=3, scale=0.7):
@@ -124,3 +124,80 @@ def test_numerical_jacobian_of_a_scalar_is_its_gradient():
     a = np.array([[2.0, 1.0], [1.0, 3.0]])
     x = np.array([0.5, -1.0])
     assert np.allclose(numerical_jacobian(lambda v: 0.5 * v @ a @ v, x), a @ x)
+
+
+# ---- The readout's error terms: y_hat - y for MSE and for softmax + cross-entropy
+
+@pytest.mark.parametrize("loss", LOSSES)
+@pytest.mark.parametrize("seed", range(4))
+def test_error_term_is_the_gradient_of_the_loss_in_z(loss, seed):
+    rng = np.random.default_rng(seed)
+    T, k = 5, 3
+    z = rng.normal(scale=2, size=(T, k))
+    y = rng.normal(size=(T, k)) if loss == "mse" else rng.integers(0, k, size=T)
+    eye, zero = np.eye(k), np.zeros(k)
+    out = readout(z, eye, zero, y, loss=loss)     # V = I, c = 0: the readout is z itself
+    assert np.allclose(out.error, out.y_hat - out.target)
+    assert np.allclose(out.error, numerical_jacobian(lambda zz: readout(zz, eye, zero, y, loss=loss).loss, z), atol=1e-7)
+
+
+@pytest.mark.parametrize("loss", LOSSES)
+def test_bptt_fed_with_the_readout_terms_matches_finite_differences(loss):
+    rng = np.random.default_rng(9)
+    case = random_rnn(9)
+    k = 3
+    v, c = rng.normal(size=(k, 4)), rng.normal(size=k)
+    y = rng.normal(size=(6, k)) if loss == "mse" else rng.integers(0, k, size=6)
+    h = rnn_forward(**case)
+    grads = rnn_backward(case["x"], h, case["w"], case["u"], case["b"], readout(h, v, c, y, loss=loss).dh, case["h0"])
+    total = lambda w: readout(rnn_forward(case["x"], w, case["u"], case["b"], case["h0"]), v, c, y, loss=loss).loss  # noqa: E731
+    assert np.allclose(grads.w, numerical_jacobian(total, case["w"]), atol=1e-7)
+
+
+def test_cross_entropy_error_sums_to_zero_and_is_negative_only_at_the_label():
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 4, size=7)
+    out = readout(rng.normal(size=(7, 4)), np.eye(4), np.zeros(4), y, loss="cross_entropy")
+    assert np.allclose(out.error.sum(axis=1), 0.0)
+    assert np.all((out.error < 0) == (out.target == 1))
+
+
+@pytest.mark.parametrize("bad, match", [
+    (dict(loss="hinge"), "loss must be one of"),
+    (dict(loss="cross_entropy", y=np.array([0, 3])), "class ids in 0..2"),
+    (dict(loss="cross_entropy", y=np.array([0.0, 1.0])), "class ids"),
+    (dict(loss="mse", y=np.zeros((2, 2))), r"y must be \[T, k\]"),
+    (dict(loss="mse", c=np.zeros(2)), r"c must be \[k\]"),
+])
+def test_readout_refuses_bad_input(bad, match):
+    args = dict(h=np.zeros((2, 4)), v=np.zeros((3, 4)), c=np.zeros(3), y=np.zeros((2, 3)), loss="mse") | bad
+    with pytest.raises(ValueError, match=match):
+        readout(args.pop("h"), args.pop("v"), args.pop("c"), args.pop("y"), **args)
+
+
+def test_spectral_norm_bounds_the_spectral_radius_and_exceeds_it_for_the_experiments_matrices():
+    for r in RADII:
+        w = recurrent_matrix(EXPERIMENT["d"], r, seed=EXPERIMENT["seed"])
+        assert spectral_norm(w) > spectral_radius(w) + 0.2   # a random W is far from normal: ||W|| > rho(W)
+    q = np.linalg.qr(np.random.default_rng(0).normal(size=(5, 5)))[0]
+    assert np.isclose(spectral_norm(2 * q), 2.0) and np.isclose(spectral_radius(2 * q), 2.0)   # equal for 2 x orthogonal
+
+
+def test_chapter_1_core_numpy_equals_primer():
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[1] / "docs/snippets/01-rnn/core_numpy.py"
+    source = path.read_text()
+    assert "primer" not in source
+    core = {"print": lambda *a, **k: None}
+    exec(compile(source, str(path), "exec"), core)
+    for seed in range(5):
+        case = random_rnn(seed)
+        case["h0"] = np.zeros(4)
+        h = rnn_forward(**case)
+        assert np.allclose(core["rnn_forward"](case["x"], case["w"], case["u"], case["b"]), h, atol=1e-14)
+        dh_out = np.random.default_rng(seed).normal(size=h.shape)
+        grads = rnn_backward(case["x"], h, case["w"], case["u"], case["b"], dh_out)
+        dw, du, db = core["rnn_backward"](case["x"], h, case["w"], case["u"], dh_out)
+        assert np.allclose(dw, grads.w, atol=1e-13) and np.allclose(du, grads.u, atol=1e-13) and np.allclose(db, grads.b, atol=1e-13)
+        z, y = np.random.default_rng(seed).normal(size=(6, 3)), np.arange(6) % 3
+        assert np.allclose(core["cross_entropy_error"](z, y), readout(z, np.eye(3), np.zeros(3), y, loss="cross_entropy").error, atol=1e-14)

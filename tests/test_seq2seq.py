@@ -63,7 +63,7 @@ def test_concept_scorer_is_an_and_gate():
 
 
 @pytest.mark.parametrize("name, expected", [
-    ("zh-en", {"I": "我", "bought": "了", "apples": "苹果", "yesterday": "昨天", "<eos>": "<eos>"}),
+    ("zh-en", {"I": "我", "bought": "买", "apples": "苹果", "yesterday": "昨天", "<eos>": "<eos>"}),
     ("en-fr", {"le": "the", "chat": "cat", "noir": "black", "dort": "sleeps", "<eos>": "<eos>"}),
     ("en-fr-2", {"je": "I", "t'": "you", "aime": "love", "<eos>": "<eos>"}),
 ])
@@ -73,12 +73,18 @@ def test_made_up_alignments_follow_meaning(name, expected):
     assert np.allclose(alpha.sum(axis=1), 1.0)
 
 
-def test_bought_splits_its_weight_between_mai_and_le():
+def test_bought_leads_with_mai_and_gives_le_a_share():
     source, target, alpha = alignment(*EXAMPLES["zh-en"])
     row = alpha[target.index("bought")]
-    both = row[source.index("买")] + row[source.index("了")]
-    assert both > 0.95 and row[source.index("买")] > 0.2 and row[source.index("了")] > 0.5
+    mai, le = row[source.index("买")], row[source.index("了")]
+    assert mai + le > 0.95 and mai > le > 0.2   # the verb leads, the past-tense particle takes a real share
     assert DEFAULT_EXAMPLE in EXAMPLES
+
+
+@pytest.mark.parametrize("strength", [0, -0.5, 1.5, "high"])
+def test_a_tag_strength_outside_zero_to_one_is_refused(strength):
+    with pytest.raises(ValueError, match="tag strength of 'past'"):
+        alignment([("了", "past")], [("bought", {"buy": 1.0, "past": strength})])
 
 
 def test_standalone_numpy_snippet_equals_primer():

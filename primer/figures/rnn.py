@@ -98,3 +98,39 @@ def gradcheck_table(rows, *, lang=None):
         big = float(np.abs(bp).max())
         out.append([name, f"{big:.2e}", f"{float(np.abs(bp - fd).max()) / big:.1e}"])
     return md_table([t["what"], t["largest"], t["diff"]], out)
+
+
+def norm_table(radii, radius, norm, *, lang=None):
+    """Return a Markdown table: for each W of the experiment, its spectral radius and its spectral norm.
+
+    Page: 01-rnn.md
+    """
+    t = labels("rnn", lang)
+    head = [t["matrix"]] + [_radius_label(t, r) for r in radii]
+    rows = [[t["radius_row"]] + [f"{v:.2f}" for v in radius], [t["norm_row"]] + [f"{v:.2f}" for v in norm]]
+    return md_table(head, rows)
+
+
+def error_check_table(rows, *, lang=None):
+    """Return a Markdown table from (loss name, quantity key, formula value, finite-difference value) rows.
+
+    Page: 01-rnn.md
+    """
+    t = labels("rnn", lang)
+    out = []
+    for loss, what, formula, fd in rows:
+        big = float(np.abs(formula).max())
+        out.append([t[loss], t[what], f"{big:.2e}", f"{float(np.abs(formula - fd).max()) / big:.1e}"])
+    return md_table([t["loss"], t["what"], t["largest_any"], t["diff"]], out)
+
+
+def error_example_table(y_hat, target, error, *, lang=None):
+    """Return a Markdown table of one step's prediction, one-hot label and error term, one column per class.
+
+    Page: 01-rnn.md
+    """
+    t = labels("rnn", lang)
+    head = [t["step"]] + [t["class"].format(j=j) for j in range(len(y_hat))]
+    rows = [[t[key]] + [f"{v:+.2f}" if key == "err" else f"{v:.2f}" for v in values]
+            for key, values in (("y_hat", y_hat), ("y_true", target), ("err", error))]
+    return md_table(head, rows)
