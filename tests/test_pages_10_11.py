@@ -104,7 +104,19 @@ def test_published_shapes_and_savings(read_page, lang):
     assert rows["GPT-2"][1:6] == ["12", "12", "12", "64", "36 KiB"]
     saved = table_with(page, {"zh": "缩小为", "en": "shrinks to"}[lang])[1:]
     assert saved[0][1:] == ["10 GiB", "1.25 GiB", "1/8"]       # Llama-2-70B: 64 KV heads -> 8
+    assert saved[2][1:] == saved[3][1:] == ["2 GiB", "1 GiB", "1/2"]   # Llama-2-7B: FP8; two layers sharing one K/V
     assert saved[-1][1:] == ["4 GiB", "512 MiB", "1/8"]        # a 4,096 window at 32,768 tokens
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_factor_names_a_method_and_its_source(read_page, lang):
+    page = read_page(lang, MEM)
+    rows = table_with(page, {"zh": "办法", "en": "method"}[lang])[1:]
+    assert len(rows) == 6                                       # KV heads, their width, layers, bytes, tokens, batch
+    for method in ("GQA", "MLA", "CLA", "FP8", "INT8"):
+        assert any(method in r[1] for r in rows), method
+    for key in ("shazeer2019", "ainslie2023", "deepseek2024", "brandon2024", "vllm-fp8", "trtllm-int8"):
+        assert f'id="fn:{key}"' in page, key
 
 
 @pytest.mark.parametrize("lang", LANGS)
