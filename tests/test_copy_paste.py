@@ -340,6 +340,7 @@ print(a)
 
 # Chapter snippet dir -> functions its core_numpy.py must define.
 CORE_FILES = {
+    "01-rnn/core_numpy.py": ["rnn_forward", "rnn_backward", "cross_entropy_error"],
     "03-attention/core_numpy.py": ["additive_score", "dot_score", "bilinear_score", "scaled_dot_score", "self_attention"],
     "04-self-cross-heads/core_numpy.py": ["split_heads", "merge_heads", "multi_head_attention", "sinusoidal_encoding"],
     "05-mask/core_numpy.py": ["causal_mask", "masked_softmax", "attention"],
@@ -349,6 +350,7 @@ CORE_FILES = {
     "09-choosing/core_numpy.py": ["masks_for", "reads", "attention_layer"],
     "10-kv-cache/core_numpy.py": ["decode_step"],
     "11-kv-memory/core_numpy.py": ["kv_cache_bytes"],
+    "13-today/core_numpy.py": ["attention", "image_prefix_model", "image_prefix_reads"],
 }
 
 
