@@ -112,3 +112,13 @@ def test_ch13_links_back(read_page, lang):
     assert 'href="../12-sampling-pipeline/"' in page
     assert 'href="../07-decoder/"' in page
     assert 'href="../10-kv-cache/"' in page
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_ch13_numpy_core_summary_and_sources(read_page, lang):
+    page = htmllib.unescape(read_page(lang, "13-today.md"))
+    assert " [1 1 1 1 0 0 0 0 0]\n [1 1 1 1 1 0 0 0 0]" in page and "[1 1 1 1 1 1 1 1 1]]" in page   # patches, then text
+    for heading in {"zh": ("十几行 numpy", "小结"), "en": ("A dozen lines of numpy", "Summary")}[lang]:
+        assert f">{heading}<" in page, heading
+    for key in ("alayrac2022", "radford2022", "openai2023", "zeng2022", "touvron2023", "bai2023", "zhang2025"):
+        assert f'id="fn:{key}"' in page, key

@@ -192,3 +192,22 @@ def test_pipeline_figures_have_working_controls(lang):
     dep = prefix_dependence()
     assert len(today.prefix_figure(toy_image(), dep, 4, CAPTION, lang=lang).data) == 3
     assert figs.reads([True, True, False, True, False, True, True], 4, lang=lang).startswith("0–1, 3 + ")
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 6), st.integers(1, 6))
+def test_chapter_13_numpy_core_reads_like_primers_image_prefix(seed, p, t):
+    from conftest import DOCS
+    core = {"print": lambda *a, **k: None}
+    path = DOCS / "snippets" / "13-today" / "core_numpy.py"
+    exec(compile(path.read_text(), str(path), "exec"), core)
+    rng = np.random.default_rng(seed)
+    reads = core["image_prefix_reads"](rng.normal(size=(p, 8)), rng.normal(size=(t, 8)), rng.normal(size=(8, 8)) / 3)
+    expected = np.zeros((p + t, p + t), bool)
+    expected[:, :p] = True                                       # every output reads every patch
+    expected[p:, p:] = causal_mask(t)                            # text reads text no later than itself
+    assert np.array_equal(reads, expected)
+    pd = prefix_dependence()                                     # primer's image prefix on the page: the same pattern
+    n_patches = pd.shape[0] - len(CAPTION)
+    assert pd[:, :n_patches].all() and not pd[:n_patches, n_patches:].any()
+    assert np.array_equal(pd[n_patches:, n_patches:], causal_mask(len(CAPTION)))
