@@ -1,0 +1,72 @@
+"""Chinese typography of the zh pages' prose: full-width quotes, no ASCII comma in （…）, '15%' without a space."""
+
+import re
+import sys
+
+import pytest
+
+from conftest import DOCS, ROOT, html_path, page_names
+
+sys.path.insert(0, str(ROOT / "tools"))
+from zh_typography import fix, problems  # noqa: E402
+
+
+@pytest.mark.parametrize("name", page_names())
+def test_zh_page_typography(name):
+    text = (DOCS / "zh" / name).read_text(encoding="utf-8")
+    found = problems(text)
+    assert not found, f"docs/zh/{name} (fix: python tools/zh_typography.py --fix docs/zh/{name}):\n" + \
+        "\n".join(f"  line {n}: {m}" for n, m in found)
+
+
+@pytest.mark.parametrize("text, problem", [
+    ('模型写 "sat" 的时候', "ASCII quotes"),
+    ("他说'你好'。", "ASCII quotes"),
+    ("例如（查询, 键）两列", "ASCII comma"),
+    ("大约 15 % 的 token", "space before %"),
+    ('只有一个 " 号', "odd"),
+])
+def test_checker_finds(text, problem):
+    assert any(problem in m for _, m in problems(text))
+
+
+@pytest.mark.parametrize("text", [
+    '代码 `print("你好")` 不算',
+    '```python\nprint("你好")\n```',
+    '$$\n\\text{"x"} 15 \\%\n$$',
+    '公式 $a, "b"$ 不算；链接 [文](https://x.org/?q="a") 也不算',
+    '> "Attention is all you need," they wrote.',
+    '!!! note "提示一下"\n    正文',
+    '<span title="一个, 属性">文字</span>',
+    "It's fine: don't touch apostrophes.",
+    "约 15% 的 token（查询，键）",
+])
+def test_checker_leaves_alone(text):
+    assert problems(text) == []
+
+
+@pytest.mark.parametrize("text, fixed", [
+    ('在 "the cat" 上运行', "在“the cat”上运行"),
+    ('每格是"概率 / 抽样频率"。', "每格是“概率 / 抽样频率”。"),
+    ("他说'你好'。", "他说‘你好’。"),
+    ("（查询, 键）", "（查询，键）"),
+    ("大约 15 % 的", "大约 15% 的"),
+    ('保留 `"x"` 和 $"y"$，改 "这里"', "保留 `\"x\"` 和 $\"y\"$，改“这里”"),
+    ('- "开头"在行首', "- “开头”在行首"),
+])
+def test_fixer(text, fixed):
+    assert fix(text) == fixed
+    assert problems(fix(text)) == []
+
+
+PERCENT_SPACE = re.compile(r"\d(?:[ \u00a0\u2009\u202f]|&nbsp;|&#160;|\\u00a0)+%(?!\{)")
+
+
+@pytest.mark.parametrize("name", page_names())
+def test_zh_built_page_percentages(site, name):
+    """What the executed blocks print onto a zh page (tables, figure text) writes '15%' too."""
+    html = html_path(site, "zh", name).read_text(encoding="utf-8")
+    html = re.sub(r"<(code|pre|style)\b.*?</\1>", "", html, flags=re.S)
+    html = re.sub(r'<span class="arithmatex">.*?</span>', "", html, flags=re.S)
+    found = sorted({m.group(0) for m in PERCENT_SPACE.finditer(html)})
+    assert not found, f"zh {name} prints percentages with a space: {found[:10]}"

@@ -1,0 +1,90 @@
+"""Find the prose of a Markdown page: mask code, math, HTML, URLs and Markdown syntax, keep positions."""
+
+import re
+
+MASK = "\x00"   # stands in for every masked character, so offsets in the masked text are offsets in the page
+
+FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
+INLINE = re.compile("|".join([
+    r"(`+).+?\1",                                    # inline code
+    r"(?<![\\$])\$(?!\$)(?:\\.|[^$\\\n])+?\$",       # inline math $...$
+    r"\\\(.+?\\\)",                                  # inline math \(...\)
+    r"<!--.*?-->",                                   # one-line HTML comment
+    r"</?[A-Za-z][^>\n]*>",                          # HTML tags and their attributes
+    r"https?://[^\s)>\]]+",                          # bare URLs
+    r"\]\([^)\n]*\)",                                # link targets and titles
+    r"\[\^[^\]\n]+\]:?",                             # footnote references and labels
+    r"\{\s*[:#.][^}\n]*\}",                          # attribute lists
+    r"&[#\w]+;",                                     # HTML entities
+]))
+ADMONITION = re.compile(r'^(\s*(?:!!!|\?\?\?\+?|===\+?)\s*(?:[\w-]+(?:\s+[\w-]+)*)?\s*)(?:(")(.*)("))?\s*$')
+LINK_DEF = re.compile(r"^\s*\[[^\]^][^\]]*\]:\s*\S+.*$")
+
+
+def _blank(s):
+    return "".join(c if c == "\n" else MASK for c in s)
+
+
+def mask_line(line):
+    """Return the line with every non-prose character replaced by MASK (same length)."""
+    if line.lstrip().startswith("--8<--") or LINK_DEF.match(line):
+        return _blank(line)
+    out = list(line)
+    m = ADMONITION.match(line)
+    if m:  # the marker, the type and the title's quote marks are syntax; the title is prose
+        for group in (1, 2, 4):
+            if m.group(group) is not None:
+                out[m.start(group):m.end(group)] = MASK * (m.end(group) - m.start(group))
+    for m in INLINE.finditer(line):
+        out[m.start():m.end()] = MASK * (m.end() - m.start())
+    return "".join(out)
+
+
+def mask(text):
+    """Return text with code fences, math, front matter, HTML and Markdown syntax masked; prose unchanged."""
+    lines = text.split("\n")
+    out = []
+    fence = None          # the opening fence's marker while inside a fenced block
+    math = comment = False
+    front = bool(lines) and lines[0].strip() == "---"
+    for n, line in enumerate(lines):
+        stripped = line.strip()
+        if front:
+            out.append(_blank(line))
+            front = not (n > 0 and stripped == "---")
+            continue
+        if fence:
+            out.append(_blank(line))
+            m = FENCE.match(line)
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not stripped[len(m.group(1)):].strip():
+                fence = None
+            continue
+        if math:
+            out.append(_blank(line))
+            math = "$$" not in line and "\\]" not in line
+            continue
+        if comment:
+            out.append(_blank(line))
+            comment = "-->" not in line
+            continue
+        m = FENCE.match(line)
+        if m:
+            fence = m.group(1)
+            out.append(_blank(line))
+            continue
+        if stripped.startswith("$$") or stripped.startswith("\\["):
+            out.append(_blank(line))
+            closed = stripped.count("$$") >= 2 or (stripped.startswith("\\[") and "\\]" in stripped)
+            math = not closed
+            continue
+        if stripped.startswith("<!--") and "-->" not in stripped:
+            out.append(_blank(line))
+            comment = True
+            continue
+        out.append(mask_line(line))
+    return "\n".join(out)
+
+
+def is_footnote_definition(line):
+    """Return whether a Markdown line starts a footnote definition."""
+    return re.match(r"^\[\^[^\]]+\]:", line) is not None

@@ -1,0 +1,131 @@
+"""Check or fix the Chinese typography of zh pages' prose: full-width quotes, commas in （…）, "15%".
+
+    python tools/zh_typography.py docs/zh/05-mask.md ...        # report, exit 1 if anything is found
+    python tools/zh_typography.py --fix docs/zh/05-mask.md ...  # rewrite what can be fixed safely, report the rest
+
+Code fences, inline code, math, HTML, URLs and Markdown syntax are never touched (tools/prose.py).
+An ASCII-quoted span with no Chinese in it and none around it is an English sentence's own
+quotation and stays as it is.
+"""
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from prose import MASK, mask  # noqa: E402
+
+CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef\u201c\u201d\u2018\u2019]")
+PERCENT = re.compile(r"(?<=\d)[ \u00a0\u2009\u202f]+(?=%)")
+BRACKETS = re.compile(r"（[^（）\n]*）")
+SINGLE = re.compile(r"'([^'\n]*)'")
+
+
+def _neighbour(masked, i, step):
+    """Return the nearest character from i in direction step that is neither a space nor masked ('' at the edge)."""
+    while 0 <= i < len(masked):
+        if masked[i] not in " \t" + MASK:
+            return masked[i]
+        i += step
+    return ""
+
+
+def quote_pairs(masked_line):
+    """Return ([(open, close), ...] of ASCII double quotes to make full-width, unbalanced count or 0)."""
+    where = [i for i, c in enumerate(masked_line) if c == '"']
+    if len(where) % 2:
+        return [], len(where)
+    pairs = []
+    for a, b in zip(where[::2], where[1::2]):
+        inside = masked_line[a + 1:b]
+        outside = _neighbour(masked_line, a - 1, -1) + _neighbour(masked_line, b + 1, 1)
+        if CJK.search(inside) or CJK.search(outside):
+            pairs.append((a, b))
+    return pairs, 0
+
+
+def problems(text):
+    """Return [(line number, message)] for every typography problem in a zh page's prose."""
+    found = []
+    for n, line in enumerate(mask(text).split("\n"), 1):
+        pairs, odd = quote_pairs(line)
+        if odd:
+            found.append((n, f"{odd} ASCII double quotes (odd): use “…”"))
+        found += [(n, f"ASCII quotes around {text_line(text, n)[a:b + 1]!r}: use “…”") for a, b in pairs]
+        found += [(n, f"ASCII quotes around {m.group(0)!r}: use ‘…’") for m in SINGLE.finditer(line)
+                  if CJK.search(m.group(1))]
+        found += [(n, f"ASCII comma inside {text_line(text, n)[m.start():m.end()]!r}: use ，")
+                  for m in BRACKETS.finditer(line) if "," in m.group(0)]
+        found += [(n, "space before %: write 15%") for m in PERCENT.finditer(line)]
+    return found
+
+
+def text_line(text, n):
+    return text.split("\n")[n - 1]
+
+
+def fix(text):
+    """Return text with ASCII quotes, commas in （…） and spaces before % fixed in the prose."""
+    out_lines = []
+    for line, masked in zip(text.split("\n"), mask(text).split("\n")):
+        chars = list(line)
+        pairs, _ = quote_pairs(masked)
+        for a, b in pairs:
+            chars[a], chars[b] = "“", "”"
+        for m in SINGLE.finditer(masked):
+            if CJK.search(m.group(1)):
+                chars[m.start()], chars[m.end() - 1] = "‘", "’"
+        for m in BRACKETS.finditer(masked):
+            for i in range(m.start(), m.end()):
+                if masked[i] == ",":
+                    chars[i] = "，"
+                    j = i + 1
+                    while j < m.end() and masked[j] == " ":
+                        chars[j] = ""
+                        j += 1
+        for m in PERCENT.finditer(masked):
+            for i in range(m.start(), m.end()):
+                chars[i] = ""
+        # no space between a full-width quote and the Chinese beside it
+        for i, c in enumerate(chars):
+            if c in "“‘":
+                j = i - 1
+                while j >= 0 and chars[j] == " " and masked[j] == " ":
+                    j -= 1
+                if j >= 0 and j < i - 1 and CJK.search(chars[j] or " "):
+                    for k in range(j + 1, i):
+                        chars[k] = ""
+            elif c in "”’":
+                j = i + 1
+                while j < len(chars) and chars[j] == " " and masked[j] == " ":
+                    j += 1
+                if j < len(chars) and j > i + 1 and CJK.search(chars[j] or " "):
+                    for k in range(i + 1, j):
+                        chars[k] = ""
+        out_lines.append("".join(chars))
+    return "\n".join(out_lines)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--fix", action="store_true", help="rewrite the files in place")
+    parser.add_argument("files", nargs="+", type=Path)
+    args = parser.parse_args(argv)
+    left = 0
+    for path in args.files:
+        text = path.read_text(encoding="utf-8")
+        if args.fix:
+            fixed = fix(text)
+            if fixed != text:
+                path.write_text(fixed, encoding="utf-8")
+                print(f"{path}: fixed")
+            text = fixed
+        for n, message in problems(text):
+            print(f"{path}:{n}: {message}")
+            left += 1
+    return 1 if left else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
