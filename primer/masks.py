@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from primer._checks import nonneg_int, positive_int
+from primer._checks import int_at_least, positive_int
 
 
 def full_mask(n_q, n_k=None):  # -> [n_q, n_k]
@@ -50,3 +50,54 @@ def additive_mask(mask, fill=-np.inf):  # [..., n_q, n_k] bool -> same shape, fl
     if np.isnan(fill) or fill > 0:
         raise ValueError(f"fill must be 0, a negative number or -inf, got {fill}")
     return np.where(mask, 0.0, fill)
+
+
+# ---- padding: a batch of sentences of different lengths ---------------------------------------
+
+PAD_SIDES = ("right", "left")          # where the padding goes; used in chapter 5
+PADDED_QUERIES = ("self", "and")       # what a padded query reads: only itself (primer), or the plain AND
+
+
+def key_padding_mask(lengths, n, *, side="right"):  # [batch] -> [batch, n]
+    """Return True where position j of sentence b holds a real token, False where it holds padding. Used in chapter 5."""
+    n = positive_int("n", n)
+    if side not in PAD_SIDES:
+        raise ValueError(f"side must be one of {PAD_SIDES}, got {side!r}")
+    raw = np.asarray(lengths)
+    if raw.ndim != 1 or raw.size == 0:
+        raise ValueError(f"lengths must be a non-empty 1-D list of sentence lengths, got shape {raw.shape}")
+    lengths = np.array([int_at_least("lengths", x, 1) for x in raw.tolist()])
+    if lengths.max() > n:
+        raise ValueError(f"lengths must be <= n (every sentence fits the padded length), got max {lengths.max()} > n={n}")
+    j = np.arange(n)
+    if side == "right":
+        return j[None, :] < lengths[:, None]
+    return j[None, :] >= (n - lengths)[:, None]
+
+
+def batch_mask(lengths, n, *, causal=False, side="right", padded_queries="self"):  # [batch] -> [batch, n, n]
+    """Return the masks of a padded batch: (causal or full) AND the key padding mask, one [n, n] per sentence. Used in chapter 5.
+
+    padded_queries="self" (primer's rule): a padded query reads only itself. Its output is thrown
+    away anyway, but its row must keep an open key: under left padding and a causal mask the plain
+    AND leaves those rows empty (softmax 0/0). Real rows are the same under both rules.
+    padded_queries="and" returns the plain AND, empty rows and all, to show what goes wrong.
+    """
+    if not isinstance(causal, bool):
+        raise ValueError(f"causal must be True or False, got {causal!r}")
+    if padded_queries not in PADDED_QUERIES:
+        raise ValueError(f"padded_queries must be one of {PADDED_QUERIES}, got {padded_queries!r}")
+    real = key_padding_mask(lengths, n, side=side)                       # [batch, n]
+    base = causal_mask(n) if causal else full_mask(n)                    # [n, n]
+    mask = base[None, :, :] & real[:, None, :]                           # a key must be allowed AND real
+    if padded_queries == "and":
+        return mask
+    return np.where(real[:, :, None], mask, np.eye(n, dtype=bool)[None])  # padded query rows: the diagonal
+
+
+def empty_rows(mask):  # [..., n_q, n_k] -> [..., n_q]
+    """Return True for each query row with no open key, whose softmax would be 0/0. Used in chapter 5."""
+    mask = np.asarray(mask)
+    if mask.dtype != bool or mask.ndim < 2:
+        raise ValueError(f"mask must be a bool array of at least 2 dimensions, got dtype {mask.dtype}, ndim {mask.ndim}")
+    return ~mask.any(axis=-1)

@@ -68,9 +68,9 @@ def test_chinese_search_index_is_segmented(site):
 @pytest.mark.parametrize("lang", LANGS)
 def test_leak_is_on_the_page(read_page, lang):
     html = read_page(lang, "05-mask.md")
-    assert "<strong>64.4 %</strong>" in html
-    assert "<strong>0.0 %</strong>" in html
-    for share in ("9.0 %", "24.5 %", "66.5 %"):
+    assert "<strong>64.4%</strong>" in html
+    assert "<strong>0.0%</strong>" in html
+    for share in ("9.0%", "24.5%", "66.5%"):
         assert share in html
 
 
@@ -84,8 +84,18 @@ def test_weights_table_is_on_the_page(read_page, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_each_figure_has_a_fixed_div_id(read_page, lang):
     html = read_page(lang, "05-mask.md")
-    for div in ("fig-scores-mask-softmax", "fig-row-walk", "fig-leak-row2", "fig-window-slider"):
+    for div in ("fig-scores-mask-softmax", "fig-row-walk", "fig-leak-row2", "fig-window-slider", "fig-padding-masks"):
         assert f'id="{div}"' in html
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_padding_table_is_on_the_page(read_page, lang):
+    from conftest import table_rows
+    rows = [r for r in table_rows(read_page(lang, "05-mask.md")) if len(r) == 5 and r[2].isdigit()]
+    # (padded query rows, rows the plain AND empties, real rows vs each sentence alone): only left padding
+    # under a causal mask empties rows, and the real rows never move beyond rounding
+    assert [r[2:] for r in rows] == [["5", "0", "< 1e-12"], ["5", "0", "< 1e-12"], ["5", "0", "< 1e-12"],
+                                     ["5", "5", "< 1e-12"]]
 
 
 def test_window_refusal_shows_primers_own_message(read_page):

@@ -67,11 +67,11 @@ def rule_toggle(correct, buggy, open_row, *, leak_key, lang=None):
     fig = go.Figure()
     for weights, leak_color in ((correct, CLOSED_COLOR), (buggy, "#d62728")):
         colors = [ACCENT if open_row[j] else leak_color for j in range(n_k)]
-        fig.add_trace(go.Bar(x=x, y=list(weights), marker_color=colors, text=[f"{100 * w:.1f} %" for w in weights],
+        fig.add_trace(go.Bar(x=x, y=list(weights), marker_color=colors, text=[pct(w) for w in weights],
                              textposition="outside", hovertemplate="%{x}: %{y:.4f}<extra></extra>"))
     fig.update_yaxes(range=[0, 0.85], title=t["weight"], tickformat=".0%")
     fig.update_layout(showlegend=False)
-    note = t["leak"].format(k=leak_key, p=f"{100 * buggy[leak_key]:.1f} %")
+    note = t["leak"].format(k=leak_key, p=pct(buggy[leak_key]))
     add_control(fig, [
         (t["rule_inf"], [0], {"annotations": []}),
         (t["rule_zero"], [1], {"annotations": [dict(x=x[leak_key], y=buggy[leak_key] + 0.1, text=note,
@@ -111,6 +111,52 @@ def window_slider(scores, windows, weights_by_window, refusals, *, lang=None):
     return styled(fig, height=460)
 
 
+def padding_masks(batch, cases, *, lang=None):
+    """Draw the mask of each padded sentence side by side; buttons switch mask (full/causal) and padding side.
+
+    batch: the sentences' tokens; cases: list of (causal, side, masks [b, n, n], real [b, n],
+    empty_under_and [b, n]) with primer's masks. Page: 05-mask.md
+    """
+    t = labels("mask", lang)
+    n = np.shape(cases[0][2])[-1]
+    b = len(batch)
+    colors = [[0, CLOSED_COLOR], [0.33, CLOSED_COLOR], [0.34, ACCENT], [0.66, ACCENT], [0.67, "#7b9fd4"],
+              [0.99, "#7b9fd4"], [1, "#d62728"]]
+    fig = make_subplots(rows=1, cols=b, subplot_titles=[f"{t['sentence']} {s}" for s in range(b)],
+                        horizontal_spacing=0.05)
+    steps = []
+    for causal, side, masks, real, empty in cases:
+        shown = []
+        for s in range(b):
+            words = list(batch[s])
+            pad = [t["pad"]] * (n - len(words))
+            ticks = words + pad if side == "right" else pad + words
+            ticks = [f"{i} {w}" for i, w in enumerate(ticks)]
+            z, text, hover = [], [], []
+            for i in range(n):
+                zr, tr, hr = [], [], []
+                for j in range(n):
+                    if not masks[s][i][j]:
+                        zr.append(0), tr.append(""), hr.append("−∞")
+                    elif real[s][i]:
+                        zr.append(1), tr.append("✓"), hr.append(t["open"])
+                    elif empty[s][i]:
+                        zr.append(3), tr.append("!"), hr.append(t["empty"] + " → " + t["self"])
+                    else:
+                        zr.append(2), tr.append("○"), hr.append(t["self"])
+                z.append(zr), text.append(tr), hover.append(hr)
+            fig.add_trace(go.Heatmap(z=z, x=ticks, y=ticks, text=text, texttemplate="%{text}", customdata=hover,
+                                     colorscale=colors, zmin=0, zmax=3, showscale=False, xgap=2, ygap=2,
+                                     hovertemplate="%{y} → %{x}: %{customdata}<extra></extra>"), row=1, col=s + 1)
+            shown.append(len(fig.data) - 1)
+        label = t["state"].format(m=t["causal" if causal else "full"], s=t[side])
+        steps.append((label, shown, None))
+    fig.update_yaxes(autorange="reversed")
+    fig.update_xaxes(tickangle=-45)
+    add_control(fig, steps, kind="dropdown")
+    return styled(fig, height=430)
+
+
 def weights_table(weights, *, digits=1, lang=None):
     """Return a Markdown table of attention weights in percent, one query row per line.
 
@@ -120,6 +166,27 @@ def weights_table(weights, *, digits=1, lang=None):
     n_q, n_k = np.shape(weights)
     head = [t["q"]] + [f"{t['k']} {j}" for j in range(n_k)]
     rows = [[f"{t['q']} {i}"] + [pct(w, digits) for w in weights[i]] for i in range(n_q)]
+    return md_table(head, rows)
+
+
+def padding_table(rows, *, lang=None):
+    """Return a Markdown table, one line per (mask, padding side): padded query rows, rows the plain AND empties, and the largest difference of the real rows from each sentence alone.
+
+    rows: (causal, side, n_padded, n_empty, diff_text). Page: 05-mask.md
+    """
+    t = labels("mask_tables", lang)
+    head = [t["mask_kind"], t["side"], t["padded_rows"], t["empty_rows"], t["real_rows"]]
+    return md_table(head, [[t["causal" if c else "full"], t[side], p, e, d] for c, side, p, e, d in rows])
+
+
+def conventions_table(conventions, *, lang=None):
+    """Return a Markdown table of how each library spells a mask and what it does with an empty row.
+
+    conventions: primer.conventions.CONVENTIONS. Page: 05-mask.md
+    """
+    t = labels("mask_tables", lang)
+    head = [t["conv_call"], t["conv_arg"], t["conv_true"], t["conv_causal"], t["conv_empty"]]
+    rows = [[f"`{c.call}`", f"`{c.argument}`", t[c.true_means], t[c.causal], t[c.empty_row]] for c in conventions]
     return md_table(head, rows)
 
 

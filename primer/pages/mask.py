@@ -12,3 +12,13 @@ FOUR_SCORES = np.tile(np.arange(4.0), (4, 1))
 
 # The query row of the leak example, and the future key it must not read; used in chapter 5.
 LEAK_ROW, LEAK_KEY = 2, 3
+
+# A batch of three sentences of different lengths, padded to the longest; used in chapter 5's padding section.
+BATCH = (("the", "cat", "sat"),
+         ("a", "bird", "sang", "at", "dawn"),
+         ("hi", "there"))
+BATCH_LENGTHS = tuple(len(s) for s in BATCH)
+BATCH_N = max(BATCH_LENGTHS)
+
+# The four ways the padding section combines a base mask with padding: (causal, side); chapter 5.
+PADDING_CASES = ((False, "right"), (True, "right"), (False, "left"), (True, "left"))
