@@ -93,15 +93,15 @@ def test_frequencies_approach_the_probabilities():
 
 
 def pct(x):
-    return f"{100 * x:.1f} %"
+    return f"{100 * x:.1f}%"
 
 
 def test_frequency_table_numbers():
     # pinned on both language pages by tests/test_pages_12_13.py
     expected = {
-        0.5: (["83.8 %", "11.3 %", "4.2 %", "0.6 %", "0.1 %"], ["84.1 %", "11.1 %", "4.1 %", "0.6 %", "0.1 %"]),
-        1.0: (["58.7 %", "21.6 %", "13.1 %", "4.8 %", "1.8 %"], ["58.8 %", "21.4 %", "13.4 %", "4.7 %", "1.8 %"]),
-        2.0: (["39.4 %", "23.9 %", "18.6 %", "11.3 %", "6.8 %"], ["39.4 %", "23.6 %", "18.9 %", "11.5 %", "6.6 %"]),
+        0.5: (["83.8%", "11.3%", "4.2%", "0.6%", "0.1%"], ["84.1%", "11.1%", "4.1%", "0.6%", "0.1%"]),
+        1.0: (["58.7%", "21.6%", "13.1%", "4.8%", "1.8%"], ["58.8%", "21.4%", "13.4%", "4.7%", "1.8%"]),
+        2.0: (["39.4%", "23.9%", "18.6%", "11.3%", "6.8%"], ["39.4%", "23.6%", "18.9%", "11.5%", "6.6%"]),
     }
     for t, (probs, freqs) in expected.items():
         assert [pct(p) for p in temperature_softmax(NEXT_LOGITS, t)] == probs
@@ -318,7 +318,7 @@ def test_temperature_slider_has_one_step_per_temperature(lang):
     assert [t.visible for t in fig.data].count(True) == 3 and fig.data[6].visible
     assert list(fig.data[0].x) == (["垫子", "沙发", "屋顶", "月亮", "钢琴"] if lang == "zh" else ["mat", "sofa", "roof", "moon", "piano"])
     table = figs.frequency_table(temps, probs, probs, lang=lang)
-    assert table.count("\n") == 6 and "100.0 % / 100.0 %" in table
+    assert table.count("\n") == 6 and "100.0% / 100.0%" in table
 
 
 @settings(max_examples=10, deadline=None)

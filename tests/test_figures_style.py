@@ -51,5 +51,5 @@ def test_page_language(monkeypatch):
 
 
 def test_tables():
-    assert pct(0.6439) == "64.4 %" and pct(1, 0) == "100 %"
+    assert pct(0.6439) == "64.4%" and pct(1, 0) == "100%"
     assert md_table(["a", "b"], [[1, 2]]) == "| a | b |\n| --- | --- |\n| 1 | 2 |\n"

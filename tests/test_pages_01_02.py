@@ -122,8 +122,8 @@ def test_alignment_figure_and_dropdown_are_on_the_page(read_page, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_alignment_table_follows_meaning(read_page, lang):
     c = cells(read_page(lang, SEQ))
-    pairs = {"I": ("我", "94.9 %"), "bought": ("买", "63.6 %"), "apples": ("苹果", "94.9 %"),
-             "yesterday": ("昨天", "94.9 %"), "&lt;eos&gt;": ("&lt;eos&gt;", "95.8 %")}
+    pairs = {"I": ("我", "94.9%"), "bought": ("买", "63.6%"), "apples": ("苹果", "94.9%"),
+             "yesterday": ("昨天", "94.9%"), "&lt;eos&gt;": ("&lt;eos&gt;", "95.8%")}
     for target, (source, share) in pairs.items():
         i = c.index(target)
         assert (c[i + 1], c[i + 2]) == (source, share), target

@@ -64,8 +64,8 @@ def test_softmax_saturation_table(read_page, lang):
     rows = [r for r in table_rows(read_page(lang, CH3))
             if len(r) == 5 and r[0] in {"4", "16", "64", "256", "1024"} and r[1].endswith("%")]
     assert [r[0] for r in rows] == ["4", "16", "64", "256", "1024"]
-    unscaled = [int(r[1].rstrip(" %")) for r in rows]
-    scaled = [int(r[2].rstrip(" %")) for r in rows]
+    unscaled = [int(r[1].rstrip("%")) for r in rows]
+    scaled = [int(r[2].rstrip("%")) for r in rows]
     assert unscaled == [43, 67, 85, 92, 96]
     assert scaled == [24, 24, 25, 25, 25]
 
@@ -77,8 +77,8 @@ def test_score_function_table(read_page, lang):
              "en": ("additive (Bahdanau)", "dot (Luong)", "bilinear", "scaled dot")}[lang]
     dot = rows_starting(html, names[1])
     scaled = rows_starting(html, names[3])
-    assert dot == [[names[1], "+2.50 → 8 %", "+5.00 → 92 %", "+0.00 → 1 %", "-2.25 → 0 %"]]
-    assert scaled == [[names[3], "+1.25 → 21 %", "+2.50 → 72 %", "+0.00 → 6 %", "-1.12 → 2 %"]]
+    assert dot == [[names[1], "+2.50 → 8%", "+5.00 → 92%", "+0.00 → 1%", "-2.25 → 0%"]]
+    assert scaled == [[names[3], "+1.25 → 21%", "+2.50 → 72%", "+0.00 → 6%", "-1.12 → 2%"]]
     assert rows_starting(html, names[0]) and rows_starting(html, names[2])
 
 
@@ -119,10 +119,10 @@ def test_wide_head_table(read_page, lang):
     rows = rows[start[0]:start[0] + 5]
     body = rows[1:]
     assert [r[1:] for r in body] == [
-        ["90.9 %", "1.0 %", "1.0 %", "7.1 %", "0.63"],
-        ["1.0 %", "90.9 %", "1.0 %", "7.1 %", "0.63"],
-        ["1.0 %", "1.0 %", "90.9 %", "7.1 %", "0.63"],
-        ["28.4 %", "28.4 %", "28.4 %", "14.8 %", "0.00"],
+        ["90.9%", "1.0%", "1.0%", "7.1%", "0.63"],
+        ["1.0%", "90.9%", "1.0%", "7.1%", "0.63"],
+        ["1.0%", "1.0%", "90.9%", "7.1%", "0.63"],
+        ["28.4%", "28.4%", "28.4%", "14.8%", "0.00"],
     ]
     assert rows[0][1:4] == ["甜", "买", "斤"]
 
@@ -152,8 +152,8 @@ def test_word_order_table(read_page, lang):
 def test_cross_attention_table(read_page, lang):
     html = read_page(lang, CH4)
     assert "weights.shape = (3, 5), out.shape = (3, 3)" in html
-    assert rows_starting(html, "I") == [["I", "72 %", "7 %", "7 %", "7 %", "7 %"]]
-    assert rows_starting(html, "apples") == [["apples", "7 %", "7 %", "7 %", "7 %", "72 %"]]
+    assert rows_starting(html, "I") == [["I", "72%", "7%", "7%", "7%", "7%"]]
+    assert rows_starting(html, "apples") == [["apples", "7%", "7%", "7%", "7%", "72%"]]
 
 
 @pytest.mark.parametrize("lang", LANGS)

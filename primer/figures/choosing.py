@@ -25,11 +25,11 @@ def _count(n):
 
 
 def signed_pct(x, digits=2):
-    """Format a signed fraction as a percentage with a real minus sign: -0.0047 -> '−0.47 %'.
+    """Format a signed fraction as a percentage with a real minus sign: -0.0047 -> '−0.47%'.
 
     Page: 09-choosing.md
     """
-    text = f"{100 * float(x):+.{digits}f} %"
+    text = f"{100 * float(x):+.{digits}f}%"
     return text.replace("-", "−")
 
 

@@ -4,8 +4,8 @@ from primer.rounding import BOUND, is_rounding
 
 
 def pct(x, digits=1):
-    """Format a fraction as a percentage: 0.6439 -> '64.4 %'."""
-    return f"{100 * float(x):.{digits}f} %"
+    """Format a fraction as a percentage: 0.6439 -> '64.4%' (no space, as Chinese technical writing has it)."""
+    return f"{100 * float(x):.{digits}f}%"
 
 
 def md_table(headers, rows):
