@@ -29,7 +29,7 @@ def test_controls_switch_visibility_between_precomputed_states():
     assert steps[1].args[0]["visible"] == [False, True, True]
     assert [t.visible for t in fig.data] == [False, True, True]
     with pytest.raises(ValueError, match="kind"):
-        add_control(fig, [("a", [0], None)], kind="knob")
+        add_control(fig, [("a", [0], None), ("b", [1], None)], kind="knob")
 
 
 def test_html_has_a_fixed_div_id_and_no_plotly_js():
