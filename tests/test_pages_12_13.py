@@ -93,7 +93,7 @@ def test_ch12_only_stage_3_differs(read_page, lang):
 def test_ch13_tables_and_figure(read_page, lang):
     page = read_page(lang, "13-today.md")
     assert 'id="fig-sensor"' in page
-    design = {"zh": ("只有解码器", "编码器-解码器"), "en": ("decoder-only", "encoder-decoder")}[lang]
+    design = {"zh": ("仅解码器", "编码器-解码器"), "en": ("decoder-only", "encoder-decoder")}[lang]
     cs = cells(page)
     assert has_row(page, [design[0], "1"]) and "2,224" in cs and "3,344" in cs
     assert [cs[i + 3] for i in range(len(cs) - 4) if cs[i] in design] == ["2,224", "2,224", "3,344"]
