@@ -17,6 +17,7 @@ from primer._checks import bool_mask, float_array, int_at_least
 from primer.attention import attention
 from primer.config import Config
 from primer.figures import _style as figure_style
+from primer.figures import glossary
 from primer.masks import additive_mask, causal_mask, full_mask, window_mask
 from primer.softmax import masked_softmax, softmax
 
@@ -277,6 +278,9 @@ TABLE = [
     case(lambda: figure_style.add_control(go.Figure(), [("a", [], None), ("b", [], None)], kind="wheel"), "kind", "add_control-unknown"),
     case(lambda: figure_style.add_control(go.Figure(), []), "steps", "add_control-no-steps"),
     case(lambda: figure_style.add_control(go.Figure(), [("a", [], None), ("b", [], None)], active=2), "active", "add_control-active"),
+    case(lambda: glossary.glossary_table([], {}, lang="en"), "terms", "glossary_table-size"),
+    case(lambda: glossary.glossary_table([{"key": "k", "zh": "z", "en": "e"}], {"en": {}}, lang="en"), "terms",
+         "glossary_table-missing-field"),
 ]
 
 

@@ -1,0 +1,92 @@
+"""The glossary page and the hover tooltips: both languages, both from the one term list."""
+
+import html as htmllib
+import re
+import sys
+
+import markdown
+import pytest
+import yaml
+
+from conftest import DOCS, LANGS, ROOT, html_path, table_rows
+from primer.figures.glossary import glossary_table
+
+sys.path.insert(0, str(ROOT / "hooks"))
+import terms as terms_hook  # noqa: E402
+
+DATA = yaml.safe_load((DOCS / "snippets" / "glossary" / "terms.yml").read_text(encoding="utf-8"))
+TERMS = DATA["terms"]
+ABBR = re.compile(r'<abbr title="([^"]*)">(.*?)</abbr>', re.S)
+
+
+def abbrs(page_html):
+    """Return the set of (term, definition) tooltips on a built page."""
+    return {(htmllib.unescape(text), htmllib.unescape(title)) for title, text in ABBR.findall(page_html)}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_glossary_table_has_every_term_with_its_chapter(lang):
+    rows = glossary_table(TERMS, DATA["glossary"], lang=lang).strip().split("\n")[2:]
+    assert len(rows) == len(TERMS)
+    for row, t in zip(rows, TERMS):
+        assert f"**{t[lang]}**" in row and t[f"def_{lang}"] in row and f"(../{t['chapter'][:-3]}/)" in row
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_built_glossary_page_lists_every_term(read_page, lang):
+    rows = table_rows(read_page(lang, "glossary.md"))
+    shown = {r[0]: r for r in rows[1:]}
+    for t in TERMS:
+        other = "en" if lang == "zh" else "zh"
+        assert shown[t[lang]][1] == t[other] and shown[t[lang]][2] == htmllib.unescape(t[f"def_{lang}"])
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_glossary_is_in_the_nav(read_page, lang):
+    page = read_page(lang, "index.md")
+    assert re.search(r'<a href="[^"]*glossary/"[^>]*>\s*(?:<span[^>]*>\s*)?(术语表|Glossary)', page)
+
+
+@pytest.mark.parametrize("lang, name, key", [("zh", "05-mask.md", "causal-mask"), ("en", "05-mask.md", "causal-mask"),
+                                             ("zh", "10-kv-cache.md", "kv-cache"), ("en", "10-kv-cache.md", "kv-cache")])
+def test_built_page_carries_the_tooltip_of_a_term_it_uses(read_page, lang, name, key):
+    term = next(t for t in TERMS if t["key"] == key)
+    assert (term[lang], term[f"def_{lang}"]) in abbrs(read_page(lang, name))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_tooltips_are_in_the_page_language_only(site, lang):
+    mine = {(t[lang], t[f"def_{lang}"]) for t in TERMS}
+    for page in sorted((DOCS / lang).glob("*.md")):
+        found = abbrs(html_path(site, lang, page.name).read_text(encoding="utf-8"))
+        assert found <= mine, f"{lang}/{page.name}: tooltips not from the {lang} list: {sorted(found - mine)[:3]}"
+
+
+def test_no_tooltip_inside_code_or_math(site):
+    for page in sorted(site.rglob("*.html")):
+        text = page.read_text(encoding="utf-8")
+        assert not re.search(r"<code>[^<]*<abbr|arithmatex\">[^<]*<abbr", text), page
+
+
+def convert(text):
+    md = markdown.Markdown(extensions=["abbr", "pymdownx.arithmatex", terms_hook._TermAbbrExtension()],
+                           extension_configs={"pymdownx.arithmatex": {"generic": True}})
+    return md.convert(text)
+
+
+def test_hook_marks_a_term_inside_chinese_text_but_not_in_code_or_math():
+    out = convert("句中的因果掩码和 `因果掩码` 与 $因果掩码$。\n\n*[因果掩码]: 定义")
+    assert out.count("<abbr") == 1 and '<abbr title="定义">因果掩码</abbr>' in out
+
+
+def test_hook_prefers_the_longest_term_and_respects_latin_words():
+    out = convert("仅解码器的解码器; decoders and decoder.\n\n*[解码器]: A\n*[仅解码器]: B\n*[decoder]: C")
+    assert '<abbr title="B">仅解码器</abbr>的<abbr title="A">解码器</abbr>' in out
+    assert out.count('title="C"') == 1   # 'decoders' is another word
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_hook_appends_its_languages_abbreviations(lang):
+    lines = terms_hook.abbreviations(lang).split("\n")
+    assert len(lines) == sum(t.get("tooltip", True) for t in TERMS)
+    assert all(re.match(r"^\*\[[^\]]+\]: \S", line) for line in lines)
