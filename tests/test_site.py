@@ -77,7 +77,7 @@ def test_leak_is_on_the_page(read_page, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_weights_table_is_on_the_page(read_page, lang):
     html = read_page(lang, "05-mask.md")
-    cells = re.findall(r"<td>(\d+) %</td>", html)
+    cells = re.findall(r"<td>(\d+)%</td>", html)
     assert ["100", "0", "0", "83", "17", "0", "9", "34", "56"] == cells[:9]
 
 
