@@ -1,5 +1,6 @@
 """One term per concept: the term list is complete in both languages, and no page uses a variant it forbids."""
 
+import json
 import re
 import sys
 from functools import lru_cache
@@ -38,6 +39,26 @@ def test_page_uses_listed_terms(lang, name):
     found = variants((DOCS / lang / name).read_text(encoding="utf-8"), lang)
     assert not found, f"docs/{lang}/{name} (term list: {TERMS_FILE.relative_to(ROOT)}):\n" + \
         "\n".join(f"  line {n}: {v!r} -> use {use!r}" for n, v, use in found)
+
+
+def strings(node):
+    """Yield every string of a nested JSON value."""
+    if isinstance(node, str):
+        yield node
+    elif isinstance(node, dict):
+        for v in node.values():
+            yield from strings(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from strings(v)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_figure_labels_use_listed_terms(lang):
+    """What the figures print onto a page (primer/figures/labels/<lang>.json) follows the list too."""
+    table = json.loads((ROOT / "primer" / "figures" / "labels" / f"{lang}.json").read_text(encoding="utf-8"))
+    found = [(text, v, use) for text in strings(table) for _, v, use in variants(text, lang)]
+    assert not found, "\n".join(f"  {text!r}: {v!r} -> use {use!r}" for text, v, use in found)
 
 
 def test_every_entry_has_every_field_in_both_languages():
