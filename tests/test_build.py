@@ -1,6 +1,8 @@
 """The build's guard rails: each one is a way the site was seen to break when done the obvious way."""
 
+import gzip
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -11,7 +13,8 @@ import yaml
 
 from conftest import ROOT
 
-ENV = {k: v for k, v in os.environ.items() if k != "PRIMER_CHECK_LINKS"} | {"NO_MKDOCS_2_WARNING": "1"}
+ENV = {k: v for k, v in os.environ.items() if k not in ("PRIMER_CHECK_LINKS", "SOURCE_DATE_EPOCH")}
+ENV["NO_MKDOCS_2_WARNING"] = "1"
 
 
 class _Loader(yaml.SafeLoader):
@@ -206,7 +209,7 @@ def test_the_site_itself_is_in_parity(hook, mkdocs_config, caplog):
 
 # ---- scratch builds: the real config and hooks over a two-page site
 
-def scratch_site(tmp_path, zh_body, en_body=None, extra_zh=None, extra_en=None):
+def scratch_site(tmp_path, zh_body, en_body=None, extra_zh=None, extra_en=None, committed=None):
     for part in ("hooks", "overrides"):
         shutil.copytree(ROOT / part, tmp_path / part)
     shutil.copytree(ROOT / "docs" / "assets", tmp_path / "docs" / "assets")
@@ -222,6 +225,11 @@ def scratch_site(tmp_path, zh_body, en_body=None, extra_zh=None, extra_en=None):
     for lang, body in (("zh", extra_zh), ("en", extra_en)):
         if body:
             (tmp_path / "docs" / lang / "extra.md").write_text(body, encoding="utf-8")
+    if committed:  # a git checkout whose last commit is dated `committed`
+        git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"]
+        dated = dict(ENV, GIT_AUTHOR_DATE=committed, GIT_COMMITTER_DATE=committed)
+        for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "t"]):
+            subprocess.run(git + args, cwd=tmp_path, env=dated, check=True, capture_output=True)
     return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "out")],
                           cwd=tmp_path, env=ENV, capture_output=True, text=True, timeout=300)
 
@@ -316,3 +324,13 @@ def test_a_broken_anchor_fails_the_build(tmp_path, broken):
     proc = scratch_site(tmp_path, LINKS, LINKS + "\n" + broken + "\n", extra_zh=extra, extra_en=extra)
     assert proc.returncode != 0
     assert "htmlproofer" in proc.stderr and "#nowhere" in proc.stderr, proc.stderr[-3000:]
+
+
+def test_the_build_is_dated_by_its_commit_not_the_clock(tmp_path):
+    proc = scratch_site(tmp_path, GOOD, GOOD, committed="2001-09-09T01:46:40+00:00")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    sitemap = (tmp_path / "out" / "sitemap.xml").read_text(encoding="utf-8")
+    assert set(re.findall(r"<lastmod>([^<]+)</lastmod>", sitemap)) == {"2001-09-09"}
+    with gzip.open(tmp_path / "out" / "sitemap.xml.gz") as gz:
+        assert gz.read().decode("utf-8") == sitemap
+        assert gz.mtime == 999993600  # 2001-09-09 00:00 UTC, the day MkDocs keeps
