@@ -15,16 +15,11 @@ def temperature_slider(temperatures, probs, freqs, entropies, *, n_draws, active
 
     Page: 12-sampling-pipeline.md
     """
-    t = labels("sampling", lang)
-    x = list(t["words"])
-    fig = go.Figure()
-    steps = []
+    t, x, fig, steps = _word_figure(lang)
     for k, temp in enumerate(temperatures):
         fig.add_trace(go.Bar(x=x, y=list(probs[k]), marker_color=ACCENT, name=t["prob"],
                              hovertemplate="%{x}: %{y:.4f}<extra></extra>"))
-        fig.add_trace(go.Scatter(x=x, y=list(freqs[k]), mode="markers", name=t["freq"].format(n=f"{n_draws:,}"),
-                                 marker=dict(symbol="diamond", size=12, color="#1f77b4", line=dict(width=1, color="white")),
-                                 hovertemplate="%{x}: %{y:.4f}<extra></extra>"))
+        fig.add_trace(_frequency_dots(x, freqs[k], t["freq"].format(n=f"{n_draws:,}")))
         fig.add_trace(go.Scatter(x=x, y=[max(p, f) + 0.06 for p, f in zip(probs[k], freqs[k])], mode="text",
                                  text=[pct(p) for p in probs[k]], showlegend=False, hoverinfo="skip"))
         label = t["greedy"] if temp == 0 else f"{temp:g}"
@@ -222,10 +217,7 @@ def filter_buttons(settings, before, after, masses, freqs, *, n_draws, active=0,
 
     Page: 12-sampling-pipeline.md
     """
-    t = labels("sampling", lang)
-    x = list(t["words"])
-    fig = go.Figure()
-    steps = []
+    t, x, fig, steps = _word_figure(lang)
     for k, name in enumerate(settings):
         start = len(fig.data)
         kept = [q > 0 for q in after[k]]
@@ -234,9 +226,7 @@ def filter_buttons(settings, before, after, masses, freqs, *, n_draws, active=0,
         fig.add_trace(go.Bar(x=x, y=list(after[k]), name=t["after"], marker_color=[ACCENT if c else CLOSED_COLOR for c in kept],
                              text=[pct(q) if c else "" for q, c in zip(after[k], kept)], textposition="outside",
                              hovertemplate="%{x}: %{y:.4f}<extra></extra>"))
-        fig.add_trace(go.Scatter(x=x, y=list(freqs[k]), mode="markers", name=t["freq"].format(n=f"{n_draws:,}"),
-                                 marker=dict(symbol="diamond", size=12, color="#1f77b4", line=dict(width=1, color="white")),
-                                 hovertemplate="%{x}: %{y:.4f}<extra></extra>"))
+        fig.add_trace(_frequency_dots(x, freqs[k], t["freq"].format(n=f"{n_draws:,}")))
         label = t["none"] if name is None else name
         title = f"{label} · {t['kept'].format(n=sum(kept), m=pct(masses[k]))}"
         steps.append((label, [start, start + 1, start + 2], {"title.text": title}))
@@ -257,3 +247,15 @@ def filter_table(settings, after, masses, *, lang=None):
         kept = [w for w, q in zip(t["words"], probs) if q > 0]
         rows.append([t["none"] if name is None else name, t["sep"].join(kept), pct(mass)] + [pct(q) for q in probs])
     return md_table([t["setting"], t["kept_col"], t["mass"]] + list(t["words"]), rows)
+
+
+def _word_figure(lang):
+    # the five candidate words' labels, an empty figure and its control steps
+    t = labels("sampling", lang)
+    return t, list(t["words"]), go.Figure(), []
+
+
+def _frequency_dots(x, freqs, name):
+    return go.Scatter(x=x, y=list(freqs), mode="markers", name=name,
+                      marker=dict(symbol="diamond", size=12, color="#1f77b4", line=dict(width=1, color="white")),
+                      hovertemplate="%{x}: %{y:.4f}<extra></extra>")
