@@ -27,7 +27,7 @@ $(VENV)/.torch: $(STAMP)
 	touch $@
 
 serve: install
-	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve
+	NO_MKDOCS_2_WARNING=1 PRIMER_CHECK_LINKS=false $(BIN)/mkdocs serve   # links are checked by make build and make test
 
 build: install
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict

@@ -45,15 +45,19 @@ def table_rows(html):
     return [row for table in tables(html) for row in table]
 
 
-@pytest.fixture(scope="session")
-def site(tmp_path_factory):
-    """Build the site once with --strict and return its directory; a warning fails the build."""
-    out = tmp_path_factory.mktemp("site")
+def build_site(out):
+    """Build the whole site with --strict into out; a warning fails the build."""
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
     proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
                           cwd=ROOT, env=env, capture_output=True, text=True)
     assert proc.returncode == 0, "strict build failed:\n" + proc.stdout[-4000:] + proc.stderr[-8000:]
     return out
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory):
+    """Build the site once per test session and return its directory."""
+    return build_site(tmp_path_factory.mktemp("site"))
 
 
 @pytest.fixture(scope="session")

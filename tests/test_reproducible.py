@@ -1,23 +1,14 @@
 """Two builds of one commit give the same site, byte for byte (the hook dates both by the commit)."""
 
-import os
-import subprocess
-import sys
-
 import pytest
 
-from conftest import ROOT
+from conftest import build_site
 
 
 @pytest.fixture(scope="module")
 def second_site(tmp_path_factory):
     """Build the site a second time, the way the session's `site` fixture does."""
-    out = tmp_path_factory.mktemp("site-again")
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
-    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
-                          cwd=ROOT, env=env, capture_output=True, text=True)
-    assert proc.returncode == 0, "strict build failed:\n" + proc.stderr[-8000:]
-    return out
+    return build_site(tmp_path_factory.mktemp("site-again"))
 
 
 def tree(site):
