@@ -9,7 +9,6 @@ import numpy as np
 
 from primer._checks import nonneg_int, positive_int
 from primer.masks import causal_mask, full_mask
-from primer.transformer import embed, stack
 
 MACHINES = ("encoder", "decoder", "encoder-decoder")   # Used in chapters 9 (choosing) and 12 (sampling-pipeline).
 
@@ -72,6 +71,8 @@ def run(machine, tokens, params, cfg, memory=None):  # [n] -> [n, d]
     if (machine == "encoder-decoder") != (memory is not None):
         raise ValueError(f"memory (the encoder's output) is read by the encoder-decoder only, got machine={check_machine(machine)!r} "
                          f"with memory {'given' if memory is not None else 'missing'}")
+    from primer.transformer import embed, stack   # here, not at the top: transformer asks this module for its masks
+
     x = embed(tokens, params, cfg)
     self_mask, cross_mask = masks(machine, len(x), None if memory is None else np.shape(memory)[0])
     return stack(x, params, cfg, self_mask, memory=memory, cross_mask=cross_mask)[0]

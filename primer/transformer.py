@@ -11,7 +11,7 @@ import numpy as np
 from primer._checks import bool_mask, float_array
 from primer.attention import attention
 from primer.heads import merge_heads, split_heads
-from primer.masks import causal_mask, full_mask
+from primer.machines import masks as machine_masks   # the one place that says which mask a machine uses
 from primer.position import sinusoidal_encoding
 
 
@@ -164,7 +164,9 @@ def stack(x, params, cfg, self_mask, memory=None, cross_mask=None, ops=None, *,
         if len(memory_kv) != len(params["blocks"]):
             raise ValueError(f"memory_kv must hold one (K, V) per layer ({len(params['blocks'])}), got {len(memory_kv)}")
         m = memory_kv[0][0].shape[-2]
-        cross_mask = bool_mask("cross_mask", full_mask(n, m) if cross_mask is None else cross_mask, (n, m))
+        if cross_mask is None:
+            cross_mask = machine_masks("encoder-decoder", n, m)[1]
+        cross_mask = bool_mask("cross_mask", cross_mask, (n, m))
     weights = []
     for i, p in enumerate(params["blocks"]):
         kv = None if memory_kv is None else memory_kv[i]
@@ -197,7 +199,7 @@ def encode(tokens, params, cfg, ops=None):  # [n] -> [n, d]
     Used in chapters 8, 9 and 12.
     """
     x = embed(tokens, params, cfg)
-    return stack(x, params, cfg, full_mask(len(x)), ops=ops)[0]
+    return stack(x, params, cfg, machine_masks("encoder", len(x))[0], ops=ops)[0]
 
 
 def decode(tokens, params, cfg, memory=None, ops=None):  # [n] -> [n, vocab]
@@ -206,5 +208,5 @@ def decode(tokens, params, cfg, memory=None, ops=None):  # [n] -> [n, vocab]
     Used in chapters 7-10.
     """
     x = embed(tokens, params, cfg)
-    h, _ = stack(x, params, cfg, causal_mask(len(x)), memory=memory, ops=ops)
+    h, _ = stack(x, params, cfg, machine_masks("decoder", len(x))[0], memory=memory, ops=ops)
     return logits(h, params)
