@@ -6,6 +6,7 @@ from plotly.subplots import make_subplots
 
 from primer.figures._style import ACCENT, MUTED, add_control, finish, heatmap_traces, labels, styled
 from primer.figures.tables import md_table
+from primer.rounding import BOUND
 
 
 MASK_OPEN = [[0, "#bbdefb"], [1, "#bbdefb"]]
@@ -78,13 +79,13 @@ def one_knob(states, *, lang=None):
         out, tok = [f"{t['out']}{i}" for i in range(n)], [f"{t['tok']}{j}" for j in range(n)]
         shown = []
         panels = [(1, 1, _mask_traces(self_mask, k, q))]
-        panels.append((2, 1, heatmap_traces(moved_own, moved_own > 0, x=tok, y=out, fmt="{:.1f}", closed_text="0",
+        panels.append((2, 1, heatmap_traces(moved_own, moved_own > BOUND, x=tok, y=out, fmt="{:.1f}", closed_text="0",
                                             zmin=0, zmax=vmax)))
         if cross_mask is not None:
             m = cross_mask.shape[1]
             src = [f"{t['src']}{j}" for j in range(m)]
             panels.append((1, 2, _mask_traces(cross_mask, src, q)))
-            panels.append((2, 2, heatmap_traces(moved_src, moved_src > 0, x=src, y=out, fmt="{:.1f}", closed_text="0",
+            panels.append((2, 2, heatmap_traces(moved_src, moved_src > BOUND, x=src, y=out, fmt="{:.1f}", closed_text="0",
                                                 zmin=0, zmax=vmax)))
         for row, col, traces in panels:
             for trace in traces:
@@ -244,9 +245,9 @@ def knob_table(states, *, lang=None):
     rows = []
     for machine, self_mask, cross_mask, moved_own, moved_src in states:
         opened = int(self_mask.sum()) + (0 if cross_mask is None else int(cross_mask.sum()))
-        moved = int((moved_own > 0).sum()) + (0 if moved_src is None else int((moved_src > 0).sum()))
-        same = np.array_equal(moved_own > 0, self_mask) and (
-            cross_mask is None or np.array_equal(moved_src > 0, cross_mask))
+        moved = int((moved_own > BOUND).sum()) + (0 if moved_src is None else int((moved_src > BOUND).sum()))
+        same = np.array_equal(moved_own > BOUND, self_mask) and (
+            cross_mask is None or np.array_equal(moved_src > BOUND, cross_mask))
         kind = t["full"] if self_mask.all() else t["causal"]
         rows.append([t["machine"][machine], kind, t["absent"] if cross_mask is None else t["rect"], opened, moved,
                      "✓" if same else "✗"])

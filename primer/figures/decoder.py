@@ -7,17 +7,18 @@ from plotly.subplots import make_subplots
 from primer.figures._style import ACCENT, MUTED, add_control, finish, heatmap_traces, labels, styled, tick_labels
 from primer.figures._tokens import arc_trace, token_figure, token_trace
 from primer.figures.tables import md_table
+from primer.rounding import is_rounding
 
 LEAK_COLOR = "#d62728"
 
 
 def fmt_delta(x):
-    """Format a |Δ|: an exact zero prints as 0.0, anything else with four decimals.
+    """Format a |Δ|: rounding (below primer.rounding.BOUND, 0 in exact arithmetic) prints as 0.0, anything else with four decimals.
 
     Page: 07-decoder.md
     """
     x = float(x)
-    return "0.0" if x == 0.0 else f"{x:.4f}"
+    return "0.0" if is_rounding(x) else f"{x:.4f}"
 
 
 def same_row(words, w_full, w_causal, row, *, lang=None):
@@ -79,7 +80,7 @@ def leak_toggle(words, changed, result, *, lang=None):
     steps = []
     for k, (delta, note, label) in enumerate(((result.delta_masked, t["note_on"].format(d=fmt_delta(result.earlier_masked)), t["on"]),
                                               (result.delta_unmasked, t["note_off"].format(d=fmt_delta(result.earlier_unmasked)), t["off"]))):
-        colors = [MUTED if i == result.position else (LEAK_COLOR if delta[i] > 0 else ACCENT) for i in range(n)]
+        colors = [MUTED if i == result.position else (ACCENT if is_rounding(delta[i]) else LEAK_COLOR) for i in range(n)]
         fig.add_trace(go.Bar(x=x, y=list(delta), marker_color=colors, text=[fmt_delta(d) for d in delta],
                              textposition="outside", hovertemplate="%{x}: %{y:.6g}<extra></extra>", showlegend=False))
         color = LEAK_COLOR if k else ACCENT
