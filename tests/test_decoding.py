@@ -15,6 +15,7 @@ from primer.decoding import (draw, entropy_bits, frequencies, generate, greedy, 
                              top_k_filter, top_p_filter)
 from primer.pages.kv_cache import PROMPT, SEED, STEPS, VOCAB
 from primer.pages.sampling_pipeline import DRAW_SEED, N_DRAWS, NEXT_LOGITS, TABLE_TEMPERATURES
+from primer.rounding import BOUND
 from primer.transformer import decode, init_stack
 from primer.vocab import to_words
 
@@ -272,7 +273,7 @@ def test_each_step_feeds_the_previous_prediction_back_in():
     for before, after in zip(steps, steps[1:]):
         assert list(after["input"]) == list(before["input"]) + [before["next"]]
     for s in steps:
-        assert np.array_equal(s["logits"], decode(s["input"], PARAMS, CFG)[-1])   # the whole prefix, run again
+        assert np.abs(s["logits"] - decode(s["input"], PARAMS, CFG)[-1]).max() < BOUND   # the whole prefix, run again
         assert s["next"] == greedy(s["logits"])
 
 
