@@ -1,8 +1,7 @@
-"""MkDocs hooks: fresh primer per build, zh/en parity, page language for figures, plotly.js once, commit-dated builds."""
+"""MkDocs hooks: fresh primer per build, zh/en parity, page language for figures, plotly.js on figure pages, commit-dated builds."""
 
 import logging
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +13,6 @@ from mkdocs.utils import meta
 
 log = logging.getLogger("mkdocs.hooks.primer")
 
-PLOTLY_JS = "assets/vendor/plotly.min.js"
 LOCALES = ("zh", "en")
 
 
@@ -60,17 +58,6 @@ def on_page_content(html, page, config, files):
     """Mark pages that hold a plotly figure, so the template loads plotly.js in <head> there only."""
     page.meta["has_plotly"] = "Plotly.newPlot" in html
     return html
-
-
-def on_post_build(config):
-    """Copy plotly.js from the installed plotly package."""
-    import plotly
-
-    src = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
-    dest = Path(config["site_dir"]) / PLOTLY_JS
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    if not dest.exists() or dest.stat().st_size != src.stat().st_size:
-        shutil.copyfile(src, dest)
 
 
 def exec_block_finder(config):

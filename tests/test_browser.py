@@ -251,7 +251,7 @@ def test_the_checks_catch_a_foreign_request_a_console_error_and_a_dead_control(o
     page = visit.page
     page.evaluate("""() => { fetch('https://example.com/tracker.js').catch(() => {});
                             console.error('planted error'); }""")
-    page.add_script_tag(url=base_url + "assets/vendor/plotly.min.js")
+    page.add_script_tag(url=base_url + "assets/vendor/plotly/plotly-cartesian.min.js")
     page.evaluate("""() => Promise.all([['fig-live', false], ['fig-dead', true]].map(([id, dead]) => {
         const div = document.createElement('div');
         div.id = id;

@@ -1,0 +1,55 @@
+"""The vendored plotly.js cartesian bundle: pinned, the Python package's version, and enough for every figure."""
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import LANGS, ROOT, html_path, page_names
+
+sys.path.insert(0, str(ROOT / "tools"))
+import vendor_plotly  # noqa: E402
+
+NEW_PLOT = re.compile(r'Plotly\.newPlot\(\s*"([^"]+)",\s*')
+
+
+def test_bundle_matches_its_pin_and_the_python_packages_plotly_js():
+    assert vendor_plotly.check(json.loads(vendor_plotly.PIN.read_text())) == []
+
+
+def test_a_version_drift_is_reported(monkeypatch, tmp_path):
+    old = tmp_path / "plotly.min.js"
+    old.write_text("/**\n* plotly.js v3.0.1\n*/\n")
+    monkeypatch.setattr(vendor_plotly, "python_plotly_js", lambda: old)
+    problems = vendor_plotly.check(json.loads(vendor_plotly.PIN.read_text()))
+    assert any("plotly package ships 3.0.1" in p for p in problems)
+
+
+def test_the_bundle_registers_the_cartesian_traces():
+    assert {"scatter", "bar", "heatmap"} <= vendor_plotly.trace_types()
+    assert "scatter3d" not in vendor_plotly.trace_types()
+
+
+def figure_trace_types(html):
+    """Return the trace types of every figure in a built page, from the JSON each Plotly.newPlot call gets."""
+    types = set()
+    for m in NEW_PLOT.finditer(html):
+        data, _ = json.JSONDecoder().raw_decode(html, m.end())
+        types |= {trace.get("type", "scatter") for trace in data}
+    return types
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_figure_uses_only_traces_the_bundle_has(site, lang):
+    have = vendor_plotly.trace_types()
+    used = {name: figure_trace_types(html_path(site, lang, name).read_text(encoding="utf-8")) for name in page_names()}
+    assert set().union(*used.values()), "no figure found: the check would pass vacuously"
+    missing = {name: sorted(types - have) for name, types in used.items() if types - have}
+    assert missing == {}, f"traces the cartesian bundle lacks: {missing}; vendor a bigger bundle or change the figure"
+
+
+def test_a_trace_the_bundle_lacks_is_caught():
+    html = 'Plotly.newPlot( "fig-x", [{"type": "scatter3d", "x": [1]}], {}, {})'
+    assert figure_trace_types(html) - vendor_plotly.trace_types() == {"scatter3d"}
