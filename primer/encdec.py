@@ -34,6 +34,8 @@ def generate(source, enc, dec, cfg, steps=page.STEPS, reuse_kv=True, ops=None): 
     ops to count the work. Used in chapter 8 (encoder-decoder).
     """
     steps = positive_int("steps", steps)
+    if steps > cfg.max_len:   # the decoder reads BOS and steps - 1 generated tokens
+        raise ValueError(f"steps must be <= max_len={cfg.max_len}, got {steps}")
     memory = encode(source, enc, cfg, ops)
     kv = {"memory_kv": encoder_kv(memory, dec, cfg, ops)} if reuse_kv else {"memory": memory}
     return [int(t) for t in decode_loop([0], dec, cfg, steps, ops=ops, **kv)[1:]]
@@ -43,7 +45,7 @@ def projection_counts(max_steps=page.STEPS, cfg=page.CFG, source=page.SOURCE):  
     """Return the encoder-side K/V projections of a run of 1 .. max_steps steps, reused vs recomputed. Used in chapter 8."""
     max_steps = positive_int("max_steps", max_steps)
     enc, dec = model(cfg)
-    ids = to_ids(source, page.VOCAB)
+    ids = to_ids(source, page.VOCAB, "source")
     rows = []
     for t in range(1, max_steps + 1):
         once, naive = Counter(), Counter()
@@ -61,11 +63,11 @@ def teacher_forced(cfg=page.CFG, source=page.SOURCE, target=page.TARGET):  # -> 
     Used in chapter 8 (encoder-decoder).
     """
     enc, dec = model(cfg)
-    src = to_ids(source, page.VOCAB)
+    src = to_ids(source, page.VOCAB, "source")
     memory, enc_w = stack(embed(src, enc, cfg), enc, cfg, masks("encoder", len(src))[0])
     tgt_in = [page.BOS] + list(target[:-1])
     dec_w = []
-    decode_cached(to_ids(tgt_in, page.VOCAB), dec, cfg, memory_kv=encoder_kv(memory, dec, cfg), weights=dec_w)
+    decode_cached(to_ids(tgt_in, page.VOCAB, "target"), dec, cfg, memory_kv=encoder_kv(memory, dec, cfg), weights=dec_w)
     return {"enc": [w["self"] for w in enc_w], "self": [w["self"] for w in dec_w],
             "cross": [w["cross"] for w in dec_w], "src": list(source), "tgt": tgt_in}
 

@@ -61,14 +61,14 @@ def concept_scorer(n_concepts, *, gain=GAIN, sharpness=SHARPNESS):  # -> ([d_s, 
     return w_s, w_h, np.full(k, sharpness)
 
 
-def _strengths(tag):
+def _strengths(tag, arg="a"):
     """Return {concept: strength} of one word's tag: a name, a tuple of names (strength 1 each), or a mapping."""
     if isinstance(tag, str):
         return {tag: 1.0}
     if isinstance(tag, dict):
         for name, strength in tag.items():
             if not (isinstance(strength, (int, float)) and 0 < strength <= 1):
-                raise ValueError(f"tag strength of {name!r} must be a number in (0, 1], got {strength!r}")
+                raise ValueError(f"{arg} tag strength of {name!r} must be a number in (0, 1], got {strength!r}")
         return {name: float(strength) for name, strength in tag.items()}
     return {name: 1.0 for name in tag}
 
@@ -92,7 +92,7 @@ def alignment(source, target):  # ((word, tag(s)), ...) x2 -> (list[str], list[s
     source, target = list(source), list(target)
     if not source or not target:
         raise ValueError("source and target must each hold at least one (word, tag) pair")
-    names = sorted({t for _, tag in source + target for t in _strengths(tag)})
+    names = sorted({t for arg, pairs in (("source", source), ("target", target)) for _, tag in pairs for t in _strengths(tag, arg)})
     ids = {t: i for i, t in enumerate(names)}
     h = concept_states(_tags(source, ids))           # encoder states h_j
     s = concept_states(_tags(target, ids), carry=0)  # what the decoder looks for at step i

@@ -9,12 +9,12 @@ CAT_VOCAB = (BOS, MASK, "the", "cat", "sat", "on", "mat", "rug", "dog", "ate", "
              "in", "tree")
 
 
-def to_ids(words, vocab):  # [n] words -> [n] int ids
-    """Return the id of each word in vocab, or raise ValueError naming the unknown words. Used in chapters 6-8."""
+def to_ids(words, vocab, name="words"):  # [n] words -> [n] int ids
+    """Return the id of each word in vocab, or raise ValueError naming `name` and the unknown words. Used in chapters 6-8."""
     index = {w: i for i, w in enumerate(vocab)}
     unknown = [w for w in words if w not in index]
     if unknown:
-        raise ValueError(f"words must all be in vocab, got unknown {unknown}")
+        raise ValueError(f"{name} must all be in vocab, got unknown {unknown}")
     return np.array([index[w] for w in words], dtype=int)
 
 
