@@ -49,19 +49,6 @@ def test_machine_for_covers_every_answer(writes, separate):
     assert (machine == "encoder") == (not writes)
 
 
-@pytest.mark.parametrize("call, words", [
-    (lambda: run("rnn", TARGET), "machine"),
-    (lambda: run("encoder-decoder", TARGET), "source"),
-    (lambda: run("encoder", np.array([99])), "tokens"),
-    (lambda: architecture_for("image"), "output"),
-    (lambda: machine_for(1, False), "writes_tokens"),
-    (lambda: machine_for(True, None), "reads_separate_input"),
-])
-def test_bad_input_raises_value_error_naming_the_argument(call, words):
-    with pytest.raises(ValueError, match=words):
-        call()
-
-
 # ---- one size, opposite masks (chapter 7)
 
 def test_bert_base_and_gpt_1_have_equal_blocks_and_opposite_masks():

@@ -1,8 +1,14 @@
 """One table of bad input over primer's public functions: each case raises ValueError or TypeError naming the argument.
 
-The kinds of bad input: a non-positive or non-integer size, a window below 1, mismatched shapes,
-NaN or infinite scores, a fully masked row, a temperature T <= 0, an unknown name. A row is
-(call, the argument its message must name); the message must contain that name as a word.
+The kinds of bad input: a size that is not a positive integer (zero, negative, a float, a bool), a
+window below 1, shapes that do not fit together (too few axes, a wrong width, a mask of the wrong
+shape or dtype), NaN or infinite numbers, a fully masked row, a temperature T <= 0 or not a finite
+number, a probability outside its range (top_p, probs that do not sum to 1), an id outside the
+vocabulary, a length past max_len, an unknown name (machine, kind, section, language), a missing
+or unwanted companion argument (memory, source, rng), and a callable that is not one or returns
+the wrong shape. A row is (call, the argument its message must name, optionally a regex the message
+must also match); the name must appear in the message as a word. The regex pins the wording a
+reader sees, e.g. "T -> 0 is greedy decoding".
 """
 
 import re
@@ -18,7 +24,9 @@ from primer.attention import attention
 from primer.config import Config
 from primer.figures import _style as figure_style
 from primer.figures import glossary
-from primer.masks import additive_mask, causal_mask, full_mask, window_mask
+from primer.masks import additive_mask, batch_mask, causal_mask, empty_rows, full_mask, key_padding_mask, window_mask
+from primer.pages import encoder_decoder as ed_page
+from primer.pages.sampling_pipeline import NEXT_LOGITS, PROMPT
 from primer.softmax import masked_softmax, softmax
 
 CFG = Config()
@@ -30,10 +38,40 @@ NO_KEY = np.array([[False, False], [True, True]])        # row 0 reads nothing
 RNN = dict(x=np.ones((3, 2)), w=np.eye(4), u=np.ones((4, 2)), b=np.zeros(4))
 EXPERIMENT = dict(d=4, d_in=2, input_scale=0.01, seed=0)
 S2S = (np.ones((2, 3)), np.ones((4, 5)), np.ones((3, 6)), np.ones((5, 6)), np.ones(6))   # s, h, w_s, w_h, v
+W3 = np.ones((3, 2))                                     # a [d=3, d_k=2] projection for decode_step
+ED_IDS = vocab.to_ids(ed_page.SOURCE, ed_page.VOCAB)
+PIPE = pipeline.shared_weights()
 
 
-def case(call, arg, id_):
-    return pytest.param(call, arg, id=id_)
+def rng():
+    return np.random.default_rng(0)
+
+
+def decode_past_max_len():
+    """Fill a max_len=4 cache with 3 tokens, then ask for 2 more."""
+    cfg = Config(max_len=4)
+    params, cache = transformer.init_stack(0, cfg), kvcache.KVCache(cfg)
+    kvcache.decode_cached(np.array([1, 2, 3]), params, cfg, cache)
+    kvcache.decode_cached(np.array([1, 2]), params, cfg, cache)
+
+
+def stack_with_memory(cross_mask):
+    x = transformer.embed(np.arange(4), PARAMS, CFG)
+    dec = transformer.init_stack(1, CFG, cross=True)
+    transformer.stack(x, dec, CFG, causal_mask(4), memory=np.zeros((6, CFG.d_model)), cross_mask=cross_mask)
+
+
+def readout(**bad):
+    a = dict(h=np.zeros((2, 4)), v=np.zeros((3, 4)), c=np.zeros(3), y=np.zeros((2, 3)), loss="mse") | bad
+    return rnn.readout(a.pop("h"), a.pop("v"), a.pop("c"), a.pop("y"), **a)
+
+
+def strength(s):
+    return lambda: seq2seq.alignment([("了", "past")], [("bought", {"buy": 1.0, "past": s})])
+
+
+def case(call, arg, id_, match=None):
+    return pytest.param(call, arg, match, id=id_)
 
 
 TABLE = [
@@ -49,21 +87,48 @@ TABLE = [
     # ---- masks, softmax, attention (chapters 3 and 5)
     case(lambda: full_mask(0), "n_q", "full_mask-size"),
     case(lambda: full_mask(2, -1), "n_k", "full_mask-n_k"),
+    case(lambda: causal_mask(0), "n_q", "causal_mask-size"),
+    case(lambda: causal_mask(3, 0), "n_k", "causal_mask-n_k-size"),
     case(lambda: causal_mask(1.5), "n_q", "causal_mask-float"),
-    case(lambda: causal_mask(3, 2), "n_k", "causal_mask-short"),
-    case(lambda: window_mask(4, 0), "window", "window_mask-below-1"),
+    case(lambda: causal_mask(True), "n_q", "causal_mask-bool"),
+    case(lambda: causal_mask(3, 2), "n_k", "causal_mask-short", "n_k must be >= n_q"),
+    case(lambda: window_mask(4, 0), "window", "window_mask-below-1", "window must be >= 1"),
+    case(lambda: window_mask(4, -1), "window", "window_mask-below-0", "every row has no key left"),
+    case(lambda: window_mask(4, 1.5), "window", "window_mask-float"),
     case(lambda: window_mask(0, 2), "n", "window_mask-size"),
-    case(lambda: additive_mask(np.ones((2, 2))), "mask", "additive_mask-dtype"),
+    case(lambda: additive_mask(np.ones((2, 2))), "mask", "additive_mask-dtype", "bool"),
     case(lambda: additive_mask(full_mask(2), fill=1.0), "fill", "additive_mask-fill"),
+    case(lambda: additive_mask(full_mask(2), fill=np.nan), "fill", "additive_mask-fill-nan"),
+    case(lambda: key_padding_mask([0, 2], 3), "lengths", "key_padding_mask-size"),
+    case(lambda: key_padding_mask([4], 3), "lengths", "key_padding_mask-longer-than-n", "lengths must be <= n"),
+    case(lambda: key_padding_mask([[1, 2]], 3), "lengths", "key_padding_mask-2d"),
+    case(lambda: key_padding_mask([], 3), "lengths", "key_padding_mask-empty"),
+    case(lambda: key_padding_mask([1.5], 3), "lengths", "key_padding_mask-float"),
+    case(lambda: key_padding_mask([1], 0), "n", "key_padding_mask-n-size"),
+    case(lambda: key_padding_mask([1], 3, side="middle"), "side", "key_padding_mask-unknown-side"),
+    case(lambda: batch_mask([1], 3, causal=1), "causal", "batch_mask-bool"),
+    case(lambda: batch_mask([1], 3, padded_queries="zeros"), "padded_queries", "batch_mask-unknown-padded_queries"),
+    case(lambda: empty_rows(np.ones((2, 2))), "mask", "empty_rows-dtype"),
+    case(lambda: empty_rows(np.ones(2, dtype=bool)), "mask", "empty_rows-flat"),
     case(lambda: softmax(NAN), "x", "softmax-nan"),
     case(lambda: softmax(INF), "x", "softmax-inf"),
-    case(lambda: masked_softmax(NAN, full_mask(2)), "scores", "masked_softmax-nan"),
-    case(lambda: masked_softmax(INF, full_mask(2)), "scores", "masked_softmax-inf"),
-    case(lambda: masked_softmax(ONES[:, :2], NO_KEY), "mask", "masked_softmax-fully-masked-row"),
-    case(lambda: masked_softmax(ONES, full_mask(2)), "mask", "masked_softmax-shape"),
-    case(lambda: attention(ONES, np.ones((3, 5)), np.ones((3, 4))), "k", "attention-d_k"),
-    case(lambda: attention(ONES, np.ones((3, 4)), np.ones((2, 4))), "v", "attention-n_k"),
-    case(lambda: attention(ONES[:, :2], ONES[:, :2], ONES[:, :2], NO_KEY), "mask", "attention-fully-masked-row"),
+    case(lambda: softmax(np.zeros(0)), "x", "softmax-empty", "empty"),
+    case(lambda: softmax(3.0), "x", "softmax-scalar", "dimension"),
+    case(lambda: masked_softmax(NAN, full_mask(2)), "scores", "masked_softmax-nan", "finite"),
+    case(lambda: masked_softmax(INF, full_mask(2)), "scores", "masked_softmax-inf", "finite"),
+    case(lambda: masked_softmax([["a", "b"]]), "scores", "masked_softmax-text", "numbers"),
+    case(lambda: masked_softmax(ONES[:, :2], NO_KEY), "mask", "masked_softmax-fully-masked-row", "no open key"),
+    case(lambda: masked_softmax(ONES, full_mask(2)), "mask", "masked_softmax-shape", "does not match"),
+    case(lambda: masked_softmax(np.zeros((2, 2)), np.ones((2, 2))), "mask", "masked_softmax-dtype", "bool"),
+    case(lambda: attention(ONES, np.ones((3, 5)), np.ones((3, 4))), "k", "attention-d_k", "d_k"),
+    case(lambda: attention(ONES, np.ones((3, 4)), np.ones((2, 4))), "v", "attention-n_k", "n_k"),
+    case(lambda: attention(np.ones(4), np.ones((3, 4)), np.ones((3, 2))), "q", "attention-flat", "q must have at least 2"),
+    case(lambda: attention(np.ones((2, 3, 4)), np.ones((3, 3, 4)), np.ones((3, 3, 2))), "q", "attention-batch-shape", "broadcast"),
+    case(lambda: attention(ONES, ONES, ONES, np.ones((3, 2), bool)), "mask", "attention-mask-shape", "does not match"),
+    case(lambda: attention(ONES[:, :2], ONES[:, :2], ONES[:, :2], NO_KEY), "mask", "attention-fully-masked-row", "no open key"),
+    case(lambda: attention(*(np.ones((1, 3, 2)),) * 3, batch_mask([1], 3, causal=True, side="left", padded_queries="and")),
+         "mask", "attention-fully-masked-row-of-left-padding", "no open key"),
+    case(lambda: attention(NAN, ONES[:, :2], ONES[:, :2]), "q", "attention-nan", "q must be finite"),
     case(lambda: attention(INF, INF, INF), "q", "attention-inf"),
 
     # ---- rnn (chapter 1)
@@ -86,6 +151,11 @@ TABLE = [
     case(lambda: rnn.recurrent_matrix(4, np.inf, seed=0), "radius", "recurrent_matrix-inf"),
     case(lambda: rnn.gradient_norms(0, 1.0, **EXPERIMENT), "steps", "gradient_norms-T-0"),
     case(lambda: rnn.gradient_norms(5, 1.0, **{**EXPERIMENT, "input_scale": -1}), "input_scale", "gradient_norms-scale"),
+    case(lambda: readout(loss="hinge"), "loss", "readout-unknown-loss", "loss must be one of"),
+    case(lambda: readout(loss="cross_entropy", y=np.array([0, 3])), "y", "readout-class-past-k", "class ids in 0..2"),
+    case(lambda: readout(loss="cross_entropy", y=np.array([0.0, 1.0])), "y", "readout-float-class", "class ids"),
+    case(lambda: readout(loss="mse", y=np.zeros((2, 2))), "y", "readout-y-shape", r"y must be \[T, k\]"),
+    case(lambda: readout(loss="mse", c=np.zeros(2)), "c", "readout-c-shape", r"c must be \[k\]"),
 
     # ---- seq2seq (chapter 2), scores and gradcheck (chapter 3)
     case(lambda: seq2seq.bahdanau_attention(S2S[0][0], *S2S[1:]), "s", "bahdanau_attention-flat"),
@@ -99,6 +169,10 @@ TABLE = [
     case(lambda: seq2seq.bahdanau_attention(S2S[0], S2S[1][None], *S2S[2:]), "h", "bahdanau_attention-h-shape"),
     case(lambda: seq2seq.bahdanau_attention(*S2S[:3], np.ones((3, 6)), S2S[4]), "w_k", "bahdanau_attention-w_k-shape"),
     case(lambda: seq2seq.alignment((), (("a", "x"),)), "source", "alignment-empty"),
+    case(strength(0), "target", "alignment-strength-0", "tag strength of 'past'"),
+    case(strength(-0.5), "target", "alignment-strength-below-0", "tag strength of 'past'"),
+    case(strength(1.5), "target", "alignment-strength-above-1", "tag strength of 'past'"),
+    case(strength("high"), "target", "alignment-strength-text", "tag strength of 'past'"),
     case(lambda: scores.additive_score(ONES, ONES, np.ones((3, 5)), np.ones((4, 5)), np.ones(5)), "w_q", "additive_score-shape"),
     case(lambda: scores.additive_score(ONES, ONES, np.ones((4, 5)), np.ones((4, 5)), np.ones(4)), "v", "additive_score-width"),
     case(lambda: scores.dot_score(ONES, np.ones((2, 3))), "q", "dot_score-shape"),
@@ -144,11 +218,20 @@ TABLE = [
     case(lambda: heads.relation_projections(("a",), ("h",), (), 0, 1.0), "d_head", "relation_projections-size"),
     case(lambda: heads.wide_head_weights(np.ones((2, 3)), np.ones((3, 4)), np.ones((3, 5))), "w_q", "wide_head_weights-shape"),
     case(lambda: heads.total_variation(np.ones((2, 3)), np.ones(4)), "p", "total_variation-shape"),
-    case(lambda: position.sinusoidal_encoding(0, 4), "n", "sinusoidal_encoding-size"),
-    case(lambda: position.sinusoidal_encoding(4, 3), "d", "sinusoidal_encoding-odd"),
-    case(lambda: position.add_positions(np.ones(4)), "x", "add_positions-shape"),
-    case(lambda: position.check_permutation([0, 0, 1], 3), "perm", "check_permutation-repeat"),
-    case(lambda: position.permutation_gap(3, ONES, [1, 0]), "f", "permutation_gap-callable"),
+    case(lambda: position.sinusoidal_encoding(0, 4), "n", "sinusoidal_encoding-size", "n must be"),
+    case(lambda: position.sinusoidal_encoding(4, 0), "d", "sinusoidal_encoding-d-size", "d must be"),
+    case(lambda: position.sinusoidal_encoding(4, 3), "d", "sinusoidal_encoding-odd", "d must be even"),
+    case(lambda: position.sinusoidal_encoding(4, 4, base=1.0), "base", "sinusoidal_encoding-base-1", "base must be"),
+    case(lambda: position.sinusoidal_encoding(4, 4, base=np.nan), "base", "sinusoidal_encoding-base-nan", "base must be"),
+    case(lambda: position.add_positions(np.ones(4)), "x", "add_positions-shape", "x must have at least 2"),
+    case(lambda: position.add_positions(np.ones((2, 3, 4))), "x", "add_positions-3d", r"x must have shape \[n, d\]"),
+    case(lambda: position.add_positions(np.ones((2, 3))), "d", "add_positions-odd", "d must be even"),
+    case(lambda: position.check_permutation([0, 0, 1], 3), "perm", "check_permutation-repeat", "perm must be a reordering"),
+    case(lambda: position.check_permutation([0, 1], 3), "perm", "check_permutation-short", "perm must be a reordering"),
+    case(lambda: position.check_permutation([0.0, 1.0], 2), "perm", "check_permutation-float", "perm must be a reordering"),
+    case(lambda: position.permutation_gap(3, ONES, [1, 0]), "f", "permutation_gap-callable", "f must be callable"),
+    case(lambda: position.permutation_gap(lambda x: x, np.ones((2, 8)), [1, 2]), "perm", "permutation_gap-perm",
+         "perm must be a reordering"),
 
     # ---- config, transformer, vocabularies, mlm (chapters 6-7)
     case(lambda: Config(n_layers=0), "n_layers", "Config-layers"),
@@ -168,12 +251,18 @@ TABLE = [
     case(lambda: transformer.check_tokens(np.array([1.0, 2.0]), CFG), "tokens", "check_tokens-float"),
     case(lambda: transformer.check_tokens(np.array([1, 99]), CFG), "tokens", "check_tokens-range"),
     case(lambda: transformer.embed(np.arange(4), PARAMS, CFG, start=62), "start", "embed-past-max_len"),
-    case(lambda: transformer.stack(np.ones((3, 16)), PARAMS, CFG, causal_mask(2)), "self_mask", "stack-shape"),
+    case(lambda: transformer.stack(np.ones((3, 16)), PARAMS, CFG, causal_mask(2)), "self_mask", "stack-shape", "self_mask has shape"),
     case(lambda: transformer.stack(np.full((3, 16), np.nan), PARAMS, CFG, causal_mask(3)), "x", "stack-nan"),
+    case(lambda: transformer.stack(np.ones((3, 16)), PARAMS, CFG, causal_mask(3), memory=np.full((2, 16), np.nan)), "memory",
+         "stack-memory-nan", "memory must be finite"),
+    case(lambda: stack_with_memory(full_mask(4, 5)), "cross_mask", "stack-cross_mask-shape", "cross_mask has shape"),
+    case(lambda: stack_with_memory(np.ones((4, 6))), "cross_mask", "stack-cross_mask-dtype", "cross_mask must be a bool array"),
     case(lambda: transformer.decode(np.zeros(65, int), PARAMS, CFG), "tokens", "decode-too-long"),
     case(lambda: transformer.encode(np.array([], int), PARAMS, CFG), "tokens", "encode-empty"),
-    case(lambda: vocab.to_ids(["zebra"], vocab.CAT_VOCAB), "words", "to_ids-unknown"),
-    case(lambda: vocab.to_words([0, 99], vocab.CAT_VOCAB), "token_ids", "to_words-range"),
+    case(lambda: vocab.to_ids(["the", "zebra"], vocab.CAT_VOCAB), "words", "to_ids-unknown", r"unknown \['zebra'\]"),
+    case(lambda: vocab.to_words([0, 99], vocab.CAT_VOCAB), "token_ids", "to_words-range", r"ids in \[0, \d+\), got \[99\]"),
+    case(lambda: vocab.to_words([[0]], vocab.CAT_VOCAB), "token_ids", "to_words-2d", "1-D"),
+    case(lambda: vocab.to_words(np.array([0.5]), vocab.CAT_VOCAB), "token_ids", "to_words-float", "integer ids"),
     case(lambda: mlm.mask_tokens([]), "tokens", "mask_tokens-empty"),
     case(lambda: mlm.mask_tokens(["a"], rate=0), "rate", "mask_tokens-rate"),
     case(lambda: mlm.mask_tokens(["a"], rate=1.5), "rate", "mask_tokens-rate-above-1"),
@@ -188,18 +277,38 @@ TABLE = [
 
     # ---- machines, probe, leak, architectures (chapters 7 and 9)
     case(lambda: machines.check_machine("transformer"), "machine", "check_machine-unknown"),
-    case(lambda: machines.masks("encoder", 0), "n", "masks-size"),
-    case(lambda: machines.masks("decoder", 3, past=-1), "past", "masks-past"),
+    case(lambda: machines.masks("transformer", 3), "machine", "masks-unknown-machine", "machine must be one of"),
+    case(lambda: machines.masks("encoder", 0), "n", "masks-size", "n must be"),
+    case(lambda: machines.masks("encoder-decoder", 3), "m", "masks-encoder-decoder-without-m",
+         r"m \(the number of source positions\)"),
+    case(lambda: machines.masks("encoder-decoder", 3, 0), "m", "masks-m-size", "m must be"),
+    case(lambda: machines.masks("decoder", 3, past=-1), "past", "masks-past", "past must be"),
+    case(lambda: machines.masks("encoder", 3, past=2), "past", "masks-encoder-past", "past must be 0 for the encoder"),
+    case(lambda: machines.stack_masks("gpt", 2, 2), "machine", "stack_masks-unknown-machine"),
     case(lambda: machines.stack_masks("decoder", 2, 0), "n_tgt", "stack_masks-size"),
-    case(lambda: machines.reach("encoder", 3, 0), "m", "reach-size"),
+    case(lambda: machines.stack_masks("encoder", 0, 2), "n_src", "stack_masks-n_src-size"),
+    case(lambda: machines.reach("encoder", 3, 0), "m", "reach-size", "m must be"),
+    case(lambda: machines.run("rnn", np.array([1]), PARAMS, CFG), "machine", "run-unknown-machine", "machine must be one of"),
     case(lambda: machines.run("encoder-decoder", np.array([1]), PARAMS, CFG), "memory", "run-memory"),
-    case(lambda: probe.nudge(np.array([1, 2]), 5, 10), "j", "nudge-position"),
-    case(lambda: probe.nudge(np.array([1.0, 2.0]), 0, 10), "tokens", "nudge-float"),
+    case(lambda: machines.run("decoder", np.array([1]), PARAMS, CFG, np.zeros((2, 16))), "memory", "run-memory-unwanted"),
+    case(lambda: machines.run("encoder", np.array([99]), PARAMS, CFG), "tokens", "run-tokens-range"),
+    case(lambda: probe.nudge(np.array([1, 2]), 5, 10), "j", "nudge-position", "j must be a position"),
+    case(lambda: probe.nudge(np.array([1, 2]), -1, 5), "j", "nudge-below-0", "j must be"),
+    case(lambda: probe.nudge(np.array([1, 2]), 0, 0), "vocab_size", "nudge-vocab_size-size"),
+    case(lambda: probe.nudge(np.array([1.0, 2.0]), 0, 10), "tokens", "nudge-float", "integer ids"),
     case(lambda: probe.movement(lambda t: t, np.arange(3), []), "variants", "movement-empty"),
+    case(lambda: probe.movement(lambda t: np.asarray(t, float), [1.0, 2.0], [[1.0]]), "run", "movement-rows",
+         "keep base's rows"),
+    case(lambda: probe.movement(lambda t: 1.0, [1.0], [[2.0]]), "run", "movement-scalar", "first axis"),
     case(lambda: leak.leak_test(np.array([1, 2, 3]), 5, 4, PARAMS, CFG), "position", "leak_test-position"),
-    case(lambda: leak.leak_test(np.array([1, 2, 3]), 1, 2, PARAMS, CFG), "new_token", "leak_test-same-token"),
+    case(lambda: leak.leak_test(np.array([1, 2]), -1, 3, PARAMS, CFG), "position", "leak_test-position-below-0"),
+    case(lambda: leak.leak_test(np.array([1.0, 2.0]), 1, 3, PARAMS, CFG), "tokens", "leak_test-float", "integer ids"),
+    case(lambda: leak.leak_test(np.array([1, 2, 3]), 1, 2, PARAMS, CFG), "new_token", "leak_test-same-token", "differ"),
+    case(lambda: architectures.run("rnn", np.array([1, 2])), "machine", "architectures.run-unknown-machine"),
     case(lambda: architectures.run("encoder-decoder", np.array([1, 2])), "source", "architectures.run-source"),
+    case(lambda: architectures.run("encoder", np.array([99])), "tokens", "architectures.run-tokens-range"),
     case(lambda: architectures.machine_for(1, False), "writes_tokens", "machine_for-bool"),
+    case(lambda: architectures.machine_for(True, None), "reads_separate_input", "machine_for-none"),
     case(lambda: architectures.architecture_for("poem"), "output", "architecture_for-unknown"),
     case(lambda: architectures.same_size("GPT-1"), "names", "same_size-str"),
     case(lambda: architectures.same_size(("T5-base",)), "names", "same_size-unknown"),
@@ -208,7 +317,12 @@ TABLE = [
 
     # ---- encoder-decoder (chapter 8)
     case(lambda: encdec.two_stack_layout(0, 3), "n_source", "two_stack_layout-size"),
-    case(lambda: encdec.prompt_layout((), ("a",)), "source", "prompt_layout-empty"),
+    case(lambda: encdec.two_stack_layout(2, 0), "n_target", "two_stack_layout-n_target-size"),
+    case(lambda: encdec.prompt_layout((), ("a",)), "source", "prompt_layout-empty", "must not be empty"),
+    case(lambda: encdec.teacher_forced(source=("chien",)), "source", "teacher_forced-unknown", r"unknown \['chien'\]"),
+    case(lambda: encdec.generate(ED_IDS, *encdec.model(), ed_page.CFG, 0), "steps", "encdec.generate-size"),
+    case(lambda: encdec.generate(ED_IDS, *encdec.model(), ed_page.CFG, 65), "steps", "encdec.generate-past-max_len", "max_len"),
+    case(lambda: encdec.projection_counts(0), "max_steps", "projection_counts-size"),
 
     # ---- counts and the published models (chapters 3, 9, 10, 11)
     case(lambda: counts.attention_cost(0, 512), "n", "attention_cost-size"),
@@ -235,45 +349,122 @@ TABLE = [
     case(lambda: models.Published("m", "transducer", CFG, "x"), "machine", "Published-unknown-machine"),
 
     # ---- decoding, the KV cache (chapters 10 and 12)
-    case(lambda: decoding.temperature_softmax(np.ones(3), 0), "temperature", "temperature_softmax-T-0"),
-    case(lambda: decoding.temperature_softmax(np.ones(3), -1.0), "temperature", "temperature_softmax-T-below-0"),
+    case(lambda: decoding.temperature_softmax(np.ones(3), 0), "temperature", "temperature_softmax-T-0", "T -> 0 is greedy decoding"),
+    case(lambda: decoding.temperature_softmax(np.ones(3), -1.0), "temperature", "temperature_softmax-T-below-0", "> 0"),
     case(lambda: decoding.temperature_softmax(np.array([0.0, np.nan]), 1.0), "logits", "temperature_softmax-nan"),
-    case(lambda: decoding.greedy(np.ones((2, 3))), "logits", "greedy-shape"),
-    case(lambda: decoding.sample(np.ones(3), 0.0, rng=np.random.default_rng(0)), "temperature", "sample-T-0"),
-    case(lambda: decoding.sample(np.ones(3), 1.0, rng=0), "rng", "sample-rng"),
-    case(lambda: decoding.draw(np.array([0.5, 0.6]), np.random.default_rng(0)), "probs", "draw-sum"),
+    case(lambda: decoding.greedy(np.ones((2, 3))), "logits", "greedy-shape", "1-D"),
+    case(lambda: decoding.greedy([]), "logits", "greedy-empty", "must not be empty"),
+    case(lambda: decoding.greedy(["a"]), "logits", "greedy-text", "numbers"),
+    case(lambda: decoding.sample(np.ones(3), 0.0, rng=rng()), "temperature", "sample-T-0", "greedy=True"),
+    case(lambda: decoding.sample(NEXT_LOGITS, -1.0, rng=rng()), "temperature", "sample-T-below-0", "> 0"),
+    case(lambda: decoding.sample(NEXT_LOGITS, -1.0, greedy=True), "temperature", "sample-greedy-T-below-0", ">= 0"),
+    case(lambda: decoding.sample(NEXT_LOGITS, float("nan"), rng=rng()), "temperature", "sample-T-nan", "finite"),
+    case(lambda: decoding.sample(NEXT_LOGITS, float("inf"), rng=rng()), "temperature", "sample-T-inf", "finite"),
+    case(lambda: decoding.sample(NEXT_LOGITS, True, rng=rng()), "temperature", "sample-T-bool", "number"),
+    case(lambda: decoding.sample(NEXT_LOGITS, "1", rng=rng()), "temperature", "sample-T-text", "number"),
+    case(lambda: decoding.sample(np.ones(3), 1.0, rng=0), "rng", "sample-rng", "Generator"),
+    case(lambda: decoding.sample(NEXT_LOGITS, 1.0), "rng", "sample-no-rng", "Generator"),
+    case(lambda: decoding.sample([[1.0, 2.0]], 1.0, rng=rng()), "logits", "sample-shape", "1-D"),
+    case(lambda: decoding.sample([], 1.0, rng=rng()), "logits", "sample-empty", "empty"),
+    case(lambda: decoding.sample([np.nan, 1.0], 1.0, rng=rng()), "logits", "sample-nan", "finite"),
+    case(lambda: decoding.sample(NEXT_LOGITS, 1.0, rng=rng(), top_k=0), "top_k", "sample-top_k-size"),
+    case(lambda: decoding.sample(NEXT_LOGITS, 0, greedy=True, top_p=-1), "top_p", "sample-greedy-top_p-below-0"),
+    case(lambda: decoding.draw(np.array([0.5, 0.6]), rng()), "probs", "draw-sum", "sum to 1"),
+    case(lambda: decoding.draw([1.5, -0.5], rng()), "probs", "draw-below-0", "non-negative"),
+    case(lambda: decoding.draw([0.5, 0.5], rng(), 0), "n", "draw-size", "n must be"),
     case(lambda: decoding.frequencies(np.ones(3), 1.0, 0, 0), "n_draws", "frequencies-size"),
+    case(lambda: decoding.frequencies(NEXT_LOGITS, 1.0, 10, -1), "seed", "frequencies-seed-below-0"),
+    case(lambda: decoding.frequencies(NEXT_LOGITS, 0.0, 10, 0), "temperature", "frequencies-T-0", "greedy"),
     case(lambda: decoding.entropy_bits(np.array([[0.5, 0.5]])), "probs", "entropy_bits-shape"),
-    case(lambda: decoding.generate(np.array([1]), PARAMS, CFG, -1), "n_new", "generate-below-0"),
-    case(lambda: decoding.generate(np.array([1]), PARAMS, CFG, 2.5), "n_new", "generate-float"),
-    case(lambda: decoding.generate(np.array([1]), PARAMS, CFG, 66), "n_new", "generate-past-max_len"),
-    case(lambda: decoding.top_k_filter(np.full(4, 0.25), 0), "top_k", "top_k_filter-size"),
+    case(lambda: decoding.generate(np.array([1]), PARAMS, CFG, -1), "n_new", "generate-below-0", "n_new must be an integer >= 0"),
+    case(lambda: decoding.generate(np.array([1]), PARAMS, CFG, -2, cached=True), "n_new", "generate-cached-below-0",
+         "n_new must be an integer >= 0"),
+    case(lambda: decoding.generate(np.array([1]), PARAMS, CFG, 2.5), "n_new", "generate-float", "n_new must be an integer >= 0"),
+    case(lambda: decoding.generate(np.array([1, 2]), PARAMS, CFG, CFG.max_len), "n_new", "generate-past-max_len",
+         r"len\(prompt\) \+ n_new - 1 must be <= max_len"),
+    case(lambda: decoding.generate(np.array([1, 2]), PARAMS, CFG, CFG.max_len, cached=True), "n_new", "generate-cached-past-max_len",
+         r"len\(prompt\) \+ n_new - 1 must be <= max_len"),
+    case(lambda: decoding.generate(np.array([]), PARAMS, CFG, 2), "tokens", "generate-empty", "tokens must be a non-empty 1-D array"),
+    case(lambda: decoding.generate(np.array([99]), PARAMS, CFG, 2), "tokens", "generate-tokens-range", "tokens must be ids in"),
+    case(lambda: decoding.generate(np.array([1]), PARAMS, CFG, 2, greedy=False), "rng", "generate-no-rng", "Generator"),
+    case(lambda: decoding.generate(np.array([1]), PARAMS, CFG, 2, greedy=False, temperature=0, rng=rng()), "temperature",
+         "generate-T-0", "greedy=True"),
+    case(lambda: decoding.top_k_filter(np.full(4, 0.25), 0), "top_k", "top_k_filter-size", r"top_k must be an integer in 1\.\.4"),
+    case(lambda: decoding.top_k_filter([0.5, 0.5], 3), "top_k", "top_k_filter-past-vocab", r"top_k must be an integer in 1\.\.2"),
     case(lambda: decoding.top_k_filter(np.full(4, 0.25), 2.5), "top_k", "top_k_filter-float"),
+    case(lambda: decoding.top_k_filter([0.5, 0.5], True), "top_k", "top_k_filter-bool"),
+    case(lambda: decoding.top_p_filter([0.5, 0.5], 0), "top_p", "top_p_filter-0", r"top_p must be a number in \(0, 1\]"),
     case(lambda: decoding.top_p_filter(np.full(4, 0.25), 1.5), "top_p", "top_p_filter-above-1"),
     case(lambda: decoding.top_p_filter(np.full(4, 0.25), float("nan")), "top_p", "top_p_filter-nan"),
+    case(lambda: decoding.top_p_filter([0.5, 0.5], "0.9"), "top_p", "top_p_filter-text"),
+    case(lambda: decoding.top_p_filter([0.5, 0.6], 0.9), "probs", "top_p_filter-sum", "sum to 1"),
     case(lambda: decoding.sampling_probs(np.ones(3), 1.0, top_k=4), "top_k", "sampling_probs-top_k-past-vocab"),
-    case(lambda: decoding.generate(np.array([1]), PARAMS, CFG, 2, greedy=False, top_p=0, rng=np.random.default_rng(0)),
+    case(lambda: decoding.generate(np.array([1]), PARAMS, CFG, 2, greedy=False, top_p=0, rng=rng()),
          "top_p", "generate-top_p-0"),
-    case(lambda: counts.total_scores(3, False, table="upper"), "table", "total_scores-unknown-table"),
+    case(lambda: decoding.generate(np.array([1]), PARAMS, CFG, 2, greedy=False, top_k=99, rng=rng()),
+         "top_k", "generate-top_k-past-vocab"),
+    case(lambda: counts.total_scores(3, False, table="upper"), "table", "total_scores-unknown-table", "table must be one of"),
     case(lambda: counts.total_rows(3, True, n_layers=0), "n_layers", "total_rows-size"),
-    case(lambda: counts.speedup(3, "flops"), "work", "speedup-unknown-work"),
-    case(lambda: kvcache.KVCache(CFG, dtype=np.int32), "dtype", "KVCache-dtype"),
-    case(lambda: kvcache.decode_cached(np.array([1]), PARAMS, CFG, kvcache.KVCache(Config(n_layers=1))), "cache", "decode_cached-config"),
-    case(lambda: kvcache.decode_step(np.ones(4), np.ones((2, 3)), np.ones((2, 4)), *(np.ones((4, 4)),) * 3), "k_cache", "decode_step-shape"),
-    case(lambda: kvcache.old_rows_drift(np.array([1, 2]), 3, PARAMS, CFG, "encoder-decoder"), "machine", "old_rows_drift-machine"),
-    case(lambda: kvcache.new_row_dependence(np.ones((1, 2)), np.ones((1, 2)), np.ones((1, 2))), "q", "new_row_dependence-size"),
+    case(lambda: counts.total_rows(-1, True), "n_steps", "total_rows-below-0"),
+    case(lambda: counts.speedup(3, "flops"), "work", "speedup-unknown-work", "work must be one of"),
+    case(lambda: kvcache.KVCache(CFG, dtype=np.int32), "dtype", "KVCache-dtype", "dtype must be a floating-point type"),
+    case(lambda: kvcache.decode_cached(np.array([1]), PARAMS, CFG, kvcache.KVCache(Config(n_layers=1))), "cache", "decode_cached-config",
+         "cache must be made for the same Config"),
+    case(decode_past_max_len, "tokens", "decode_cached-past-max_len", r"start \+ len\(tokens\) must be <= max_len=4"),
+    case(lambda: kvcache.decode_cached(np.array([40]), PARAMS, CFG, kvcache.KVCache(CFG)), "tokens", "decode_cached-tokens-range",
+         "tokens must be ids in"),
+    case(lambda: kvcache.decode_cached(np.array([0]), encdec.model()[1], ed_page.CFG, memory_kv=[]), "memory_kv",
+         "decode_cached-memory_kv-layers", r"one \(K, V\) per layer"),
+    case(lambda: kvcache.decode_step(np.ones(4), np.ones((2, 3)), np.ones((2, 4)), *(np.ones((4, 4)),) * 3), "k_cache", "decode_step-shape",
+         r"k_cache must have shape \[t, 4\]"),
+    case(lambda: kvcache.decode_step(np.ones(3), np.zeros((2, 2)), np.zeros(4), W3, W3, W3), "v_cache", "decode_step-v_cache-shape",
+         r"v_cache must have shape \[t, 2\]"),
+    case(lambda: kvcache.decode_step(np.ones(3), np.zeros((2, 2)), np.zeros((1, 2)), W3, W3, W3), "k_cache", "decode_step-cache-rows",
+         "k_cache and v_cache must hold the same number of rows"),
+    case(lambda: kvcache.decode_step(np.ones((2, 3)), np.zeros((0, 2)), np.zeros((0, 2)), W3, W3, W3), "x_new", "decode_step-x_new-shape",
+         "x_new must be one row"),
+    case(lambda: kvcache.decode_step(np.array([1.0, np.nan, 0.0]), np.zeros((0, 2)), np.zeros((0, 2)), W3, W3, W3), "x_new",
+         "decode_step-nan", "x_new must be finite"),
+    case(lambda: kvcache.decode_step(np.ones(3), np.zeros((0, 2)), np.zeros((0, 2)), np.ones((4, 2)), W3, W3), "w_q",
+         "decode_step-w-rows", "w_q, w_k and w_v must have d = 3 rows"),
+    case(lambda: kvcache.decode_step(np.ones(3), np.zeros((0, 2)), np.zeros((0, 2)), np.ones((3, 5)), W3, W3), "w_k",
+         "decode_step-d_k", "w_q and w_k must give the same d_k"),
+    case(lambda: kvcache.old_rows_drift(np.array([1, 2]), 3, PARAMS, CFG, "window"), "machine", "old_rows_drift-unknown-machine",
+         "machine must be one of"),
+    case(lambda: kvcache.old_rows_drift(np.array([1, 2]), 3, PARAMS, CFG, "encoder-decoder"), "machine", "old_rows_drift-machine",
+         "machine must be 'encoder' or 'decoder'"),
+    case(lambda: kvcache.new_row_dependence(np.ones((1, 2)), np.ones((1, 2)), np.ones((1, 2))), "q", "new_row_dependence-size",
+         "same number of rows n >= 2"),
 
     # ---- the pipeline (chapters 12 and 13), rounding
-    case(lambda: pipeline.tokenize(""), "text", "tokenize-empty"),
-    case(lambda: pipeline.tokenize("ÿ"), "text", "tokenize-unknown"),
-    case(lambda: pipeline.detokenize(np.array([99])), "ids", "detokenize-range"),
-    case(lambda: pipeline.forward(pipeline.tokenize("ab"), pipeline.shared_weights(), pipeline.CFG, "encoder-decoder"), "memory", "forward-memory"),
-    case(lambda: pipeline.patchify(np.ones((5, 5)), 2), "patch", "patchify-divide"),
+    case(lambda: pipeline.tokenize(""), "text", "tokenize-empty", "non-empty"),
+    case(lambda: pipeline.tokenize(3), "text", "tokenize-not-text", "non-empty string"),
+    case(lambda: pipeline.tokenize("ÿ"), "text", "tokenize-unknown", "outside the toy vocabulary"),
+    case(lambda: pipeline.detokenize(np.array([99])), "ids", "detokenize-range", r"\[0, 32\)"),
+    case(lambda: pipeline.detokenize([[1]]), "ids", "detokenize-2d", "1-D"),
+    case(lambda: pipeline.detokenize([1.0]), "ids", "detokenize-float", "integers"),
+    case(lambda: pipeline.forward(pipeline.tokenize(PROMPT), PIPE, pipeline.CFG, "gpt"), "machine", "forward-unknown-machine",
+         "machine must be one of"),
+    case(lambda: pipeline.forward(pipeline.tokenize("ab"), PIPE, pipeline.CFG, "encoder-decoder"), "memory", "forward-memory"),
+    case(lambda: pipeline.forward(pipeline.tokenize(PROMPT), PIPE, pipeline.CFG, "decoder", pipeline.source_memory()), "memory",
+         "forward-memory-unwanted", "memory is read only"),
+    case(lambda: pipeline.dependence(machine="gpt"), "machine", "dependence-unknown-machine", "machine must be one of"),
+    case(lambda: pipeline.blocks(np.zeros((3, 16)), PIPE, pipeline.CFG, causal_mask(4)), "self_mask", "blocks-self_mask-shape"),
+    case(lambda: pipeline.blocks(np.zeros((3, 16)), PIPE, pipeline.CFG, causal_mask(3), np.zeros((2, 16)), full_mask(3, 3)),
+         "cross_mask", "blocks-cross_mask-shape"),
+    case(lambda: pipeline.patchify(np.ones((5, 5)), 2), "patch", "patchify-divide", "divisible"),
+    case(lambda: pipeline.patchify(np.zeros((4, 3)), 2), "image", "patchify-not-square", "square"),
+    case(lambda: pipeline.patchify(np.zeros((4, 4)), 0), "patch", "patchify-size"),
+    case(lambda: pipeline.patchify(np.zeros(4), 2), "image", "patchify-flat", "dimension"),
     case(lambda: pipeline.run("the cat", n_new=-1), "n_new", "pipeline.run-below-0"),
+    case(lambda: pipeline.run(n_new=60), "n_new", "pipeline.run-past-max_len", "max_len"),
+    case(lambda: pipeline.run(temperature=0), "temperature", "pipeline.run-T-0", "greedy"),
+    case(lambda: pipeline.run(seed=-1), "seed", "pipeline.run-seed-below-0"),
+    case(lambda: pipeline.shared_weights(-1), "seed", "shared_weights-seed-below-0"),
     case(lambda: rounding.is_rounding(np.array([np.nan])), "x", "is_rounding-nan"),
 
     # ---- the figure builders' shared checks
-    case(lambda: figure_style.page_lang("fr"), "lang", "page_lang-unknown"),
+    case(lambda: figure_style.page_lang("fr"), "lang", "page_lang-unknown", "lang must be one of"),
     case(lambda: figure_style.labels("no_such_section", "en"), "section", "labels-unknown"),
     case(lambda: figure_style.add_control(go.Figure(), [("a", [], None), ("b", [], None)], kind="wheel"), "kind", "add_control-unknown"),
     case(lambda: figure_style.add_control(go.Figure(), []), "steps", "add_control-no-steps"),
@@ -284,11 +475,12 @@ TABLE = [
 ]
 
 
-@pytest.mark.parametrize("call, arg", TABLE)
-def test_bad_input_raises_an_error_that_names_the_argument(call, arg):
+@pytest.mark.parametrize("call, arg, match", TABLE)
+def test_bad_input_raises_an_error_that_names_the_argument(call, arg, match):
     with pytest.raises((ValueError, TypeError)) as info:
         call()
     assert re.search(rf"(?<![\w.]){re.escape(arg)}(?!\w)", str(info.value)), f"message does not name {arg!r}: {info.value}"
+    assert match is None or re.search(match, str(info.value)), f"message does not match {match!r}: {info.value}"
 
 
 def test_the_table_covers_every_kind_of_bad_input():

@@ -241,13 +241,3 @@ def test_closed_forms_equal_the_step_by_step_sums(n, cached):
 
 def test_the_headline_ratios_at_1000_steps():
     assert (speedup(1000), speedup(1000, "causal_scores"), speedup(1000, "rows")) == (667, 334, Fraction(1001, 2))
-
-
-@pytest.mark.parametrize("call, words", [
-    (lambda: total_scores(3, False, table="upper"), "table must be one of"),
-    (lambda: speedup(3, "flops"), "work must be one of"),
-    (lambda: total_rows(-1, True), "n_steps"),
-])
-def test_bad_work_arguments(call, words):
-    with pytest.raises(ValueError, match=words):
-        call()

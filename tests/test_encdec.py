@@ -1,7 +1,6 @@
 from collections import Counter
 
 import numpy as np
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -81,21 +80,6 @@ def test_prompt_layout():
 
 def test_layout_summary():
     assert encdec.layout_summary() == [("two_stacks", 13, 112, True), ("one_prompt", 17, 153, False)]
-
-
-@pytest.mark.parametrize("call, words", [
-    (lambda: encdec.teacher_forced(source=("chien",)), "unknown"),
-    (lambda: encdec.generate(SOURCE_IDS, *encdec.model(), page.CFG, 0), "steps"),
-    (lambda: encdec.generate(SOURCE_IDS, *encdec.model(), page.CFG, 65), "max_len"),
-    (lambda: encdec.two_stack_layout(0, 2), "n_source"),
-    (lambda: encdec.two_stack_layout(2, 0), "n_target"),
-    (lambda: encdec.prompt_layout((), ("x",)), "must not be empty"),
-    (lambda: encdec.projection_counts(0), "max_steps"),
-    (lambda: decode_cached(np.array([0]), encdec.model()[1], page.CFG, memory_kv=[]), "one \\(K, V\\)"),
-])
-def test_bad_input(call, words):
-    with pytest.raises(ValueError, match=words):
-        call()
 
 
 def test_a_decoder_block_is_an_encoder_block_plus_one_attention_sublayer():

@@ -28,8 +28,6 @@ def test_controls_switch_visibility_between_precomputed_states():
     assert steps[0].args[0]["visible"] == [True, False, False]
     assert steps[1].args[0]["visible"] == [False, True, True]
     assert [t.visible for t in fig.data] == [False, True, True]
-    with pytest.raises(ValueError, match="kind"):
-        add_control(fig, [("a", [0], None), ("b", [1], None)], kind="knob")
 
 
 def test_html_has_a_fixed_div_id_and_no_plotly_js():
@@ -46,8 +44,6 @@ def test_page_language(monkeypatch):
     assert page_lang() == "en"
     monkeypatch.setenv("PRIMER_LANG", "zh")
     assert page_lang() == "zh" and page_lang("en") == "en"
-    with pytest.raises(ValueError, match="lang must be one of"):
-        page_lang("fr")
 
 
 def test_tables():

@@ -2,7 +2,6 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -139,44 +138,3 @@ def test_core_numpy_decode_step_equals_primer_on_random_inputs():
         theirs = decode_step(x_new, k_cache, v_cache, *w)
         for a, b in zip(ours, theirs):
             assert a.shape == b.shape and np.allclose(a, b, atol=1e-12)
-
-
-# ---- bad input
-
-def test_bad_input():
-    with pytest.raises(ValueError, match="dtype must be a floating-point type"):
-        KVCache(CFG, dtype=np.int32)
-    with pytest.raises(ValueError, match="cache must be made for the same Config"):
-        decode_cached(np.array([1]), PARAMS, CFG, KVCache(Config(max_len=8)))
-    cache = KVCache(Config(max_len=4))
-    params = init_stack(0, Config(max_len=4))
-    decode_cached(np.array([1, 2, 3]), params, Config(max_len=4), cache)
-    with pytest.raises(ValueError, match="start \\+ len\\(tokens\\) must be <= max_len=4"):
-        decode_cached(np.array([1, 2]), params, Config(max_len=4), cache)
-    with pytest.raises(ValueError, match="tokens must be ids in"):
-        decode_cached(np.array([40]), PARAMS, CFG, KVCache(CFG))
-    with pytest.raises(ValueError, match="n_new must be an integer >= 0"):
-        generate(np.array([1]), PARAMS, CFG, -2, cached=True)
-    with pytest.raises(ValueError, match="len\\(prompt\\) \\+ n_new - 1 must be <= max_len"):
-        generate(np.array([1, 2]), PARAMS, CFG, CFG.max_len, cached=True)
-    w = np.ones((3, 2))
-    with pytest.raises(ValueError, match="x_new must be one row"):
-        decode_step(np.ones((2, 3)), np.zeros((0, 2)), np.zeros((0, 2)), w, w, w)
-    with pytest.raises(ValueError, match="k_cache and v_cache must hold the same number of rows"):
-        decode_step(np.ones(3), np.zeros((2, 2)), np.zeros((1, 2)), w, w, w)
-    with pytest.raises(ValueError, match="k_cache must have shape \\[t, 2\\]"):
-        decode_step(np.ones(3), np.zeros((2, 4)), np.zeros((2, 2)), w, w, w)
-    with pytest.raises(ValueError, match="v_cache must have shape \\[t, 2\\]"):
-        decode_step(np.ones(3), np.zeros((2, 2)), np.zeros(4), w, w, w)
-    with pytest.raises(ValueError, match="w_q, w_k and w_v must have d = 3 rows"):
-        decode_step(np.ones(3), np.zeros((0, 2)), np.zeros((0, 2)), np.ones((4, 2)), w, w)
-    with pytest.raises(ValueError, match="w_q and w_k must give the same d_k"):
-        decode_step(np.ones(3), np.zeros((0, 2)), np.zeros((0, 2)), np.ones((3, 5)), w, w)
-    with pytest.raises(ValueError, match="x_new must be finite"):
-        decode_step(np.array([1.0, np.nan, 0.0]), np.zeros((0, 2)), np.zeros((0, 2)), w, w, w)
-    with pytest.raises(ValueError, match="machine must be one of"):
-        old_rows_drift(np.array([1, 2]), 3, PARAMS, CFG, "window")
-    with pytest.raises(ValueError, match="machine must be 'encoder' or 'decoder'"):
-        old_rows_drift(np.array([1, 2]), 3, PARAMS, CFG, "encoder-decoder")
-    with pytest.raises(ValueError, match="same number of rows n >= 2"):
-        new_row_dependence(np.ones((1, 2)), np.ones((1, 2)), np.ones((1, 2)))

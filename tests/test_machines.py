@@ -61,24 +61,3 @@ def test_run_is_the_transformers_encoder_and_decoder(tokens, seed):
     assert np.abs(logits - decode(tokens, params, CFG)).max() <= 1e-12
     logits = run("encoder-decoder", tokens, params, CFG, memory) @ params["wte"].T
     assert np.abs(logits - decode(tokens, params, CFG, memory=memory)).max() <= 1e-12
-
-
-@pytest.mark.parametrize("call, words", [
-    (lambda: masks("transformer", 3), "machine must be one of"),
-    (lambda: masks("encoder", 0), "n must be"),
-    (lambda: masks("encoder-decoder", 3), "m \\(the number of source positions\\)"),
-    (lambda: masks("encoder-decoder", 3, 0), "m must be"),
-    (lambda: masks("decoder", 3, past=-1), "past must be"),
-    (lambda: masks("encoder", 3, past=2), "past must be 0 for the encoder"),
-    (lambda: stack_masks("gpt", 2, 2), "machine"),
-    (lambda: stack_masks("decoder", 2, 0), "n_tgt"),
-    (lambda: stack_masks("encoder", 0, 2), "n_src"),
-    (lambda: reach("encoder", 3, 0), "m must be"),
-    (lambda: run("rnn", np.array([1]), init_stack(0, CFG), CFG), "machine must be one of"),
-    (lambda: run("encoder-decoder", np.array([1]), init_stack(0, CFG), CFG), "memory"),
-    (lambda: run("decoder", np.array([1]), init_stack(0, CFG), CFG, np.zeros((2, 16))), "memory"),
-    (lambda: run("encoder", np.array([99]), init_stack(0, CFG), CFG), "tokens"),
-])
-def test_bad_input(call, words):
-    with pytest.raises(ValueError, match=words):
-        call()

@@ -1,7 +1,6 @@
 """Padding masks (chapter 5): key padding AND the base mask; a padded query reads only itself."""
 
 import numpy as np
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -64,28 +63,3 @@ def test_real_rows_of_a_padded_batch_equal_each_sentence_alone(case, seed):
         base = causal_mask(length) if causal else full_mask(length)
         assert np.abs(out[b][real[b]] - attention(alone, alone, alone, base)[0]).max() < BOUND
         assert np.all(weights[b][real[b]][:, ~real[b]] == 0.0)      # exp(-inf) is exactly 0
-
-
-def test_primer_refuses_the_plain_and_when_it_empties_a_row():
-    x = np.ones((1, 3, 2))
-    plain = batch_mask([1], 3, causal=True, side="left", padded_queries="and")
-    with pytest.raises(ValueError, match="no open key"):
-        attention(x, x, x, plain)
-
-
-@pytest.mark.parametrize("call, words", [
-    (lambda: key_padding_mask([0, 2], 3), "lengths"),
-    (lambda: key_padding_mask([4], 3), "lengths must be <= n"),
-    (lambda: key_padding_mask([[1, 2]], 3), "lengths"),
-    (lambda: key_padding_mask([], 3), "lengths"),
-    (lambda: key_padding_mask([1.5], 3), "lengths"),
-    (lambda: key_padding_mask([1], 0), "n"),
-    (lambda: key_padding_mask([1], 3, side="middle"), "side"),
-    (lambda: batch_mask([1], 3, causal=1), "causal"),
-    (lambda: batch_mask([1], 3, padded_queries="zeros"), "padded_queries"),
-    (lambda: empty_rows(np.ones((2, 2))), "mask"),
-    (lambda: empty_rows(np.ones(2, dtype=bool)), "mask"),
-])
-def test_bad_input_raises_value_error_naming_the_argument(call, words):
-    with pytest.raises(ValueError, match=words):
-        call()

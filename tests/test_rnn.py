@@ -162,19 +162,6 @@ def test_cross_entropy_error_sums_to_zero_and_is_negative_only_at_the_label():
     assert np.all((out.error < 0) == (out.target == 1))
 
 
-@pytest.mark.parametrize("bad, match", [
-    (dict(loss="hinge"), "loss must be one of"),
-    (dict(loss="cross_entropy", y=np.array([0, 3])), "class ids in 0..2"),
-    (dict(loss="cross_entropy", y=np.array([0.0, 1.0])), "class ids"),
-    (dict(loss="mse", y=np.zeros((2, 2))), r"y must be \[T, k\]"),
-    (dict(loss="mse", c=np.zeros(2)), r"c must be \[k\]"),
-])
-def test_readout_refuses_bad_input(bad, match):
-    args = dict(h=np.zeros((2, 4)), v=np.zeros((3, 4)), c=np.zeros(3), y=np.zeros((2, 3)), loss="mse") | bad
-    with pytest.raises(ValueError, match=match):
-        readout(args.pop("h"), args.pop("v"), args.pop("c"), args.pop("y"), **args)
-
-
 def test_spectral_norm_bounds_the_spectral_radius_and_exceeds_it_for_the_experiments_matrices():
     for r in RADII:
         w = recurrent_matrix(EXPERIMENT["d"], r, seed=EXPERIMENT["seed"])

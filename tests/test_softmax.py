@@ -1,5 +1,4 @@
 import numpy as np
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
@@ -59,21 +58,6 @@ def test_f1_buggy_mask_leak():
 
 def test_w16_row_zero_gets_everything():
     assert masked_softmax(FOUR_SCORES, causal_mask(4))[0].tolist() == [1.0, 0.0, 0.0, 0.0]
-
-
-@pytest.mark.parametrize("call, words", [
-    (lambda: masked_softmax(np.zeros((2, 2)), np.zeros((2, 2), bool)), "no open key"),
-    (lambda: masked_softmax(np.zeros((2, 2)), causal_mask(3)), "does not match"),
-    (lambda: masked_softmax(np.zeros((2, 2)), np.ones((2, 2))), "bool"),
-    (lambda: masked_softmax(np.array([[np.nan, 1.0]])), "finite"),
-    (lambda: masked_softmax(np.array([[np.inf, 1.0]])), "finite"),
-    (lambda: softmax(np.zeros((0,))), "empty"),
-    (lambda: softmax(3.0), "dimension"),
-    (lambda: masked_softmax([["a", "b"]]), "numbers"),
-])
-def test_bad_input(call, words):
-    with pytest.raises(ValueError, match=words):
-        call()
 
 
 def test_zero_fill_on_an_empty_row_is_allowed_and_uniform():
