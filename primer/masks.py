@@ -37,8 +37,8 @@ def window_mask(n, window):  # -> [n, n]
         raise ValueError(f"window must be >= 1 (it counts the query's own key): at window={window} "
                          f"every row has no key left, and its softmax would be 0/0")
     window = positive_int("window", window)
-    i, j = np.indices((n, n))
-    return (j <= i) & (j > i - window)
+    too_old = np.tri(n, n, k=-window, dtype=bool)   # key j <= i - window
+    return causal_mask(n) & ~too_old
 
 
 def additive_mask(mask, fill=-np.inf):  # [..., n_q, n_k] bool -> same shape, float
