@@ -47,26 +47,26 @@ MODELS = {m.name: m for m in (
     Published("BERT-base", "encoder",
               Config(vocab_size=30522, d_model=768, n_heads=12, d_ff=3072, n_layers=12, max_len=512,
                      positions="learned", segment_types=2, embedding_norm=True, final_norm=False, pooler=True),
-              "Devlin et al., 2019, §3", 110_000_000, "Devlin et al., 2019, §3"),
+              "Devlin et al., 2019, §3; released config.json", 110_000_000, "Devlin et al., 2019, §3"),
     # Post-norm decoder with masked self-attention; BPE vocabulary of 40,478 in the released code
     # (40,000 merges), 512 learned positions, output tied to the embeddings.
     Published("GPT-1", "decoder",
               Config(vocab_size=40478, d_model=768, n_heads=12, d_ff=3072, n_layers=12, max_len=512,
                      positions="learned", final_norm=False),
-              "Radford et al., 2018, §4.1", 117_000_000, "Radford et al., 2019 (GPT-2), Table 2"),
+              "Radford et al., 2018, §4.1; released config.json", 117_000_000, "Radford et al., 2019 (GPT-2), Table 2"),
     # Pre-norm encoder-decoder, no biases in dense layers, scale-only norms, a final norm per stack,
     # 32 relative-position buckets per head and stack, one embedding matrix of 32,128 rows shared by
     # encoder input, decoder input and the output layer.
     Published("T5-base", "encoder-decoder",
               Config(vocab_size=32128, d_model=768, n_heads=12, d_ff=3072, n_layers=12, max_len=None,
                      positions="relative", relative_buckets=32, dense_bias=False, norm_bias=False),
-              "Raffel et al., 2020, §3.1.1", 220_000_000, "Raffel et al., 2020, §3.1.1"),
+              "Raffel et al., 2020, §3.1.1; released config.json", 220_000_000, "Raffel et al., 2020, §3.1.1"),
     # The original Transformer, base model: post-norm, sinusoidal positions, a shared source-target
     # vocabulary of about 37,000 tokens (§5.1), embeddings tied.
     Published("Transformer-base", "encoder-decoder",
               Config(vocab_size=37000, d_model=512, n_heads=8, d_ff=2048, n_layers=6, max_len=None,
                      final_norm=False),
-              "Vaswani et al., 2017, Table 3"),
+              "Vaswani et al., 2017, Table 3 (shape), §5.1 (vocabulary)"),
     # The smallest GPT-2: pre-norm decoder, 1,024 learned positions, BPE vocabulary of 50,257.
     Published("GPT-2", "decoder",
               Config(vocab_size=50257, d_model=768, n_heads=12, d_ff=3072, n_layers=12, max_len=1024,
