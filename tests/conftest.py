@@ -8,10 +8,15 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parents[1]
+# `make check` runs the unit tests with fewer generated examples, for a quick edit loop; `make test`
+# runs the default profile (100 examples a property, or what a test's own @settings says).
+settings.register_profile("quick", max_examples=15)
+
 SITE_FIXTURES = {"site", "read_page"}   # a test that asks for these reads the built site
-SITE_MODULES = {"test_build"}          # scratch builds
+SITE_MODULES = {"test_build", "test_notebooks"}   # scratch builds; the notebooks run 52 kernels
 DOCS = ROOT / "docs"
 LANGS = ("zh", "en")
 
@@ -60,11 +65,17 @@ def site(tmp_path_factory):
     return build_site(tmp_path_factory.mktemp("site"))
 
 
+TOOLTIP = re.compile(r"</?abbr\b[^>]*>")   # hooks/terms.py wraps every term in <abbr title=...>
+
+
 @pytest.fixture(scope="session")
 def read_page(site):
-    """Return a reader: read_page(lang, 'name.md') -> the built page's HTML."""
+    """Return a reader: read_page(lang, 'name.md') -> the built page's HTML, term tooltips unwrapped.
+
+    Prose pins then read as the page reads; tests/test_glossary.py checks the tooltips on the raw file.
+    """
     def read(lang, md_name):
-        return html_path(site, lang, md_name).read_text(encoding="utf-8")
+        return TOOLTIP.sub("", html_path(site, lang, md_name).read_text(encoding="utf-8"))
     return read
 
 

@@ -1,0 +1,113 @@
+"""The chapter notebooks: one spec per chapter, identical code in zh and en, fresh, and every exercise checked both ways.
+
+Each notebook is executed twice (nbclient, the kernel of this venv): with the solutions in place of the
+stubs every check passes; as written, with the stubs, every check says "not yet" without raising. The zh
+runs also prove matplotlib finds a font for every Chinese label.
+"""
+
+import copy
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+import notebooks as gen  # noqa: E402
+
+LANGS = ("zh", "en")
+CHAPTERS = gen.chapters()
+NOT_YET = {"zh": "还没写好（not yet）", "en": "not yet"}
+PASSED = {"zh": "：通过", "en": ": passed"}
+GLYPH_ERRORS = 'import warnings\nwarnings.filterwarnings("error", message=".*missing from font")'
+
+
+def read(chapter, lang):
+    return nbformat.read(gen.path(chapter, lang), as_version=4)
+
+
+def tagged(nb, tag):
+    return [c for c in nb.cells if tag in c.metadata.get("tags", [])]
+
+
+def test_every_chapter_has_a_notebook_spec():
+    chapters = sorted(p.stem for p in (ROOT / "docs" / "zh").glob("[0-9][0-9]-*.md"))
+    assert CHAPTERS == chapters
+
+
+def test_the_written_notebooks_are_fresh():
+    assert gen.stale() == [], "run: python tools/notebooks.py"
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_code_cells_are_the_same_in_both_languages_but_the_language_line(chapter):
+    zh, en = read(chapter, "zh"), read(chapter, "en")
+    code = {lang: [c.source for c in nb.cells if c.cell_type == "code"] for lang, nb in (("zh", zh), ("en", en))}
+    assert len(code["zh"]) == len(code["en"])
+    for lang, nb in (("zh", zh), ("en", en)):
+        (cell,) = tagged(nb, "language")
+        assert cell.source.endswith(f'use_language("{lang}")')
+    differ = [(a, b) for a, b in zip(code["zh"], code["en"]) if a != b]
+    assert differ == [(tagged(zh, "language")[0].source, tagged(en, "language")[0].source)]
+    assert [c.cell_type for c in zh.cells] == [c.cell_type for c in en.cells]
+    assert [c.source for c in zh.cells if c.cell_type == "markdown"] != [c.source for c in en.cells if c.cell_type == "markdown"]
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_the_chapters_own_code_is_in_the_notebook(chapter):
+    nb = read(chapter, "en")
+    for name in gen.spec(chapter)["code_files"]:
+        snippet = (ROOT / "docs" / "snippets" / chapter / name).read_text(encoding="utf-8").strip("\n")
+        assert any(c.source == snippet for c in nb.cells)
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_two_or_three_exercises_each_with_stub_check_and_hidden_solution(chapter):
+    nb = read(chapter, "zh")
+    stubs, checks, solutions = (tagged(nb, f"exercise-{k}") for k in ("stub", "check", "solution"))
+    assert 2 <= len(stubs) == len(checks) == len(solutions) <= 3
+    assert all(c.metadata["jupyter"]["source_hidden"] for c in solutions)
+    assert all("raise NotImplementedError" in c.source for c in stubs)
+    assert all(c.source.startswith("check(") for c in checks)
+    assert "plotly" not in "".join(c.source for c in nb.cells if c.cell_type == "code")
+
+
+def run(nb):
+    nb = copy.deepcopy(nb)
+    nb.cells.insert(0, nbformat.v4.new_code_cell(GLYPH_ERRORS))
+    NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}}).execute()
+    return nb
+
+
+def printed(cell):
+    return "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
+
+
+def all_output(nb):
+    return "".join(str(o) for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_with_the_solutions_every_check_passes(chapter, lang):
+    nb = read(chapter, lang)
+    solutions = {c.id.removesuffix("-solution"): c.source for c in tagged(nb, "exercise-solution")}
+    for cell in tagged(nb, "exercise-stub"):
+        cell.source = solutions[cell.id.removesuffix("-stub")]
+    nb = run(nb)
+    for cell in tagged(nb, "exercise-check"):
+        assert PASSED[lang] in printed(cell) and "✓" in printed(cell), printed(cell)
+    assert "missing from font" not in all_output(nb)
+    assert any(o.get("data", {}).get("image/png") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_with_the_stubs_every_check_says_not_yet(chapter, lang):
+    nb = run(read(chapter, lang))           # as written: stub, check, then the (hidden) solution
+    for cell in tagged(nb, "exercise-check"):
+        assert NOT_YET[lang] in printed(cell), printed(cell)
+    assert "missing from font" not in all_output(nb)
+    assert "Traceback" not in all_output(nb)

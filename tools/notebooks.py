@@ -1,0 +1,115 @@
+"""Write each chapter's notebook in both languages from one spec: notebooks/<chapter>.yml -> docs/<lang>/notebooks/<chapter>.ipynb.
+
+A spec holds the code once and the Markdown in zh and en; the only line that differs between the two
+notebooks is the language cell, use_language("zh") or use_language("en").
+    python tools/notebooks.py          write every notebook
+    python tools/notebooks.py --check  exit 1 if a written notebook differs from its spec (stale)
+"""
+
+import json
+import sys
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+SPECS = ROOT / "notebooks"
+SNIPPETS = ROOT / "docs" / "snippets"
+LANGS = ("zh", "en")
+WORDS = {  # the headings every notebook shares
+    "zh": {"code": "## 本章的代码\n\n和章节页上执行的是同一段 numpy 代码，可以直接改、直接跑。",
+           "exercises": "## 练习\n\n每道题：先补全函数、运行那一格，再运行下面的检查格。检查格会在随机输入和边界情况上"
+                        "把你的函数和 primer 的实现对比，说出第一处不同。答案在折叠起来的格子里。",
+           "exercise": "### 练习 {k}：{title}",
+           "intro": "本笔记本只需要 numpy、matplotlib 和 primer（`pip install -e .`），在任何 Jupyter 里都能跑。"},
+    "en": {"code": "## The chapter's code\n\nThe same numpy code the chapter page runs; change it and run it.",
+           "exercises": "## Exercises\n\nFor each one: fill in the function, run its cell, then run the check below it. "
+                        "The check compares your function with primer's on random inputs and edge cases and "
+                        "names the first difference. The solution sits in a collapsed cell.",
+           "exercise": "### Exercise {k}: {title}",
+           "intro": "This notebook needs only numpy, matplotlib and primer (`pip install -e .`) and runs in any Jupyter."},
+}
+
+
+def chapters():
+    """Return the chapter names that have a notebook spec, in order."""
+    return sorted(p.stem for p in SPECS.glob("*.yml"))
+
+
+def spec(chapter):
+    """Return a chapter's spec as a dict."""
+    return yaml.safe_load((SPECS / f"{chapter}.yml").read_text(encoding="utf-8"))
+
+
+def _source(text):
+    lines = text.strip("\n").split("\n")
+    return [line + "\n" for line in lines[:-1]] + [lines[-1]]
+
+
+def _md(cell_id, text):
+    return {"cell_type": "markdown", "id": cell_id, "metadata": {}, "source": _source(text)}
+
+
+def _code(cell_id, text, tags=(), hidden=False):
+    metadata = {"tags": list(tags)} if tags else {}
+    if hidden:
+        metadata["jupyter"] = {"source_hidden": True}
+    return {"cell_type": "code", "execution_count": None, "id": cell_id, "metadata": metadata, "outputs": [],
+            "source": _source(text)}
+
+
+def notebook(chapter, lang):
+    """Return the notebook of a chapter in one language, as a dict (nbformat 4.5, no outputs)."""
+    s, w = spec(chapter), WORDS[lang]
+    cells = [_md("title", f"# {s['title'][lang]}\n\n{s['intro'][lang].strip()}\n\n{w['intro']}"),
+             _code("language", f'from primer.exercises import check, labels, use_language\n\nuse_language("{lang}")',
+                   tags=["language"]),
+             _md("code-intro", w["code"])]
+    for k, name in enumerate(s["code_files"]):
+        cells.append(_code(f"code-{k}", (SNIPPETS / chapter / name).read_text(encoding="utf-8")))
+    for k, plot in enumerate(s.get("plots", [])):
+        cells.append(_md(f"plot-{k}-text", plot["text"][lang]))
+        cells.append(_code(f"plot-{k}", plot["code"]))
+    cells.append(_md("exercises", w["exercises"]))
+    for k, ex in enumerate(s["exercises"], start=1):
+        name = ex["name"]
+        cells.append(_md(f"{name}-text", w["exercise"].format(k=k, title=ex["title"][lang]) + "\n\n" + ex["text"][lang].strip()))
+        cells.append(_code(f"{name}-stub", ex["stub"], tags=["exercise-stub"]))
+        cells.append(_code(f"{name}-check", f'check("{name}", {ex.get("function", name)})', tags=["exercise-check"]))
+        cells.append(_code(f"{name}-solution", ex["solution"], tags=["exercise-solution"], hidden=True))
+    return {"cells": cells, "metadata": {
+        "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+        "language_info": {"name": "python"}}, "nbformat": 4, "nbformat_minor": 5}
+
+
+def path(chapter, lang):
+    """Return where a chapter's notebook in one language is written."""
+    return ROOT / "docs" / lang / "notebooks" / f"{chapter}.ipynb"
+
+
+def text(chapter, lang):
+    """Return the notebook file's exact text."""
+    return json.dumps(notebook(chapter, lang), indent=1, ensure_ascii=False) + "\n"
+
+
+def stale():
+    """Return the notebook files that are missing or differ from their specs."""
+    return [path(c, lang) for c in chapters() for lang in LANGS
+            if not path(c, lang).exists() or path(c, lang).read_text(encoding="utf-8") != text(c, lang)]
+
+
+def main(argv):
+    if "--check" in argv:
+        old = stale()
+        for p in old:
+            print(f"stale: {p.relative_to(ROOT)} (run python tools/notebooks.py)")
+        return 1 if old else 0
+    for c in chapters():
+        for lang in LANGS:
+            path(c, lang).parent.mkdir(parents=True, exist_ok=True)
+            path(c, lang).write_text(text(c, lang), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
