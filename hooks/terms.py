@@ -14,14 +14,17 @@ import yaml
 from markdown.extensions import Extension
 from markdown.extensions.abbr import AbbrTreeprocessor
 
-TERMS = Path(__file__).resolve().parents[1] / "docs" / "snippets" / "glossary" / "terms.yml"
+TERMS = Path("snippets") / "glossary" / "terms.yml"   # under docs_dir
 NOT_ON = {"glossary.md"}   # the glossary shows every definition already
 
 
 @functools.cache
-def abbreviations(lang):
-    """Return the '*[term]: definition' lines of one language, for every term with a tooltip."""
-    terms = yaml.safe_load(TERMS.read_text(encoding="utf-8"))["terms"]
+def abbreviations(lang, docs_dir="docs"):
+    """Return the '*[term]: definition' lines of one language, for every term with a tooltip ('' with no list)."""
+    path = Path(docs_dir) / TERMS
+    if not path.is_file():  # a site without the list (the build tests' scratch sites): no tooltips
+        return ""
+    terms = yaml.safe_load(path.read_text(encoding="utf-8"))["terms"]
     return "\n".join(f"*[{t[lang]}]: {t['def_' + lang]}" for t in terms if t.get("tooltip", True))
 
 
@@ -53,4 +56,4 @@ def on_page_markdown(markdown, page, config, files):
     if page.file.src_uri.split("/")[-1] in NOT_ON:
         return markdown
     lang = getattr(page.file, "locale", None) or "zh"
-    return markdown.rstrip("\n") + "\n\n" + abbreviations(lang) + "\n"
+    return markdown.rstrip("\n") + "\n\n" + abbreviations(lang, config.docs_dir) + "\n"

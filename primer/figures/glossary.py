@@ -23,5 +23,7 @@ def glossary_table(terms, words, *, lang=None):
             raise ValueError(f"terms: entry {t.get('key')!r} lacks {missing}")
         n = int(t["chapter"].split("-", 1)[0])
         term = f'<span id="{t["key"]}">**{t[lang]}**</span>'
-        rows.append([term, t[OTHER[lang]], t[f"def_{lang}"], f"[{w['chapter'].format(n=n)}](../{t['chapter'][:-3]}/)"])
+        cells = [t[OTHER[lang]], t[f"def_{lang}"]]
+        cells = [c.replace("&", "&amp;").replace("<", "&lt;").replace("|", "&#124;") for c in cells]  # a cell, not markup
+        rows.append([term, *cells, f"[{w['chapter'].format(n=n)}](../{t['chapter'][:-3]}/)"])
     return md_table(w["columns"], rows)
