@@ -48,7 +48,7 @@ test: install $(VENV)/.torch system-deps
 
 # The edit loop: unit tests only, no build, no browser.
 check: install $(VENV)/.torch
-	$(BIN)/python -m pytest -m unit -q
+	$(BIN)/python -m pytest -m unit -q --hypothesis-profile=quick
 
 # Unit tests and the site's text under other numeric setups (generic BLAS kernel, oldest and newest
 # Python/numpy/plotly); needs python3.10 and python3.13 on PATH or in pyenv.

@@ -11,9 +11,12 @@ import pytest
 from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parents[1]
-# `make check` runs the unit tests with fewer generated examples, for a quick edit loop; `make test`
-# runs the default profile (100 examples a property, or what a test's own @settings says).
-settings.register_profile("quick", max_examples=15)
+# No deadline: hypothesis would otherwise fail a test that runs slowly on a loaded machine, and the
+# tests never time anything. `make check` runs the unit tests with fewer generated examples, for a
+# quick edit loop; `make test` runs all of them (100 a property, or what a test's @settings says).
+settings.register_profile("full", deadline=None)
+settings.register_profile("quick", deadline=None, max_examples=15)
+settings.load_profile("full")
 
 SITE_FIXTURES = {"site", "read_page"}   # a test that asks for these reads the built site
 SITE_MODULES = {"test_build", "test_notebooks"}   # scratch builds; the notebooks run 52 kernels
