@@ -53,6 +53,14 @@ def table_rows(html):
     return [row for table in tables(html) for row in table]
 
 
+def load_snippet(name):
+    """Run docs/snippets/<name> with print silenced and return its namespace (the functions it defines)."""
+    path = DOCS / "snippets" / name
+    namespace = {"print": lambda *a, **k: None}
+    exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), namespace)
+    return namespace
+
+
 def build_site(out):
     """Build the whole site with --strict into out; a warning fails the build."""
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")

@@ -5,6 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from conftest import load_snippet
 from primer.architectures import EXAMPLE_MODEL, OUTPUTS, SOURCE, TARGET, architecture_for, influence, machine_for, run
 from primer.machines import MACHINES, masks
 from primer.models import model
@@ -64,13 +65,9 @@ def test_bert_base_and_gpt_1_have_equal_blocks_and_opposite_masks():
 # ---- the chapter's numpy core agrees with primer (chapter 9)
 
 def test_chapter_9_core_numpy_equals_primer_on_random_inputs():
-    from pathlib import Path
-
     from primer.attention import attention
 
-    path = Path(__file__).resolve().parents[1] / "docs/snippets/09-choosing/core_numpy.py"
-    core = {"print": lambda *a, **k: None}
-    exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), core)
+    core = load_snippet("09-choosing/core_numpy.py")
     rng = np.random.default_rng(9)
     for machine in MACHINES:
         for n, m in ((1, 1), (4, 3), (6, 2)):

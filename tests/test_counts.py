@@ -3,13 +3,13 @@
 from collections import Counter
 from dataclasses import replace
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import load_snippet
 from primer.config import Config
 from primer.counts import (PARTS, attention_cost, cost_ratio, cost_row, count_params, count_weights, format_bytes,
                            kv_cache_bytes, measured_ops, predicted_ops, rnn_cost, serial_steps, speedup, total_rows,
@@ -19,7 +19,6 @@ from primer.kvcache import KVCache, decode_cached
 from primer.models import model
 from primer.transformer import init_stack
 
-SNIPPETS = Path(__file__).resolve().parents[1] / "docs" / "snippets"
 small = st.integers(1, 6)
 
 
@@ -204,8 +203,7 @@ def test_a_sliding_window_caps_the_cache_and_grouped_query_attention_divides_it(
 
 
 def test_the_pages_plain_numpy_formula_equals_primer():
-    core = {"print": lambda *a, **k: None}
-    exec(compile((SNIPPETS / "11-kv-memory" / "core_numpy.py").read_text(), "core_numpy.py", "exec"), core)
+    core = load_snippet("11-kv-memory/core_numpy.py")
     rng = np.random.default_rng(5)
     for _ in range(50):
         layers, kv, d_head, n = (int(a) for a in rng.integers(1, 100, 4))

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from conftest import DOCS
+from conftest import load_snippet
 from primer import softmax
 from primer.config import Config
 from primer.decoding import (draw, entropy_bits, frequencies, generate, greedy, sample, sampling_probs, temperature_softmax,
@@ -116,9 +116,7 @@ def test_entropy_bits():
 
 
 def test_core_numpy_snippet_draws_what_primer_draws():
-    namespace = {"print": lambda *a, **k: None}
-    path = DOCS / "snippets" / "12-sampling-pipeline" / "core_sampling.py"
-    exec(compile(path.read_text(), str(path), "exec"), namespace)
+    namespace = load_snippet("12-sampling-pipeline/core_sampling.py")
     rng = np.random.default_rng(3)
     for seed in range(20):
         z = rng.normal(scale=3, size=int(rng.integers(1, 10)))

@@ -4,6 +4,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import load_snippet
 from primer import causal_mask, encdec
 from primer.config import Config
 from primer.kvcache import decode_cached
@@ -94,14 +95,10 @@ def test_a_decoder_block_is_an_encoder_block_plus_one_attention_sublayer():
 # ---- the chapter's numpy core agrees with primer
 
 def test_chapter_8_core_numpy_equals_primer_on_random_inputs():
-    from pathlib import Path
-
     from primer.attention import attention
     from primer.masks import full_mask
 
-    path = Path(__file__).resolve().parents[1] / "docs/snippets/08-encoder-decoder/core_numpy.py"
-    core = {"print": lambda *a, **k: None}
-    exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), core)
+    core = load_snippet("08-encoder-decoder/core_numpy.py")
     rng = np.random.default_rng(8)
     for _ in range(30):
         n, m, d, n_layers = (int(v) for v in rng.integers(1, 9, size=4))

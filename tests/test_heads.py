@@ -2,6 +2,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import load_snippet
 from primer import attention, causal_mask, full_mask
 from primer.heads import (merge_heads, multi_head_attention, relation_projections, split_heads, total_variation,
                           wide_head_weights)
@@ -111,13 +112,9 @@ def test_total_variation():
 
 
 def test_chapter_4_core_numpy_equals_primer():
-    from pathlib import Path
-
     from primer.position import sinusoidal_encoding
 
-    path = Path(__file__).resolve().parents[1] / "docs/snippets/04-self-cross-heads/core_numpy.py"
-    core = {"print": lambda *a, **k: None}
-    exec(compile(path.read_text(), str(path), "exec"), core)
+    core = load_snippet("04-self-cross-heads/core_numpy.py")
     rng = np.random.default_rng(9)
     for h, n_q, n_k, d_h in ((1, 1, 1, 2), (2, 3, 5, 3), (4, 6, 2, 2)):
         d = 8

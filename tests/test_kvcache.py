@@ -1,10 +1,10 @@
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import load_snippet
 from primer import attention, causal_mask
 from primer.config import Config
 from primer.decoding import generate
@@ -13,15 +13,10 @@ from primer.pages.kv_cache import APPENDED, PROMPT, SEED
 from primer.rounding import BOUND, is_rounding
 from primer.transformer import decode, init_stack
 
-SNIPPETS = Path(__file__).resolve().parents[1] / "docs" / "snippets"
 CFG = Config()
 PARAMS = init_stack(SEED, CFG)
 
 
-def load(name):
-    namespace = {"print": lambda *a, **k: None}
-    exec(compile((SNIPPETS / name).read_text(), name, "exec"), namespace)
-    return namespace
 
 
 # ---- cached decoding is exact: it equals recomputing everything
@@ -127,7 +122,7 @@ def test_decode_step_equals_the_last_row_of_causal_attention(n, d, d_k, d_v, see
 
 
 def test_core_numpy_decode_step_equals_primer_on_random_inputs():
-    core = load("10-kv-cache/core_numpy.py")
+    core = load_snippet("10-kv-cache/core_numpy.py")
     rng = np.random.default_rng(11)
     for t in range(0, 8):
         d, d_k, d_v = rng.integers(1, 7, 3)

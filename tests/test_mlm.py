@@ -2,6 +2,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
+from conftest import load_snippet
 from primer import mlm
 
 
@@ -79,19 +80,13 @@ def test_context_of_pads_the_ends():
 
 # ---- the chapter's numpy core agrees with primer
 
-def _core(name):
-    from pathlib import Path
-    path = Path(__file__).resolve().parents[1] / "docs" / "snippets" / name
-    namespace = {"print": lambda *a, **k: None}
-    exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), namespace)
-    return namespace
 
 
 def test_chapter_6_core_numpy_equals_primer_on_random_inputs():
     from primer.attention import attention
     from primer.masks import full_mask
 
-    core = _core("06-encoder/core_numpy.py")
+    core = load_snippet("06-encoder/core_numpy.py")
     rng = np.random.default_rng(6)
     words = [f"w{i}" for i in range(30)]
     for seed in range(40):

@@ -3,6 +3,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import load_snippet
 from primer import causal_mask, full_mask
 from primer.decoding import greedy
 from primer.machines import MACHINES, masks, reach
@@ -169,10 +170,7 @@ def test_pipeline_figures_have_working_controls(lang):
 @settings(max_examples=10, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(1, 6), st.integers(1, 6))
 def test_chapter_13_numpy_core_reads_like_primers_image_prefix(seed, p, t):
-    from conftest import DOCS
-    core = {"print": lambda *a, **k: None}
-    path = DOCS / "snippets" / "13-today" / "core_numpy.py"
-    exec(compile(path.read_text(), str(path), "exec"), core)
+    core = load_snippet("13-today/core_numpy.py")
     rng = np.random.default_rng(seed)
     reads = core["image_prefix_reads"](rng.normal(size=(p, 8)), rng.normal(size=(t, 8)), rng.normal(size=(8, 8)) / 3)
     expected = np.zeros((p + t, p + t), bool)

@@ -3,6 +3,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import load_snippet
 from primer.gradcheck import numerical_jacobian
 from primer.pages.rnn import EXPERIMENT, HEAD, RADII, SENTENCE, STEPS, TAIL
 from primer.rnn import (ACTIVATIONS, LOSSES, char_position, dependency_distance, gradient_norms, readout, recurrent_matrix,
@@ -171,12 +172,7 @@ def test_spectral_norm_bounds_the_spectral_radius_and_exceeds_it_for_the_experim
 
 
 def test_chapter_1_core_numpy_equals_primer():
-    from pathlib import Path
-    path = Path(__file__).resolve().parents[1] / "docs/snippets/01-rnn/core_numpy.py"
-    source = path.read_text()
-    assert "primer" not in source
-    core = {"print": lambda *a, **k: None}
-    exec(compile(source, str(path), "exec"), core)
+    core = load_snippet("01-rnn/core_numpy.py")   # numpy only: tests/test_copy_paste.py checks its imports
     for seed in range(5):
         case = random_rnn(seed)
         case["h0"] = np.zeros(4)

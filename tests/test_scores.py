@@ -3,6 +3,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import load_snippet
 from primer import attention, softmax
 from primer.pages.attention import SCORE_K, SCORE_Q, SCORE_V, SCORE_W_BILINEAR, SCORE_W_K, SCORE_W_Q, VARIANCE_DKS
 from primer.scores import additive_score, bilinear_score, dot_score, scaled_dot_score, score_variance, softmax_saturation
@@ -105,11 +106,7 @@ def test_f9_unscaled_softmax_saturates_and_scaled_does_not():
 
 
 def test_chapter_3_core_numpy_equals_primer():
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[1] / "docs/snippets/03-attention/core_numpy.py"
-    core = {"print": lambda *a, **k: None}
-    exec(compile(path.read_text(), str(path), "exec"), core)
+    core = load_snippet("03-attention/core_numpy.py")
     from primer.gradcheck import self_attention
 
     rng = np.random.default_rng(5)

@@ -3,7 +3,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import DOCS
+from conftest import load_snippet
 from primer.pages.seq2seq import DEFAULT_EXAMPLE, EXAMPLES
 from primer.scores import additive_score
 from primer.seq2seq import CARRY, alignment, bahdanau_attention, concept_scorer, concept_states
@@ -82,9 +82,7 @@ def test_bought_leads_with_mai_and_gives_le_a_share():
 
 
 def test_standalone_numpy_snippet_equals_primer():
-    namespace = {"print": lambda *a, **k: None}
-    path = DOCS / "snippets" / "02-seq2seq" / "bahdanau_numpy.py"
-    exec(compile(path.read_text(), str(path), "exec"), namespace)
+    namespace = load_snippet("02-seq2seq/bahdanau_numpy.py")
     for seed in range(10):
         case = random_case(seed, n_t=seed % 4 + 1, n_s=seed % 5 + 1)
         s, h, w, u, v = case

@@ -6,19 +6,15 @@ on the code the built pages show (which is the snippets' code).
 
 import numpy as np
 
-from conftest import DOCS
+from conftest import load_snippet
 
 
-def load(name):
-    namespace = {"print": lambda *a, **k: None}
-    exec(compile((DOCS / "snippets" / name).read_text(), name, "exec"), namespace)
-    return namespace
 
 
 def test_core_numpy_equals_primer_on_random_inputs():
     import primer
 
-    core = load("05-mask/core_numpy.py")
+    core = load_snippet("05-mask/core_numpy.py")
     rng = np.random.default_rng(7)
     for n in range(1, 9):
         assert np.array_equal(core["causal_mask"](n), primer.causal_mask(n))

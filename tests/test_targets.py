@@ -1,12 +1,10 @@
 """primer.targets: next-token pairs (chapter 7), and chapter 7's numpy core against primer."""
 
-from pathlib import Path
-
 import numpy as np
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from conftest import load_snippet
 from primer.attention import attention
 from primer.leak import experiment
 from primer.masks import causal_mask
@@ -27,15 +25,10 @@ def test_with_bos_every_token_is_a_target(tokens):
     assert targets == tokens and inputs == [-1] + tokens[:-1]
 
 
-def _core(name):
-    path = Path(__file__).resolve().parents[1] / "docs" / "snippets" / name
-    namespace = {"print": lambda *a, **k: None}
-    exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), namespace)
-    return namespace
 
 
 def test_chapter_7_core_numpy_equals_primer_on_random_inputs():
-    core = _core("07-decoder/core_numpy.py")
+    core = load_snippet("07-decoder/core_numpy.py")
     rng = np.random.default_rng(7)
     for _ in range(40):
         n, d = int(rng.integers(2, 12)), int(rng.integers(1, 6))
