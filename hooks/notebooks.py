@@ -1,0 +1,101 @@
+"""MkDocs hook: each chapter's notebook (docs/<lang>/notebooks/<chapter>.ipynb) as a page of its language, with its .ipynb to download.
+
+mkdocs-static-i18n rebuilds every file as a plain MkDocs File, which counts only Markdown as a page:
+left alone, a notebook would be copied as raw JSON to its page URL and have no twin in the other
+language. The File class i18n builds with is swapped for one that counts .ipynb as a page, so
+mkdocs-jupyter renders it and i18n gives it its twin for the language switcher.
+"""
+
+import html
+import re
+from pathlib import Path, PurePosixPath
+
+import mkdocs_static_i18n.folder as i18n_folder
+from mkdocs.plugins import event_priority
+from mkdocs.structure.files import File
+from mkdocs.utils import get_relative_url
+
+WORDS = {
+    "zh": {"title": "本章笔记本", "read": "在网页上看本章的 Jupyter 笔记本", "download": "下载笔记本（.ipynb）",
+           "body": "代码、matplotlib 图和能自己检查对错的练习，只需要 numpy、matplotlib 和 primer。",
+           "solution": "答案"},
+    "en": {"title": "This chapter's notebook", "read": "Read this chapter's Jupyter notebook", "download": "Download the notebook (.ipynb)",
+           "body": "The code, matplotlib plots and exercises that check themselves; it needs only numpy, matplotlib and primer.",
+           "solution": "Solution"},
+}
+SOLUTION = re.compile(r'<div[^>]*class="[^"]*\bcelltag_exercise-solution\b[^"]*"[^>]*>')
+DIV = re.compile(r"<(/?)div\b[^>]*>")
+
+
+class NotebookAwareFile(File):
+    """A File that counts a .ipynb as a documentation page."""
+
+    def is_documentation_page(self):
+        return self.src_uri.endswith(".ipynb") or super().is_documentation_page()
+
+
+i18n_folder.File = NotebookAwareFile   # i18n's create_i18n_file builds every file of docs/ with this name
+
+
+def _lang(file):
+    return getattr(file, "locale", None) or "zh"
+
+
+def _download_url(page_url):
+    return page_url.rstrip("/") + ".ipynb"   # notebooks/05-mask/ -> notebooks/05-mask.ipynb
+
+
+@event_priority(-150)  # after i18n's on_files (-100); before primer_build's (-200), which hands the files to htmlproofer
+def on_files(files, config):
+    """Add, beside each notebook page, the .ipynb itself as a file to download."""
+    for file in [f for f in files if f.src_uri.endswith(".ipynb") and f.is_documentation_page()]:
+        src = PurePosixPath(file.src_uri)
+        copy = File(str(src.with_suffix(".download.ipynb")), config.docs_dir, config.site_dir, False,
+                    dest_uri=_download_url(file.url))
+        copy.abs_src_path = file.abs_src_path
+        files.append(copy)
+    return files
+
+
+def on_page_markdown(markdown_text, page, config, files):
+    """Link a chapter page to its notebook: the rendered page and the .ipynb."""
+    lang, name = _lang(page.file), PurePosixPath(page.file.src_uri).stem
+    notebook = Path(config.docs_dir) / lang / "notebooks" / f"{name}.ipynb"
+    if page.file.src_uri.endswith(".ipynb") or not notebook.exists():
+        return markdown_text
+    w = WORDS[lang]
+    download = get_relative_url(_download_url(f"{'en/' if lang == 'en' else ''}notebooks/{name}/"), page.url)
+    box = (f'\n\n!!! tip "{w["title"]}"\n    {w["body"]}\n\n'
+           f'    [{w["read"]}](notebooks/{name}.ipynb) · '
+           f'<a href="{download}" download class="primer-notebook-download">{w["download"]}</a>\n')
+    return markdown_text.rstrip("\n") + box
+
+
+def _wrap_solutions(content, summary):
+    out, pos = [], 0
+    for start in SOLUTION.finditer(content):
+        if start.start() < pos:
+            continue
+        depth, end = 0, None
+        for tag in DIV.finditer(content, start.start()):
+            depth += -1 if tag.group(1) else 1
+            if depth == 0:
+                end = tag.end()
+                break
+        if end is None:
+            break
+        out += [content[pos:start.start()], f'<details class="note"><summary>{summary}</summary>',
+                content[start.start():end], "</details>"]
+        pos = end
+    return "".join(out) + content[pos:]
+
+
+def on_page_content(content, page, config, files):
+    """On a notebook page: put each solution cell in a closed admonition, and offer the .ipynb at the top."""
+    if not page.file.src_uri.endswith(".ipynb"):
+        return content
+    w = WORDS[_lang(page.file)]
+    download = get_relative_url(_download_url(page.file.url), page.file.url)
+    link = (f'<p class="primer-notebook-download"><a href="{html.escape(download)}" download>'
+            f'{w["download"]}</a></p>\n')
+    return link + _wrap_solutions(content, w["solution"])

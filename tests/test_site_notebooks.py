@@ -1,0 +1,69 @@
+"""The notebooks in the built site: HTML pages with executed outputs, twins for the switcher, solutions closed, the .ipynb to download."""
+
+import json
+import re
+
+import pytest
+
+from conftest import DOCS, LANGS
+
+CHAPTERS = sorted(p.stem for p in (DOCS / "zh" / "notebooks").glob("*.ipynb"))
+NOT_YET = {"zh": "还没写好", "en": "not yet"}
+
+
+def notebook_page(site, lang, chapter):
+    return (site if lang == "zh" else site / "en") / "notebooks" / chapter / "index.html"
+
+
+def test_every_chapter_has_a_notebook():
+    assert len(CHAPTERS) == 13
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_notebook_page_is_html_with_executed_outputs(site, lang, chapter):
+    html = notebook_page(site, lang, chapter).read_text(encoding="utf-8")
+    assert html.lstrip().lower().startswith("<!doctype html>"), "published as raw JSON, not as a page"
+    assert f'<html lang="{lang}"' in html
+    assert "jp-CodeCell" in html and "jp-OutputArea" in html
+    assert re.search(r'<img[^>]+src="data:image/png;base64,', html), "no matplotlib figure was executed"
+    assert html.count(NOT_YET[lang]) >= 2          # each check ran against its stub
+    assert "Traceback" not in html
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_the_switcher_on_a_notebook_page_leads_to_its_twin(site, chapter):
+    zh = notebook_page(site, "zh", chapter).read_text(encoding="utf-8")
+    en = notebook_page(site, "en", chapter).read_text(encoding="utf-8")
+    assert f'<a href="../../en/notebooks/{chapter}/" hreflang="en"' in zh
+    assert f'<a href="../../../notebooks/{chapter}/" hreflang="zh"' in en
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_solutions_sit_in_a_closed_admonition(site, lang, chapter):
+    html = notebook_page(site, lang, chapter).read_text(encoding="utf-8")
+    source = json.loads((DOCS / lang / "notebooks" / f"{chapter}.ipynb").read_text(encoding="utf-8"))
+    n_solutions = sum("exercise-solution" in c["metadata"].get("tags", []) for c in source["cells"])
+    assert 2 <= n_solutions == len(re.findall(r'<details class="note"><summary>[^<]+</summary>\s*<div[^>]*celltag_exercise-solution', html))
+    assert "<details class=\"note\" open" not in html
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_ipynb_is_downloadable_from_the_chapter_and_the_notebook_page(site, lang, chapter):
+    root = site if lang == "zh" else site / "en"
+    ipynb = root / "notebooks" / f"{chapter}.ipynb"
+    assert json.loads(ipynb.read_text(encoding="utf-8")) == json.loads((DOCS / lang / "notebooks" / f"{chapter}.ipynb").read_text(encoding="utf-8"))
+    chapter_html = (root / chapter / "index.html").read_text(encoding="utf-8")
+    assert f'<a href="../notebooks/{chapter}.ipynb" download' in chapter_html
+    assert f'href="../notebooks/{chapter}/"' in chapter_html      # and the rendered page
+    assert f'<a href="../{chapter}.ipynb" download>' in notebook_page(site, lang, chapter).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_notebooks_are_in_the_nav(site, lang):
+    html = ((site if lang == "zh" else site / "en") / "index.html").read_text(encoding="utf-8")
+    assert ("笔记本" if lang == "zh" else "Notebooks") in html
+    for chapter in CHAPTERS:
+        assert f'href="notebooks/{chapter}/"' in html
