@@ -376,3 +376,298 @@ def test_screenshots_of_chapter_5_at_desktop_and_phone_width(site, open_page, la
         overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
         assert overflow <= 0, f"{lang}/05-mask scrolls sideways by {overflow}px at {viewport['width']}px wide"
     assert not visit.foreign_requests() and not visit.console_errors()
+
+
+# ---- dark mode: figures follow Material's palette toggle, no reload
+
+THEME_JS = """() => { const ctx = document.createElement('canvas').getContext('2d');
+  const norm = c => { ctx.fillStyle = '#000'; ctx.fillStyle = c; return ctx.fillStyle; };   // one spelling per colour
+  return [...document.querySelectorAll('.js-plotly-plot')].map(el => ({
+  id: el.id, scheme: el.dataset.scheme || null,
+  font: el._fullLayout.font.color,
+  grid: Object.keys(el._fullLayout).filter(k => /^[xy]axis\\d*$/.test(k)).map(k => el._fullLayout[k].gridcolor),
+  scales: el.data.filter(t => t.type === 'heatmap').map(t => JSON.stringify(
+    Array.isArray(t.colorscale) ? t.colorscale.map(s => [s[0], norm(s[1])]) : t.colorscale)),
+  annotations: (el._fullLayout.annotations || []).map(a => norm(a.font.color)),
+  texts: [...el.querySelectorAll('.main-svg .xtick text, .main-svg .ytick text, .main-svg .annotation-text')]
+    .slice(0, 40).map(t => getComputedStyle(t).fill),
+})); }"""
+PAGE_BG_JS = "() => getComputedStyle(document.body).backgroundColor"
+
+
+def rgb_of(css):
+    """Return (r, g, b, a) of a CSS colour as chromium reports it: rgb(...), rgba(...) or #rrggbb."""
+    if css.startswith("#"):
+        return tuple(int(css[i:i + 2], 16) for i in (1, 3, 5)) + (1.0,)
+    nums = [float(v) for v in re.findall(r"[\d.]+", css)]
+    return tuple(nums[:3]) + ((nums[3],) if len(nums) > 3 else (1.0,))
+
+
+def over(fg, bg):
+    """Return the opaque colour of fg drawn over the opaque bg."""
+    a = fg[3]
+    return tuple(a * f + (1 - a) * b for f, b in zip(fg[:3], bg[:3])) + (1.0,)
+
+
+def contrast(a, b):
+    """Return the WCAG contrast ratio of two opaque colours."""
+    def lum(c):
+        lin = [(v / 255) / 12.92 if v / 255 <= 0.04045 else ((v / 255 + 0.055) / 1.055) ** 2.4 for v in c[:3]]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    hi, lo = sorted((lum(a), lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def toggle_palette(page):
+    """Click Material's palette toggle in the header, as a reader does; return the new scheme."""
+    before = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
+    page.locator("form[data-md-component=palette] label:visible").first.click()
+    page.wait_for_function("s => document.body.getAttribute('data-md-color-scheme') !== s", arg=before)
+    scheme = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
+    page.wait_for_function("s => [...document.querySelectorAll('.js-plotly-plot')].every(el => el.dataset.scheme === s)",
+                           arg=scheme, timeout=10_000)
+    page.wait_for_timeout(300)
+    return scheme
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_figures_follow_the_dark_palette_without_a_reload(site, open_page, lang):
+    name = "05-mask.md"
+    visit = open_page(url_path(site, lang, name))
+    page = visit.page
+    assert set(wait_drawn(page, NEW_PLOT.findall(html_path(site, lang, name).read_text(encoding="utf-8"))))
+    page.evaluate("window.__notReloaded = true")
+    light = {f["id"]: f for f in page.evaluate(THEME_JS)}
+    assert toggle_palette(page) == "slate"
+    assert page.evaluate("window.__notReloaded === true"), "the palette toggle reloaded the page"
+    dark = {f["id"]: f for f in page.evaluate(THEME_JS)}
+    bg = rgb_of(page.evaluate(PAGE_BG_JS))
+    assert contrast(bg, (255, 255, 255, 1)) > 10, f"slate background {bg} is not dark"
+    problems = []
+    for fid, d in dark.items():
+        l = light[fid]
+        if d["font"] == l["font"]:
+            problems.append(f"{fid}: font colour stayed {l['font']}")
+        if d["grid"] and d["grid"] == l["grid"]:
+            problems.append(f"{fid}: grid colours stayed {l['grid']}")
+        for before, after in zip(l["scales"], d["scales"]):
+            if before == after:
+                problems.append(f"{fid}: a heatmap kept its light colour scale {before[:60]}")
+        for fill in d["texts"]:
+            ratio = contrast(over(rgb_of(fill), bg), bg)
+            if ratio < 4.5:
+                problems.append(f"{fid}: text {fill} on the slate background has contrast {ratio:.1f} < 4.5")
+    assert light and not problems, f"{lang}/{name}:\n  " + "\n  ".join(problems)
+    assert toggle_palette(page) == "default"
+    back = {f["id"]: f for f in page.evaluate(THEME_JS)}
+    for fid, l in light.items():
+        assert back[fid]["scales"] == l["scales"] and back[fid]["annotations"] == l["annotations"], fid
+    assert not visit.console_errors()
+
+
+# ---- accessibility: axe-core on every page of both languages, names and table alternatives of figures
+
+AXE_RUN_JS = """async () => {
+  const r = await axe.run(document, {resultTypes: ['violations']});
+  return r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical').map(v => ({
+    id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.slice(0, 3).map(n => n.target.join(' ') + ' :: ' + (n.failureSummary || '').split('\\n').slice(1, 2).join(''))}));
+}"""
+
+
+@pytest.fixture(scope="session")
+def axe_js():
+    from node_tools import node_modules
+    return node_modules() / "axe-core" / "axe.min.js"
+
+
+@pytest.mark.parametrize("name", page_names())
+@pytest.mark.parametrize("lang", LANGS)
+def test_axe_finds_no_serious_or_critical_violation(site, open_page, axe_js, lang, name):
+    visit = open_page(url_path(site, lang, name))
+    page = visit.page
+    wait_drawn(page, NEW_PLOT.findall(html_path(site, lang, name).read_text(encoding="utf-8")))
+    page.add_script_tag(path=str(axe_js))
+    violations = page.evaluate(AXE_RUN_JS)
+    assert not violations, f"{lang}/{name}:\n" + "\n".join(
+        f"  {v['impact']} {v['id']}: {v['help']}\n    " + "\n    ".join(v["nodes"]) for v in violations)
+
+
+def test_axe_catches_a_planted_violation(site, open_page, axe_js):
+    page = open_page("").page
+    page.evaluate("""() => { const i = document.createElement('img'); i.src = 'data:,';
+                            document.querySelector('article').appendChild(i); }""")
+    page.add_script_tag(path=str(axe_js))
+    assert "image-alt" in [v["id"] for v in page.evaluate(AXE_RUN_JS)]
+
+
+FIGURE_NAMES_JS = """() => [...document.querySelectorAll('.js-plotly-plot')].map(el => {
+  const fig = el.closest('figure');
+  return {id: el.id, name: fig ? (fig.getAttribute('aria-label') || '') : '',
+          heatmap: el.data.some(t => t.type === 'heatmap'),
+          table: !!document.querySelector('details.primer-figure-table[data-figure="' + el.id + '"]')};
+})"""
+
+# Open each figure's table, then compare every cell with the heatmap drawn there: the label printed on
+# the cell if it has one (a formatted value, or -inf on a closed cell), else its z.
+TABLE_CHECK_JS = """el => {
+  const details = document.querySelector('details.primer-figure-table[data-figure="' + el.id + '"]');
+  details.open = true;
+  details.dispatchEvent(new Event('toggle'));
+  const bad = [], labels = new Set();
+  let cells = 0;
+  for (const table of details.querySelectorAll('table')) {
+    const traces = table.dataset.traces.split(',').map(Number).map(i => el.data[i]);
+    [...table.tBodies[0].rows].forEach((row, r) => [...row.cells].slice(1).forEach((cell, c) => {
+      const t = traces.find(t => t.z[r] && t.z[r][c] !== null && t.z[r][c] !== undefined);
+      const text = cell.textContent;
+      cells++;
+      if (!t) { if (text !== '') bad.push(`${r},${c}: '${text}' where nothing is drawn`); return; }
+      const z = t.z[r][c], num = Number(text.replace('%', ''));
+      const label = Array.isArray(t.text) && t.text[r] ? String(t.text[r][c] || '') : '';
+      if (label) {   // the figure prints a label on the cell (a value, or -inf on a closed cell): the same
+        if (text !== label) bad.push(`${r},${c}: table says '${text}', the figure's cell says '${label}'`);
+        if (!Number.isFinite(Number(label.replace('%', '')))) labels.add(text);
+      } else if (Number.isFinite(num) && text.trim() !== '') {
+        const scale = text.endsWith('%') ? 100 : 1, digits = (text.split('.')[1] || '').replace('%', '').length;
+        if (Math.abs(num - z * scale) > 0.5 * 10 ** -digits * 1.0001 + 1e-9 && Math.abs(num - z) > 0.5 * 10 ** -digits * 1.0001 + 1e-9)
+          bad.push(`${r},${c}: table says ${text}, the figure's z is ${z}`);
+      } else labels.add(text);
+    }));
+  }
+  return {bad: bad.slice(0, 5), labels: [...labels], cells};
+}"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_figure_is_named_and_every_heatmap_has_its_numbers_as_a_table(site, open_page, lang):
+    problems, checked, closed_labels = [], 0, set()
+    for name in page_names():
+        html = html_path(site, lang, name).read_text(encoding="utf-8")
+        expected = NEW_PLOT.findall(html)
+        if not expected:
+            continue
+        page = open_page(url_path(site, lang, name)).page
+        wait_drawn(page, expected)
+        for fig in page.evaluate(FIGURE_NAMES_JS):
+            if len(fig["name"]) < 8:
+                problems.append(f"{name} {fig['id']}: no accessible name ({fig['name']!r})")
+            if fig["heatmap"] != fig["table"]:
+                problems.append(f"{name} {fig['id']}: heatmap={fig['heatmap']} but table={fig['table']}")
+            if fig["heatmap"] and fig["table"]:
+                out = page.locator(f'[id="{fig["id"]}"]').evaluate(TABLE_CHECK_JS)
+                checked += out["cells"]
+                closed_labels |= set(out["labels"])
+                problems += [f"{name} {fig['id']}: {b}" for b in out["bad"]]
+                if not out["cells"]:
+                    problems.append(f"{name} {fig['id']}: the table is empty")
+        page.context.close()
+    assert checked > 1000 and "−∞" in closed_labels, (checked, closed_labels)
+    assert not problems, f"{lang}:\n  " + "\n  ".join(problems)
+
+
+# ---- print: a chapter from chromium's print, as PDF and as images for a person to look at
+
+PRINTS = ROOT / "tests" / "artifacts" / "print"
+PRINT_LAYOUT_JS = """() => {
+  const hidden = sel => [...document.querySelectorAll(sel)].every(e => getComputedStyle(e).display === 'none' || !e.offsetParent);
+  const figs = [...document.querySelectorAll('article .js-plotly-plot')];
+  const article = document.querySelector('article').getBoundingClientRect();
+  const fixed = [...document.querySelectorAll('body *')].filter(e => {
+    const s = getComputedStyle(e); return (s.position === 'fixed' || s.position === 'sticky') && s.display !== 'none'
+      && s.visibility !== 'hidden' && e.getBoundingClientRect().width * e.getBoundingClientRect().height > 0; });
+  return {nav: hidden('.md-header, .md-tabs, .md-sidebar, .md-footer, .md-top'),
+          figures: figs.length, drawn: figs.filter(f => f.getBoundingClientRect().height > 100 && f.querySelector('.main-svg')).length,
+          tables: [...document.querySelectorAll('article table')].filter(t => t.offsetParent && !t.closest('details')).length,
+          fixed: fixed.map(e => e.className || e.tagName), width: article.width};
+}"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_printed_chapter_shows_figures_and_tables_without_navigation(site, open_page, lang):
+    import shutil
+    import subprocess
+
+    name = "05-mask.md"
+    page = open_page(url_path(site, lang, name)).page
+    expected = NEW_PLOT.findall(html_path(site, lang, name).read_text(encoding="utf-8"))
+    assert set(expected) <= set(wait_drawn(page, expected))
+    page.emulate_media(media="print")
+    page.wait_for_timeout(500)
+    layout = page.evaluate(PRINT_LAYOUT_JS)
+    assert layout["nav"], "navigation is printed"
+    assert layout["drawn"] == layout["figures"] == len(expected), layout
+    assert layout["tables"] >= 1 and not layout["fixed"], layout
+    PRINTS.mkdir(parents=True, exist_ok=True)
+    pdf = PRINTS / f"05-mask-{lang}.pdf"
+    pdf.write_bytes(page.pdf(format="A4", print_background=True))
+    assert pdf.stat().st_size > 50_000
+    title = page.locator("article h1").text_content().strip().rstrip("¶").strip()
+    exe = shutil.which("pdftoppm")
+    assert exe, "pdftoppm is missing (`make system-deps`, or `sudo apt-get install poppler-utils`)"
+    text = subprocess.run([shutil.which("pdftotext"), "-layout", str(pdf), "-"], capture_output=True, text=True).stdout
+    assert title.split()[0] in text, f"the chapter title {title!r} is not in the PDF"
+    nav = page.locator(".md-nav__link").all_text_contents()
+    assert not any(t.strip() and t.strip() in text.split("\n")[0] for t in nav[:3]), "the PDF starts with navigation"
+    for old in PRINTS.glob(f"05-mask-{lang}-*.png"):
+        old.unlink()
+    subprocess.run([exe, "-png", "-r", "50", "-f", "1", "-l", "4", str(pdf), str(PRINTS / f"05-mask-{lang}")], check=True)
+    from PIL import Image, ImageStat
+    pngs = sorted(PRINTS.glob(f"05-mask-{lang}-*.png"))
+    assert len(pngs) >= 2, pngs
+    for png in pngs:
+        img = Image.open(png).convert("L")
+        inked = sum(n for v, n in enumerate(img.histogram()) if v < 200) / (img.width * img.height)
+        assert inked > 0.01 and ImageStat.Stat(img).stddev[0] > 10, f"{png} looks blank ({inked:.3%} inked)"
+
+
+# ---- the site under a sub-path, with a deploy's site_url and repo_url
+
+def test_the_site_works_under_a_sub_path(tmp_path, chromium):
+    import gzip
+    import os
+    import subprocess
+    import sys
+
+    site_url, repo = "https://example.org/primer/sub/", "https://github.com/example/primer"
+    out = tmp_path / "root" / "primer" / "sub"
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", PRIMER_SITE_URL=site_url, PRIMER_REPO_URL=repo)
+    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(out)],
+                          cwd=ROOT, env=env, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    page_html = (out / "05-mask" / "index.html").read_text(encoding="utf-8")
+    assert f'<link rel="canonical" href="{site_url}05-mask/">' in page_html
+    assert f'href="{repo}/edit/main/docs/zh/05-mask.md"' in page_html
+    locs = re.findall(r"<loc>([^<]+)</loc>", gzip.decompress((out / "sitemap.xml.gz").read_bytes()).decode())
+    assert locs and all(u.startswith(site_url) for u in locs) and f"{site_url}en/05-mask/" in locs
+    rooted = {}
+    for f in out.rglob("*.html"):
+        text = f.read_text(encoding="utf-8")
+        ok = "/primer/sub/" if f.name == "404.html" else None   # the 404 page is served at any path
+        bad = [u for u in re.findall(r'(?:href|src)="(/[^"]*)"', text) if not (ok and u.startswith(ok))]
+        if bad:
+            rooted[f.relative_to(out).as_posix()] = bad[:3]
+    assert not rooted, f"root-absolute links break under a sub-path: {rooted}"
+    with serve(tmp_path / "root") as root_url:
+        base = root_url + "primer/sub/"
+        context = chromium.new_context(viewport=DESKTOP, service_workers="block")
+        try:
+            page = context.new_page()
+            failed = []
+            page.on("response", lambda r: r.status >= 400 and failed.append(f"{r.status} {r.url}"))
+            context.route("**/*", lambda r: r.continue_() if r.request.url.startswith(root_url) else r.abort())
+            page.goto(base + "05-mask/", wait_until="load")
+            assert wait_drawn(page, NEW_PLOT.findall(page_html))
+            page.locator(".md-header .md-select").first.hover()
+            page.locator('.md-select__link[hreflang="en"]').first.click()
+            page.wait_for_url(base + "en/05-mask/")
+            page.locator(".md-header .md-select").first.hover()
+            page.locator('.md-select__link[hreflang="zh"]').first.click()
+            page.wait_for_url(base + "05-mask/")
+            page.goto(base + "en/", wait_until="load")
+            page.locator(".md-header .md-select").first.hover()
+            page.locator('.md-select__link[hreflang="zh"]').first.click()
+            page.wait_for_url(base)
+            assert not failed, failed
+        finally:
+            context.close()

@@ -7,6 +7,7 @@ import json
 import math
 import os
 import re
+from html import escape as html_escape
 from pathlib import Path
 
 import numpy as np
@@ -20,7 +21,7 @@ CLOSED_COLOR = "#9e9e9e"   # cells a mask closes: drawn, never left as a gap
 ACCENT = "#e8710a"         # the one thing a figure wants you to look at
 MUTED = "#90a4ae"
 LEFT_COLOR = "#1f77b4"     # what a token reads on its left (and the encoder)
-RIGHT_COLOR = "#2ca02c"    # what it reads on its right (and the decoder)
+RIGHT_COLOR = "#009e73"    # what it reads on its right (and the decoder); Okabe-Ito green: apart from ACCENT for protanopes
 NEG_INF = "−∞"
 LABELS = Path(__file__).with_name("labels")   # one string table per language: labels/zh.json, labels/en.json
 
@@ -84,14 +85,23 @@ def styled(fig, *, height=420, title=None):
     return fig
 
 
-def to_html(fig, div_id):
+def to_html(fig, div_id, *, label=None):
     """Return the figure as an HTML fragment with a fixed div id; plotly.js is loaded once by the page.
 
     The figure is written lean (see `lean`): the site's small template, numbers to the precision shown,
-    no duplicate trace for a state a control switches to.
+    no duplicate trace for a state a control switches to. It sits in a <figure> named for screen
+    readers (label, else `describe`); a figure with a heatmap gets a closed "show as table" below it,
+    which the page's figure-a11y.js fills with the numbers of the heatmaps shown at the moment.
     """
-    return pio.to_html(
-        lean(fig),
+    fig_dict = lean(fig)
+    words = labels("figure_html")
+    name = html_escape(label or describe(fig_dict))
+    table = ""
+    if any(t.get("type") == "heatmap" for t in fig_dict["data"]):
+        table = (f'<details class="primer-figure-table" data-figure="{div_id}"><summary>{words["show_table"]}</summary>'
+                 f'<div class="primer-figure-table__body"></div></details>')
+    return f'<figure class="primer-figure" aria-label="{name}">' + pio.to_html(
+        fig_dict,
         validate=False,
         full_html=False,
         include_plotlyjs=False,
@@ -99,7 +109,31 @@ def to_html(fig, div_id):
         default_width="100%",
         default_height=f"{fig.layout.height or 420}px",
         config={"displaylogo": False, "responsive": True},
-    )
+    ) + table + "</figure>"
+
+
+def _plain(text):
+    """Return a label's text without plotly's HTML tags."""
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", str(text))).strip() if text else ""
+
+
+def describe(fig_dict, lang=None):
+    """Return a one-line name of a figure: its kind (heatmap rows x columns, or chart), then its title,
+    else its panel titles, else its trace names and axis titles."""
+    words = labels("figure_html", lang)
+    layout, data = fig_dict.get("layout", {}), fig_dict.get("data", [])
+    heat = [t for t in data if t.get("type") == "heatmap" and t.get("y") is not None and t.get("x") is not None]
+    kind = words["heatmap"].format(rows=len(heat[0]["y"]), cols=len(heat[0]["x"])) if heat else words["chart"]
+    title = layout.get("title")
+    parts = [_plain(title.get("text") if isinstance(title, dict) else title)]
+    if not parts[0]:
+        parts = [_plain(a.get("text")) for a in layout.get("annotations", []) if a.get("text")][:6]
+    if not any(parts):
+        parts = list(dict.fromkeys(_plain(t.get("name")) for t in data if t.get("name")))[:6]
+        parts += [_plain(v["title"].get("text") if isinstance(v.get("title"), dict) else v.get("title"))
+                  for k, v in sorted(layout.items()) if re.fullmatch(r"[xy]axis\d*", k) and isinstance(v, dict)]
+    parts = [p for p in parts if p]
+    return kind + (words["sep"] + " · ".join(parts) if parts else "")
 
 
 # ---- lean figure JSON

@@ -1,14 +1,196 @@
-// Figures have transparent backgrounds; give their text the colour of the page's light or dark scheme.
+// Figures follow Material's light/dark palette without a reload, and every heatmap has its numbers as a table.
+//
+// Colours: the figures are written for the light scheme. On the dark one (slate) every colour a figure
+// carries (heatmap scales, the grey of closed cells, lines, bars, annotations, shapes; the control
+// steps' copies too) has its lightness mirrored, L -> 1 - L, hue and saturation kept: dark ink turns
+// light, a pale scale end turns dark, and colours that differ in light still differ in dark. Text and
+// grid lines take Material's own colours (--md-default-fg-color...). Switching back restores every
+// colour exactly (each mirrored colour remembers its original).
 (function () {
-  function recolor() {
-    if (!window.Plotly) return;
-    const color = getComputedStyle(document.body).getPropertyValue("--md-default-fg-color").trim() || "#444";
-    for (const el of document.querySelectorAll(".js-plotly-plot")) {
-      Plotly.relayout(el, { "font.color": color });
-    }
+  const COLOR_KEYS = new Set(["color", "arrowcolor", "bgcolor", "bordercolor", "fillcolor", "tickcolor",
+                              "activecolor", "outlinecolor"]);
+  const GRID_KEYS = { gridcolor: "--md-default-fg-color--lightest", zerolinecolor: "--md-default-fg-color--lighter",
+                      linecolor: "--md-default-fg-color--lighter" };
+  const original = new Map();   // mirrored colour -> the colour it came from
+  const probe = document.createElement("canvas").getContext("2d");
+
+  function cssVar(name, fallback) {
+    return getComputedStyle(document.body).getPropertyValue(name).trim() || fallback;
   }
+
+  function rgba(color) {
+    probe.fillStyle = "#000";
+    probe.fillStyle = color;   // the canvas normalises any CSS colour to #rrggbb or rgba(...)
+    const c = probe.fillStyle;
+    if (c[0] === "#") return [1, 3, 5].map(i => parseInt(c.slice(i, i + 2), 16)).concat([1]);
+    const m = c.match(/rgba?\(([^)]+)\)/);
+    return m ? m[1].split(",").map(Number).concat([1]).slice(0, 4) : null;
+  }
+
+  function mirror(color) {
+    if (typeof color !== "string") return color;
+    const c = rgba(color);
+    if (!c || c[3] === 0) return color;                 // transparent stays transparent
+    const [r, g, b] = c.slice(0, 3).map(v => v / 255);
+    const max = Math.max(r, g, b), min = Math.min(r, g, b), l = (max + min) / 2, d = max - min;
+    let h = 0, s = 0;
+    if (d) {
+      s = d / (1 - Math.abs(2 * l - 1));
+      h = max === r ? ((g - b) / d + 6) % 6 : max === g ? (b - r) / d + 2 : (r - g) / d + 4;
+    }
+    const l2 = 1 - l, c2 = (1 - Math.abs(2 * l2 - 1)) * s, x = c2 * (1 - Math.abs(h % 2 - 1)), m = l2 - c2 / 2;
+    const rgb = [[c2, x, 0], [x, c2, 0], [0, c2, x], [0, x, c2], [x, 0, c2], [c2, 0, x]][Math.floor(h) % 6]
+      .map(v => Math.round((v + m) * 255));
+    const out = c[3] === 1 ? "rgb(" + rgb.join(", ") + ")" : "rgba(" + rgb.join(", ") + ", " + c[3] + ")";
+    original.set(out, color);
+    return out;
+  }
+
+  function luminance(c) {
+    const lin = c.slice(0, 3).map(v => (v /= 255) <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2];
+  }
+
+  // Text on the dark page: mirrored, unless the colour as written already reads better there (a light grey).
+  function mirrorText(color) {
+    const bg = rgba(getComputedStyle(document.body).backgroundColor), c = rgba(color);
+    if (!bg || !c) return mirror(color);
+    const ratio = x => { const a = luminance(x) + 0.05, b = luminance(bg) + 0.05; return Math.max(a, b) / Math.min(a, b); };
+    const m = mirror(color);
+    return ratio(rgba(m)) >= ratio(c) ? m : color;
+  }
+
+  function unmirror(color) {
+    return typeof color === "string" && original.has(color) ? original.get(color) : color;
+  }
+
+  // Return a copy of obj with each colour passed through f; grid and text colours from Material.
+  function recolor(obj, f, key) {
+    if (Array.isArray(obj)) {
+      if (key === "colorscale") return obj.map(stop => [stop[0], f(stop[1])]);
+      return obj.map(v => recolor(v, f, key));
+    }
+    if (f === mirror && /font$|^[xy]axis\d*$/.test(key || "")) f = mirrorText;   // text, and an axis's tick labels
+    if (obj && typeof obj === "object") {
+      const out = {};
+      for (const [k, v] of Object.entries(obj)) {
+        if (k in GRID_KEYS && typeof v === "string") out[k] = cssVar(GRID_KEYS[k], v);
+        else if (COLOR_KEYS.has(k) && typeof v === "string") out[k] = f(v);
+        else if (COLOR_KEYS.has(k) && Array.isArray(v)) out[k] = v.map(f);   // a colour per bar or point
+        else if (k === "template") out[k] = v;                                // the figure's own colours win
+        else out[k] = recolor(v, f, k);
+      }
+      return out;
+    }
+    return obj;
+  }
+
+  function axesOf(layout) {
+    return Object.keys(layout).filter(k => /^[xy]axis\d*$/.test(k));
+  }
+
+  function theme(el) {
+    const dark = document.body.getAttribute("data-md-color-scheme") === "slate";
+    const scheme = dark ? "slate" : "default";
+    if ((el.dataset.scheme || "default") === scheme && el.dataset.themed) return;
+    const f = dark ? mirror : unmirror;
+    const data = el.data.map((t, i) => {
+      const full = (el._fullData || []).find(d => d.index === i);
+      if (typeof t.colorscale === "string" && full && Array.isArray(full.colorscale)) {
+        t = Object.assign({}, t, { colorscale: full.colorscale });   // a named scale, spelt out to be mirrored
+      }
+      return recolor(t, f);
+    });
+    const layout = recolor(el.layout, f);
+    layout.font = Object.assign({}, layout.font, { color: cssVar("--md-default-fg-color", "#444") });
+    for (const axis of axesOf(layout)) {
+      layout[axis] = Object.assign({}, layout[axis], {
+        gridcolor: cssVar(GRID_KEYS.gridcolor, "#eee"),
+        zerolinecolor: cssVar(GRID_KEYS.zerolinecolor, "#ccc"),
+        linecolor: cssVar(GRID_KEYS.linecolor, "#ccc") });
+    }
+    el.dataset.scheme = scheme;
+    el.dataset.themed = "1";
+    return Plotly.react(el, data, layout, el._context);
+  }
+
+  // ---- "show as table": the numbers of the heatmaps shown now, one table per panel
+
+  function fmt(v) {
+    return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(4)));
+  }
+
+  function heatmapTables(el) {
+    const panels = new Map();
+    el.data.forEach((t, i) => {
+      if (t.type !== "heatmap" || t.visible === false || !Array.isArray(t.z)) return;
+      const key = (t.xaxis || "x") + (t.yaxis || "y");
+      if (!panels.has(key)) panels.set(key, []);
+      panels.get(key).push(i);
+    });
+    const out = [];
+    let n = 0;
+    for (const [key, traces] of panels) {
+      const first = el.data[traces[0]];
+      const table = document.createElement("table");
+      table.dataset.traces = traces.join(",");
+      if (panels.size > 1) table.createCaption().textContent = String(++n);
+      const head = table.createTHead().insertRow();
+      head.appendChild(document.createElement("td"));
+      for (const x of first.x || first.z[0].map((_, j) => j)) {
+        const th = document.createElement("th");
+        th.scope = "col";
+        th.textContent = x;
+        head.appendChild(th);
+      }
+      const body = table.createTBody();
+      first.z.forEach((_, r) => {
+        const row = body.insertRow();
+        const th = document.createElement("th");
+        th.scope = "row";
+        th.textContent = (first.y || [])[r] !== undefined ? first.y[r] : r;
+        row.appendChild(th);
+        first.z[r].forEach((_, c) => {
+          let text = "";
+          for (const i of traces) {   // the first trace that draws this cell: its label, else its number
+            const t = el.data[i], v = t.z[r] && t.z[r][c];
+            if (v === null || v === undefined || Number.isNaN(v)) continue;
+            const label = Array.isArray(t.text) && t.text[r] ? t.text[r][c] : "";
+            text = label || fmt(v);
+            break;
+          }
+          row.insertCell().textContent = text;
+        });
+      });
+      out.push(table);
+    }
+    return out;
+  }
+
+  function fillTable(details) {
+    const el = document.getElementById(details.dataset.figure);
+    const body = details.querySelector(".primer-figure-table__body");
+    if (!el || !el.data || !body || !details.open) return;
+    body.replaceChildren(...heatmapTables(el));
+  }
+
+  function setup(el) {
+    const details = document.querySelector('details.primer-figure-table[data-figure="' + el.id + '"]');
+    if (details) {
+      details.addEventListener("toggle", () => fillTable(details));
+      el.on("plotly_afterplot", () => fillTable(details));   // a control switched what is shown
+    }
+    theme(el);
+  }
+
+  function each(f) {
+    for (const el of document.querySelectorAll(".js-plotly-plot")) f(el);
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
-    recolor();
-    new MutationObserver(recolor).observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
+    if (!window.Plotly) return;
+    each(setup);
+    new MutationObserver(() => each(theme))
+      .observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
   });
 })();
