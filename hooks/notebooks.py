@@ -6,10 +6,17 @@ language. The File class i18n builds with is swapped for one that counts .ipynb 
 mkdocs-jupyter renders it and i18n gives it its twin for the language switcher.
 """
 
+import hashlib
 import html
+import os
 import re
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from importlib.metadata import version
 from pathlib import Path, PurePosixPath
 
+import mkdocs_jupyter.plugin as mkdocs_jupyter_plugin
 import mkdocs_static_i18n.folder as i18n_folder
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
@@ -36,6 +43,11 @@ class NotebookAwareFile(File):
 
 i18n_folder.File = NotebookAwareFile   # i18n's create_i18n_file builds every file of docs/ with this name
 
+# mkdocs-jupyter caches each page's HTML under a key of the notebook's bytes. The notebook it renders
+# is the executed copy from _executed below, whose bytes change with primer, so its key is sound; but
+# after each language's pass it deletes every entry that pass did not use, i.e. the other language's.
+mkdocs_jupyter_plugin.Plugin.on_post_build = lambda self, config: None
+
 
 def _lang(file):
     return getattr(file, "locale", None) or "zh"
@@ -45,15 +57,68 @@ def _download_url(page_url):
     return page_url.rstrip("/") + ".ipynb"   # notebooks/05-mask/ -> notebooks/05-mask.ipynb
 
 
+ROOT = Path(__file__).resolve().parents[1]
+CACHE = ROOT / ".cache" / "notebooks"   # outside docs/ and site/; ignored by git
+
+
+def _fingerprint():
+    """Return what a notebook's outputs depend on besides its own text: primer's files and the versions that run it."""
+    h = hashlib.sha256()
+    for path in sorted((ROOT / "primer").rglob("*")):
+        if path.suffix in (".py", ".json") and "__pycache__" not in path.parts:
+            h.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes())
+    for name in ("numpy", "matplotlib", "nbclient", "ipykernel"):
+        h.update(f"{name}=={version(name)}".encode())
+    h.update(sys.version.encode())
+    return h.hexdigest()
+
+
+def _executed(src, fingerprint):
+    """Return a copy of the notebook at src with every cell run, from the cache or run now (errors fail the build)."""
+    import nbformat
+    from jupyter_client import KernelManager
+    from nbclient import NotebookClient
+
+    data = Path(src).read_bytes()
+    out = CACHE / f"{hashlib.sha256(data + fingerprint.encode()).hexdigest()}.ipynb"
+    if not out.exists():
+        nb = nbformat.reads(data.decode("utf-8"), as_version=4)
+        with tempfile.TemporaryDirectory() as sockets:   # local sockets: no TCP port, no warning about one
+            km = KernelManager(kernel_name="python3", transport="ipc", ip=os.path.join(sockets, "kernel"))
+            try:
+                NotebookClient(nb, km=km, timeout=600, allow_errors=False,
+                               resources={"metadata": {"path": str(ROOT)}}).execute()
+            finally:
+                if km.has_kernel:
+                    km.shutdown_kernel(now=True)
+        CACHE.mkdir(parents=True, exist_ok=True)
+        tmp = out.with_suffix(f".{os.getpid()}.tmp")
+        nbformat.write(nb, tmp)
+        os.replace(tmp, out)   # atomic: a concurrent build sees the whole file or none
+    return str(out.resolve())
+
+
 @event_priority(-150)  # after i18n's on_files (-100); before primer_build's (-200), which hands the files to htmlproofer
 def on_files(files, config):
-    """Add, beside each notebook page, the .ipynb itself as a file to download."""
-    for file in [f for f in files if f.src_uri.endswith(".ipynb") and f.is_documentation_page()]:
+    """Add, beside each notebook page, the .ipynb itself to download; render the page from its executed copy.
+
+    The notebooks are run here, two at a time, and kept in .cache/notebooks under a key of the
+    notebook's text, primer's files and the versions that run them, so an edit elsewhere runs
+    none of them again; mkdocs-jupyter then renders the executed copy (its own execute is off).
+    """
+    notebooks = [f for f in files if f.src_uri.endswith(".ipynb") and f.is_documentation_page()]
+    for file in notebooks:
         src = PurePosixPath(file.src_uri)
         copy = File(str(src.with_suffix(".download.ipynb")), config.docs_dir, config.site_dir, False,
                     dest_uri=_download_url(file.url))
-        copy.abs_src_path = file.abs_src_path
+        copy.abs_src_path = file.abs_src_path   # readers download the notebook as written, without outputs
         files.append(copy)
+    if notebooks:
+        fingerprint = _fingerprint()
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            runs = list(pool.map(lambda f: _executed(f.abs_src_path, fingerprint), notebooks))
+        for file, executed in zip(notebooks, runs):
+            file.abs_src_path = executed
     return files
 
 
