@@ -1,9 +1,14 @@
-"""MkDocs hooks: fresh primer per build, zh/en parity, page language for figures, plotly.js on figure pages, commit-dated builds."""
+"""MkDocs hooks: fresh primer per build, zh/en parity, page language for figures, plotly.js on figure pages,
+commit-dated builds, and a cache of executed blocks for `mkdocs serve`."""
 
+import hashlib
+import importlib.metadata
+import importlib.util
 import logging
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import markdown
@@ -14,10 +19,35 @@ from mkdocs.utils import meta
 log = logging.getLogger("mkdocs.hooks.primer")
 
 LOCALES = ("zh", "en")
+CACHE_ENV = "PRIMER_EXEC_CACHE"   # the exec cache's directory (default: .cache/exec beside mkdocs.yml); "off": none
+CACHE_FORMAT = "1"                # bump when what a cache entry holds changes
+# Plugins `mkdocs serve` skips: the link check re-parses every page (a third of a cached rebuild), the
+# search index segments all Chinese text with jieba (another third). `make build` and the tests run both.
+SERVE_SKIPS = ("htmlproofer", "material/search", "search")
+
+
+def on_startup(command, dirty):
+    """Cache executed blocks for `mkdocs serve` only: `mkdocs build` runs every block, every time."""
+    if command == "serve":
+        install_runner(ExecCache())
 
 
 def on_config(config):
-    """Date the build by its commit, so two builds of one commit are byte-identical (sitemap dates too)."""
+    """Date the build by its commit, so two builds of one commit are byte-identical (sitemap dates too).
+
+    Under `mkdocs serve`, point the exec cache at this tree and leave the link check and the search
+    index to `make build`.
+    Without a repository URL there is no page to edit: edit_uri alone is a warning on every page.
+    """
+    if not config.get("repo_url"):
+        config["edit_uri"] = None
+    cache = active_cache()   # `mkdocs serve` loads this module afresh for each rebuild; the runner persists
+    if cache is not None:
+        cache.configure(config)
+        for name in SERVE_SKIPS:   # the slowest steps of a cached rebuild; `make build` runs them
+            plugin = config.plugins.get(name)
+            if plugin is not None:
+                plugin.config["enabled"] = False
     if "SOURCE_DATE_EPOCH" not in os.environ:  # MkDocs dates pages and sitemap.xml.gz by it
         try:
             proc = subprocess.run(["git", "log", "-1", "--format=%ct"], capture_output=True, text=True,
@@ -33,6 +63,9 @@ def on_pre_build(config):
     """Drop primer from sys.modules so `mkdocs serve` picks up every edit to it; check zh/en parity."""
     for name in [m for m in sys.modules if m == "primer" or m.startswith("primer.")]:
         del sys.modules[name]
+    cache = active_cache()
+    if cache is not None:
+        cache.start_build()
     # i18n builds the other language inside the first build; one check covers both languages.
     i18n = config.plugins.get("i18n")
     if not getattr(i18n, "building", False):
@@ -58,6 +91,134 @@ def on_page_content(html, page, config, files):
     """Mark pages that hold a plotly figure, so the template loads plotly.js in <head> there only."""
     page.meta["has_plotly"] = "Plotly.newPlot" in html
     return html
+
+
+# ---- the exec cache of `mkdocs serve`
+
+def source_files(*roots):
+    """Return every file under roots, sorted, bytecode left out."""
+    return sorted(p for root in roots for p in Path(root).rglob("*")
+                  if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc")
+
+
+def tree_digest(*roots):
+    """Return a sha256 over every file under roots: its path and its bytes."""
+    h = hashlib.sha256()
+    for f in source_files(*roots):
+        h.update(f.as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def tree_stamp(*roots):
+    """Return every file's path, size and modification time under roots: cheap to compare while a build runs."""
+    return [(f.as_posix(), st.st_size, st.st_mtime_ns) for f in source_files(*roots) for st in [f.stat()]]
+
+
+def versions():
+    """Return the versions an executed block's output depends on beyond its own inputs."""
+    return {"python": sys.version, "numpy": importlib.metadata.version("numpy"),
+            "plotly": importlib.metadata.version("plotly")}
+
+
+class ExecCache:
+    """Each executed block's output, stored under a key of everything it depends on.
+
+    The key covers the block's code as it runs (so every --8<-- snippet it includes, already pasted
+    in), the page language, every file of primer and of docs/snippets (blocks import the one and read
+    data files from the other), and the Python, numpy and plotly versions. A failing block is never
+    stored; a block in a markdown-exec session (shared state) is never cached; an output is not stored
+    if primer or a snippet changed while the build ran (it may come from either version). Entries are
+    written to a temporary file and renamed into place, so two builds at once never read half an entry.
+    """
+
+    def __init__(self):
+        self.directory = None
+        self.roots = ()
+        self.inputs = None
+        self.stamp = None
+
+    def configure(self, config):
+        """Choose the directory (outside docs/ and site/) and the source trees to hash."""
+        setting = os.environ.get(CACHE_ENV, "")
+        if setting == "off":
+            self.directory = None
+            return
+        base = Path(config.config_file_path).parent
+        directory = Path(setting or base / ".cache" / "exec").resolve()
+        for inside in (config.docs_dir, config.site_dir):
+            if directory == Path(inside).resolve() or Path(inside).resolve() in directory.parents:
+                raise ValueError(f"{CACHE_ENV} must lie outside docs/ and site/, got {directory}")
+        spec = importlib.util.find_spec("primer")
+        primer_dir = Path(spec.origin).parent if spec and spec.origin else base / "primer"
+        self.directory, self.roots = directory, (primer_dir, base / "docs" / "snippets")
+
+    def digest(self):
+        h = hashlib.sha256(CACHE_FORMAT.encode())
+        h.update(repr(sorted(versions().items())).encode())
+        h.update(tree_digest(*self.roots).encode())
+        return h.hexdigest()
+
+    def start_build(self):
+        """Hash the sources once per build: every key of this build uses the result."""
+        if self.directory is not None:
+            self.stamp = tree_stamp(*self.roots)
+            self.inputs = self.digest()
+
+    def key(self, code, lang):
+        return hashlib.sha256("\0".join((self.inputs, lang or "", code)).encode()).hexdigest()
+
+    def path(self, key):
+        return self.directory / key[:2] / f"{key}.out"
+
+    def get(self, key):
+        try:
+            return self.path(key).read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return None
+
+    def put(self, key, output):
+        if tree_stamp(*self.roots) != self.stamp:   # sources edited mid-build: the output may be of either version
+            return
+        path = self.path(key)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(output)
+        os.replace(tmp, path)            # atomic: a reader sees the old entry or the whole new one
+
+
+def _python_formatter():
+    from markdown_exec._internal.formatters import python as mx_python   # private: pinned in requirements.lock
+
+    return mx_python
+
+
+def active_cache():
+    """Return the ExecCache the wrapped runner uses while `mkdocs serve` runs, or None in a build."""
+    return getattr(_python_formatter()._run_python, "exec_cache", None)
+
+
+def install_runner(cache):
+    """Wrap markdown-exec's Python runner once so it answers from cache when it can."""
+    mx_python = _python_formatter()
+    run = mx_python._run_python
+    if getattr(run, "exec_cache", None) is not None:
+        run.exec_cache = cache
+        return
+
+    def cached_run(code, returncode=None, session=None, id=None, **extra):  # noqa: A002
+        cache = cached_run.exec_cache
+        if session or cache.inputs is None or cache.directory is None:
+            return run(code, returncode=returncode, session=session, id=id, **extra)
+        key = cache.key(code, os.environ.get("PRIMER_LANG"))
+        output = cache.get(key)
+        if output is None:
+            output = run(code, returncode=returncode, session=session, id=id, **extra)   # raises on failure
+            cache.put(key, output)
+        return output
+
+    cached_run.exec_cache = cache
+    mx_python._run_python = cached_run
 
 
 def exec_block_finder(config):

@@ -1,0 +1,199 @@
+"""The exec cache of `mkdocs serve`: never stale, never used by a build, outside docs/ and site/, safe twice at once."""
+
+import importlib.util
+import os
+import threading
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from conftest import ROOT
+
+spec = importlib.util.spec_from_file_location("primer_build_hook", ROOT / "hooks" / "primer_build.py")
+hook = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(hook)
+
+CODE = "from primer.answer import VALUE\nprint(VALUE)\n"
+
+
+@pytest.fixture
+def repo(tmp_path, monkeypatch):
+    """A tiny repository: mkdocs.yml, primer/answer.py, one snippet; the cache directory left to default."""
+    (tmp_path / "primer").mkdir()
+    (tmp_path / "primer" / "answer.py").write_text("VALUE = 1\n")
+    (tmp_path / "docs" / "snippets").mkdir(parents=True)
+    (tmp_path / "docs" / "snippets" / "data.txt").write_text("a\n")
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\n")
+    monkeypatch.delenv(hook.CACHE_ENV, raising=False)
+    return tmp_path
+
+
+class Config(dict):
+    """The few parts of MkDocs' config the hook reads, as attributes and as keys."""
+
+    __getattr__ = dict.get
+
+
+def config(repo):
+    return Config(config_file_path=str(repo / "mkdocs.yml"), docs_dir=str(repo / "docs"), site_dir=str(repo / "site"),
+                  plugins={})
+
+
+@pytest.fixture
+def runner(repo, monkeypatch):
+    """markdown-exec's runner replaced by one that counts runs and prints primer.answer.VALUE read from disk."""
+    mx = hook._python_formatter()
+    runs = []
+
+    def run(code, returncode=None, session=None, id=None, **extra):  # noqa: A002
+        runs.append(code)
+        if "raise" in code:
+            raise RuntimeError("block failed")
+        value = (repo / "primer" / "answer.py").read_text().split("=")[1].strip()
+        return f"{value} {(repo / 'docs' / 'snippets' / 'data.txt').read_text().strip()}\n"
+
+    monkeypatch.setenv("PRIMER_LANG", "en")
+    monkeypatch.setattr(mx, "_run_python", run)      # restored after the test: nothing leaks into other tests
+    monkeypatch.setattr(hook.importlib.util, "find_spec", lambda name: SimpleNamespace(origin=str(repo / "primer" / "__init__.py")))
+    return SimpleNamespace(runs=runs, mx=mx)
+
+
+def serve_build(repo, lang="en", code=CODE):
+    """One rebuild as `mkdocs serve` does it: a fresh config, pre-build, then the block runs."""
+    cache = hook.active_cache()
+    cache.configure(config(repo))
+    cache.start_build()
+    os.environ["PRIMER_LANG"] = lang      # as on_page_markdown sets it; the runner fixture restores it
+    return hook._python_formatter()._run_python(code)
+
+
+def start_serving(repo):
+    hook.on_startup(command="serve", dirty=False)
+    hook.active_cache().configure(config(repo))
+
+
+def test_a_build_never_uses_the_cache(repo, runner):
+    hook.on_startup(command="build", dirty=False)
+    assert hook.active_cache() is None
+    run = runner.mx._run_python
+    assert run(CODE) == run(CODE) and len(runner.runs) == 2   # every block runs, every time
+
+
+def test_serve_answers_an_unchanged_block_from_the_cache(repo, runner):
+    start_serving(repo)
+    assert serve_build(repo) == "1 a\n"
+    assert serve_build(repo) == "1 a\n"
+    assert len(runner.runs) == 1
+    assert list((repo / ".cache" / "exec").rglob("*.out")), "the default cache lives in .cache/exec"
+
+
+@pytest.mark.parametrize("edit", ["primer", "snippet", "code", "lang", "numpy", "plotly"])
+def test_every_input_of_a_block_changes_its_output_never_a_stale_one(repo, runner, monkeypatch, edit):
+    start_serving(repo)
+    assert serve_build(repo) == "1 a\n"
+    lang, code = "en", CODE
+    if edit == "primer":
+        (repo / "primer" / "answer.py").write_text("VALUE = 2\n")
+    elif edit == "snippet":
+        (repo / "docs" / "snippets" / "data.txt").write_text("b\n")
+    elif edit == "code":
+        code = CODE + "# an edited line\n"
+    elif edit == "lang":
+        lang = "zh"
+    else:
+        real = hook.versions()
+        monkeypatch.setattr(hook, "versions", lambda: dict(real, **{edit: "0.0.1"}))
+    out = serve_build(repo, lang, code)
+    assert len(runner.runs) == 2, f"an edit to {edit} must run the block again"
+    assert out == {"primer": "2 a\n", "snippet": "1 b\n"}.get(edit, "1 a\n")
+
+
+def test_an_edit_reverted_serves_the_first_output_again(repo, runner):
+    start_serving(repo)
+    serve_build(repo)
+    (repo / "primer" / "answer.py").write_text("VALUE = 2\n")
+    assert serve_build(repo) == "2 a\n"
+    (repo / "primer" / "answer.py").write_text("VALUE = 1\n")
+    assert serve_build(repo) == "1 a\n" and len(runner.runs) == 2
+
+
+def test_a_source_edited_during_a_build_is_not_stored(repo, runner):
+    start_serving(repo)
+    cache = hook.active_cache()
+    cache.start_build()
+    (repo / "primer" / "answer.py").write_text("VALUE = 22\n")   # the edit lands while blocks run
+    hook._python_formatter()._run_python(CODE)
+    assert not list((repo / ".cache").rglob("*.out"))
+
+
+def test_a_failing_block_is_never_stored(repo, runner):
+    start_serving(repo)
+    with pytest.raises(RuntimeError):
+        serve_build(repo, code="raise SystemExit\n")
+    assert not list((repo / ".cache").rglob("*.out"))
+
+
+def test_a_session_block_always_runs(repo, runner):
+    start_serving(repo)
+    hook.active_cache().start_build()
+    run = hook._python_formatter()._run_python
+    run(CODE, session="s"), run(CODE, session="s")
+    assert len(runner.runs) == 2
+
+
+@pytest.mark.parametrize("inside", ["docs", "site", "docs/cache"])
+def test_the_cache_must_lie_outside_docs_and_site(repo, monkeypatch, inside):
+    monkeypatch.setenv(hook.CACHE_ENV, str(repo / inside))
+    with pytest.raises(ValueError, match="outside docs/ and site/"):
+        hook.ExecCache().configure(config(repo))
+
+
+def test_two_builds_at_once_read_whole_entries_only(repo, runner):
+    """Writers racing on one key (two `mkdocs serve` of one tree): a reader sees nothing or a whole entry."""
+    start_serving(repo)
+    cache = hook.active_cache()
+    cache.start_build()
+    key = cache.key(CODE, "en")
+    whole = "x" * 200_000 + "\n"
+    seen, stop = set(), threading.Event()
+
+    def write():
+        while not stop.is_set():
+            cache.put(key, whole)
+
+    def read():
+        for _ in range(300):
+            seen.add(cache.get(key))
+
+    writers = [threading.Thread(target=write) for _ in range(2)]
+    for t in writers:
+        t.start()
+    read()
+    stop.set()
+    for t in writers:
+        t.join()
+    assert seen <= {None, whole}
+    assert not [p for p in Path(repo / ".cache").rglob("*") if p.name.startswith(".tmp-")], "no temporary file left"
+
+
+def test_serve_leaves_the_link_check_and_the_search_index_to_the_build(repo, runner, monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "0")
+    cfg = config(repo)
+    cfg["plugins"] = {name: SimpleNamespace(config={"enabled": True}) for name in ("htmlproofer", "material/search", "i18n")}
+    hook.on_startup(command="build", dirty=False)
+    hook.on_config(cfg)
+    assert all(p.config["enabled"] for p in cfg["plugins"].values())
+    hook.on_startup(command="serve", dirty=False)
+    hook.on_config(cfg)
+    assert {n: p.config["enabled"] for n, p in cfg["plugins"].items()} == {
+        "htmlproofer": False, "material/search": False, "i18n": True}
+
+
+def test_cache_off_runs_every_block_under_serve(repo, runner, monkeypatch):
+    monkeypatch.setenv(hook.CACHE_ENV, "off")
+    start_serving(repo)
+    hook.active_cache().start_build()
+    run = hook._python_formatter()._run_python
+    run(CODE), run(CODE)
+    assert len(runner.runs) == 2 and not (repo / ".cache").exists()
