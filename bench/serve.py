@@ -1,0 +1,130 @@
+"""`make serve` timed: the edit loop in a throw-away copy, and a fresh clone until the site answers.
+
+Each run starts `mkdocs serve` on a free port of 127.0.0.1 and polls the served page until a change
+shows, so the time covers the rebuild of both languages and whatever the server does before it
+serves the new page.
+"""
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+import uuid
+from contextlib import contextmanager
+from pathlib import Path
+
+POLL_S = 0.2
+TIMEOUT_S = 900
+MARKDOWN_PAGE = ("docs/en/05-mask.md", "en/05-mask/")
+# A primer module whose value the page prints: chapter 10's toy vocabulary ("the cat sat ...").
+PRIMER_EDIT = ("primer/pages/kv_cache.py", '"cat"', "en/10-kv-cache/")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def fetch(url):
+    """Return the page at url as text, or None while nothing answers there."""
+    try:
+        with urllib.request.urlopen(url, timeout=5) as r:
+            return r.read().decode("utf-8", "replace")
+    except (urllib.error.URLError, ConnectionError, TimeoutError, OSError):
+        return None
+
+
+def wait_for(url, shows=None, proc=None, timeout=TIMEOUT_S):
+    """Poll url until it answers (and contains `shows`, if given); return the seconds it took."""
+    start = time.perf_counter()
+    while time.perf_counter() - start < timeout:
+        text = fetch(url)
+        if text is not None and (shows is None or shows in text):
+            return time.perf_counter() - start
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"mkdocs serve exited with {proc.returncode} before {url} showed {shows!r}")
+        time.sleep(POLL_S)
+    raise TimeoutError(f"{url} did not show {shows!r} within {timeout} s")
+
+
+@contextmanager
+def mkdocs_serve(root, python, log):
+    """Run `python -m mkdocs serve` in root on a free port; yield (process, base URL); stop it after."""
+    port = free_port()
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", SOURCE_DATE_EPOCH="1700000000", PYTHONDONTWRITEBYTECODE="1")
+    with open(log, "w") as out:
+        proc = subprocess.Popen([str(python), "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"], cwd=root,
+                                stdout=out, stderr=subprocess.STDOUT, env=env)
+        try:
+            yield proc, f"http://127.0.0.1:{port}/"
+        except (RuntimeError, TimeoutError) as e:
+            out.flush()
+            raise RuntimeError(f"{e}; the end of mkdocs' log:\n{Path(log).read_text(errors='replace')[-3000:]}") from e
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+def copy_tree(source, dest):
+    """Copy the files git would see in source (tracked and untracked, not ignored: no .venv, no site/)."""
+    listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=source, check=True,
+                            capture_output=True).stdout.decode().split("\0")
+    for rel in filter(None, listed):
+        src = Path(source) / rel
+        if src.is_file():
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / rel)
+
+
+def edit_loop(source, python=sys.executable):
+    """Serve a copy of source; time the first build, one Markdown edit and one primer edit until each shows."""
+    with tempfile.TemporaryDirectory(prefix="primer-bench-serve-") as tmp:
+        root = Path(tmp) / "repo"
+        copy_tree(source, root)
+        with mkdocs_serve(root, python, Path(tmp) / "serve.log") as (proc, base):
+            first = wait_for(base + MARKDOWN_PAGE[1], proc=proc)
+
+            md = root / MARKDOWN_PAGE[0]
+            marker = f"benchedit{uuid.uuid4().hex[:8]}"
+            text = md.read_text(encoding="utf-8")
+            md.write_text(text + f"\n\n{marker}\n", encoding="utf-8")
+            markdown_s = wait_for(base + MARKDOWN_PAGE[1], marker, proc)
+
+            module, old, page = PRIMER_EDIT
+            src = root / module
+            code = src.read_text(encoding="utf-8")
+            if old not in code:
+                raise RuntimeError(f"{module} no longer holds {old}: choose another printed value for the bench")
+            marker = f"cat{uuid.uuid4().hex[:8]}"
+            src.write_text(code.replace(old, f'"{marker}"', 1), encoding="utf-8")
+            primer_s = wait_for(base + page, marker, proc)
+
+            md.write_text(text + f"\n\n{marker}x\n", encoding="utf-8")
+            markdown_again_s = wait_for(base + MARKDOWN_PAGE[1], marker + "x", proc)
+        log = (Path(tmp) / "serve.log").read_text(errors="replace")
+    return {"first_build_s": first, "markdown_s": markdown_s, "primer_s": primer_s,
+            "markdown_again_s": markdown_again_s, "log_tail": log[-2000:]}
+
+
+def fresh_clone(source, python="python3"):
+    """Clone source's HEAD into a temp dir, `make install` there (own venv), serve; time until the site answers."""
+    with tempfile.TemporaryDirectory(prefix="primer-bench-clone-") as tmp:
+        root = Path(tmp) / "repo"
+        start = time.perf_counter()
+        subprocess.run(["git", "clone", "--quiet", str(source), str(root)], check=True)
+        subprocess.run(["make", "--no-print-directory", "install", f"PYTHON={python}"], cwd=root, check=True,
+                       stdout=subprocess.DEVNULL)
+        install_s = time.perf_counter() - start
+        with mkdocs_serve(root, root / ".venv/bin/python", Path(tmp) / "serve.log") as (proc, base):
+            wait_for(base, proc=proc)
+        return {"install_s": install_s, "total_s": time.perf_counter() - start}
