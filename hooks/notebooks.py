@@ -16,7 +16,6 @@ from concurrent.futures import ThreadPoolExecutor
 from importlib.metadata import version
 from pathlib import Path, PurePosixPath
 
-import mkdocs_jupyter.plugin as mkdocs_jupyter_plugin
 import mkdocs_static_i18n.folder as i18n_folder
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
@@ -43,10 +42,19 @@ class NotebookAwareFile(File):
 
 i18n_folder.File = NotebookAwareFile   # i18n's create_i18n_file builds every file of docs/ with this name
 
-# mkdocs-jupyter caches each page's HTML under a key of the notebook's bytes. The notebook it renders
-# is the executed copy from _executed below, whose bytes change with primer, so its key is sound; but
-# after each language's pass it deletes every entry that pass did not use, i.e. the other language's.
-mkdocs_jupyter_plugin.Plugin.on_post_build = lambda self, config: None
+
+def on_config(config):
+    """Keep mkdocs-jupyter's HTML cache across the two language passes.
+
+    It caches each page's HTML under a key of the notebook's bytes; the notebook it renders is the
+    executed copy from _executed below, whose bytes change with primer, so the key is sound. But after
+    each language's pass its on_post_build deletes every entry that pass did not use: the other
+    language's. That one step is unregistered here.
+    """
+    plugin = config.plugins.get("mkdocs-jupyter")
+    events = config.plugins.events["post_build"]
+    events[:] = [e for e in events if getattr(e, "__self__", None) is not plugin or plugin is None]
+    return config
 
 
 def _lang(file):
