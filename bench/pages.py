@@ -9,6 +9,7 @@ fonts) is counted too, and what the browser takes from its cache is not. It send
 import gzip
 import http.server
 import mimetypes
+import re
 import sys
 import threading
 import time
@@ -149,6 +150,11 @@ def page_paths(site):
     return paths
 
 
+def is_chapter(path):
+    """Whether a URL path is a numbered chapter ('/05-mask/', '/en/05-mask/'), not a home, glossary or notebook page."""
+    return re.fullmatch(r"/(en/)?\d\d-[^/]+/", path) is not None
+
+
 def home(path):
     """Return the home page of the path's language: '/en/' or '/' (zh, the default)."""
     return "/en/" if path.startswith("/en/") else "/"
@@ -162,7 +168,7 @@ def measure(site, heaviest=None):
     in order; the heaviest chapter itself is reached from its home page. Returns {"first": {path: bytes},
     "cached": {path: bytes}, "warmer": {path: page visited just before}, "requests": {path: [(s after
     navigation, url path, bytes)]} of first visits, "load_s": {path: s}, "heaviest": path,
-    "after_heaviest": (path, bytes): the most any other page of its language costs after it}.
+    "after_heaviest": (path, bytes): the most any other chapter of its language costs after it}.
     """
     from playwright.sync_api import sync_playwright
 
@@ -190,7 +196,7 @@ def measure(site, heaviest=None):
             for path in paths:
                 browse([path], cold)
             if heaviest is None:
-                heaviest = max((p for p in paths if p not in ("/", "/en/")), key=first.get)
+                heaviest = max(filter(is_chapter, paths), key=first.get)
             for lang_home in ("/", "/en/"):
                 mine = [p for p in paths if home(p) == lang_home and p != lang_home]
                 twin = lang_home + heaviest.removeprefix(home(heaviest))
@@ -198,7 +204,7 @@ def measure(site, heaviest=None):
                 browse([twin] + [p for p in mine if p != twin] + [lang_home], warm)
         finally:
             browser.close()
-    others = {p: b for p, b in cached.items() if home(p) == home(heaviest) and p != heaviest and p != home(p)}
+    others = {p: b for p, b in cached.items() if home(p) == home(heaviest) and p != heaviest and is_chapter(p)}
     after = max(others, key=others.get)
     return {"first": {p: first[p] for p in paths}, "cached": {p: cached[p] for p in paths}, "warmer": warmers,
             "requests": requests, "load_s": load_s, "heaviest": heaviest, "after_heaviest": (after, others[after])}
