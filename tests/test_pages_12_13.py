@@ -28,7 +28,7 @@ SOURCE = {"zh": "源 ", "en": "source "}
 @pytest.mark.parametrize("lang", LANGS)
 def test_ch12_figures_are_present(read_page, lang):
     page = read_page(lang, "12-sampling-pipeline.md")
-    for div in ("fig-temperature-slider", "fig-filter-buttons", "fig-stage-stepper", "fig-mask-swap"):
+    for div in ("fig-temperature-slider", "fig-filter-menu", "fig-stage-stepper", "fig-mask-swap"):
         assert f'id="{div}"' in page, div
     assert page.count("Plotly.newPlot") == 4
 
@@ -54,8 +54,8 @@ def test_ch12_top_k_and_top_p(read_page, lang):
     for name in ("top-k = 3", "top-p = 0.9"):                       # the same three candidates, renormalised
         assert has_row(page, [name, sep.join(words[:3]), "93.4%", "62.9%", "23.1%", "14.0%", "0.0%", "0.0%"]), name
     assert has_row(page, ["top-p = 0.95", sep.join(words[:4]), "98.2%", "59.8%", "22.0%", "13.3%", "4.9%", "0.0%"])
-    figure = re.search(r'id="fig-filter-buttons".*?</script>', page, re.S).group(0)
-    assert figure.count('"method":"update"') == 8                      # one button per filter setting
+    figure = re.search(r'id="fig-filter-menu".*?</script>', page, re.S).group(0)
+    assert figure.count('"method":"update"') == 8                      # one menu item per filter setting
     assert '"active":6' in figure                                       # the figure opens on top-p = 0.9
 
 

@@ -209,10 +209,10 @@ def dependence_table(deps, text, *, lang=None):
     return md_table(head, rows)
 
 
-def filter_buttons(settings, before, after, masses, freqs, *, n_draws, active=0, lang=None):
-    """Draw one distribution before and after a top-k / top-p filter, with seeded-draw frequencies; buttons pick the filter.
+def filter_menu(settings, before, after, masses, freqs, *, n_draws, active=0, lang=None):
+    """Draw one distribution before and after a top-k / top-p filter, with seeded-draw frequencies; a menu picks the filter.
 
-    settings: one button label per filter, e.g. "top-k = 2" (None: no filter); after, masses (the kept
+    settings: one menu label per filter, e.g. "top-k = 2" (None: no filter); after, masses (the kept
     candidates' probability before the filter) and freqs are per setting.
 
     Page: 12-sampling-pipeline.md
@@ -233,7 +233,7 @@ def filter_buttons(settings, before, after, masses, freqs, *, n_draws, active=0,
     fig.update_yaxes(range=[0, 1.15], title=t["y"], tickformat=".0%")
     fig.update_xaxes(color=MUTED)
     fig.update_layout(barmode="overlay", legend=dict(orientation="h", x=0, y=-0.18, yanchor="top"), bargap=0.35)
-    return finish(fig, steps, kind="buttons", active=active, height=500, margin=dict(t=150), title_step=active)
+    return finish(fig, steps, kind="dropdown", active=active, height=500, margin=dict(t=150), title_step=active)   # eight settings: a row of buttons would not fit a phone
 
 
 def filter_table(settings, after, masses, *, lang=None):
