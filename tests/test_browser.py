@@ -235,8 +235,8 @@ def test_page_is_offline_quiet_and_its_figures_draw_and_respond(site, open_page,
             problems += exercise(page, fig)
     problems += [f"math {m}" for m in page.evaluate(MATH_PROBLEMS_JS)]
     if lang == "zh":
-        problems += cjk_problems(page, "article h1")
-        for selector in ("article h2", "article p", ".md-header__topic .md-ellipsis", ".js-plotly-plot .main-svg text"):
+        problems += cjk_problems(page, "article h1, article h1 abbr")   # a term in the title is an <abbr> (its tooltip)
+        for selector in ("article h2, article h2 abbr", "article p", ".md-header__topic .md-ellipsis", ".js-plotly-plot .main-svg text"):
             problems += cjk_problems(page, selector, required=False)
     page.wait_for_timeout(100)   # let late console messages arrive
     problems += [f"request to another host: {u}" for u in visit.foreign_requests()]
@@ -293,7 +293,7 @@ def test_chinese_text_is_checked_on_a_page_with_headings_paragraphs_and_figure_l
     visit = open_page(url_path(site, "zh", "05-mask.md"))
     page = visit.page
     wait_drawn(page, NEW_PLOT.findall(html_path(site, "zh", "05-mask.md").read_text(encoding="utf-8")))
-    for selector in ("article h1", "article h2", "article p", ".md-header__topic .md-ellipsis", ".js-plotly-plot .main-svg text"):
+    for selector in ("article h1, article h1 abbr", "article h2, article h2 abbr", "article p", ".md-header__topic .md-ellipsis", ".js-plotly-plot .main-svg text"):
         assert page.evaluate(PROBE_JS, [selector, "x"]), f"no Chinese text in {selector} on zh/05-mask"
     assert cjk_problems(page, ".js-plotly-plot .main-svg text") == []
 
