@@ -6,9 +6,9 @@ document.addEventListener("DOMContentLoaded", function () {
   if (search && !search.getAttribute("aria-label") && input) {
     search.setAttribute("aria-label", input.getAttribute("aria-label") || input.getAttribute("placeholder") || "Search");
   }
-  // A table may scroll sideways (on a phone, or in a tab not shown yet, where it cannot be measured):
-  // let the keyboard reach its scroll box.
-  for (const wrap of document.querySelectorAll(".md-typeset__scrollwrap, .primer-figure-table__body")) {
+  // A table or a displayed formula may scroll sideways (on a phone, or in a tab not shown yet, where it
+  // cannot be measured): let the keyboard reach its scroll box.
+  for (const wrap of document.querySelectorAll(".md-typeset__scrollwrap, .primer-figure-table__body, div.arithmatex")) {
     if (!wrap.hasAttribute("tabindex")) wrap.setAttribute("tabindex", "0");
   }
 });
