@@ -19,7 +19,7 @@ settings.register_profile("quick", deadline=None, max_examples=15)
 settings.load_profile("full")
 
 SITE_FIXTURES = {"site", "read_page"}   # a test that asks for these reads the built site
-SITE_MODULES = {"test_build"}                      # scratch builds
+SITE_MODULES = {"test_build", "test_plotly_bundle"}   # scratch builds; the vendored plotly.js against the installed plotly
 DOCS = ROOT / "docs"
 LANGS = ("zh", "en")
 

@@ -59,8 +59,7 @@ def test_backprop_agrees_with_finite_differences_on_the_page(read_page, lang):
     c = cells(read_page(lang, RNN))
     names = ["∂L/∂h₁", "∂L/∂W", "∂L/∂U", "∂L/∂b", "∂L/∂h₀", "∂L/∂x"]
     for name in names:
-        gap = float(c[c.index(name) + 2])
-        assert gap < 1e-6, (name, gap)
+        assert c[c.index(name) + 2] == "&lt; 1e-06", name   # "< 1e-06": the digits below depend on the CPU
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -75,7 +74,7 @@ def test_error_terms_agree_with_finite_differences_for_both_losses(read_page, la
     rows = [r for r in table_rows(read_page(lang, RNN)) if len(r) == 4 and r[1] in ("∂L/∂z = ŷ − y", "∂L/∂W（BPTT）", "∂L/∂W (BPTT)")]
     assert len(rows) == 4 and len({r[0] for r in rows}) == 2          # two losses x (error term, dL/dW)
     for loss, what, largest, gap in rows:
-        assert float(largest) > 0.1 and float(gap) < 1e-6, (loss, what, gap)
+        assert float(largest) > 0.1 and gap == "< 1e-06", (loss, what, gap)
 
 
 @pytest.mark.parametrize("lang", LANGS)

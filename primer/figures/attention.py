@@ -5,7 +5,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from primer.figures._style import ACCENT, MUTED, finish, heatmap_traces, labels, page_lang, styled
-from primer.figures.tables import md_table, pct
+from primer.figures.tables import FD_AGREE, fmt_below, md_table, pct
 
 
 SCORE_ORDER = ("additive", "dot", "bilinear", "scaled")
@@ -111,7 +111,7 @@ def grad_table(results, *, lang=None):
     """
     t = labels("attention", lang)
     head = [t["mask"], t["rel_err"], t["nonzero"], t["smallest"]]
-    body = [[t[key], f"{err:.1e}", f"{nonzero}{t['of']}{total}", f"{smallest:.3f}"]
+    body = [[t[key], fmt_below(err, FD_AGREE), f"{nonzero}{t['of']}{total}", f"{smallest:.3f}"]
             for key, (err, nonzero, total, smallest) in results.items()]
     return md_table(head, body)
 

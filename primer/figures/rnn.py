@@ -4,7 +4,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from primer.figures._style import ACCENT, MUTED, add_control, labels, styled
-from primer.figures.tables import md_table
+from primer.figures.tables import FD_AGREE, fmt_below, md_table
 
 
 def positions_table(text, marks, *, lang=None):
@@ -96,7 +96,7 @@ def gradcheck_table(rows, *, lang=None):
     out = []
     for name, bp, fd in rows:
         big = float(np.abs(bp).max())
-        out.append([name, f"{big:.2e}", f"{float(np.abs(bp - fd).max()) / big:.1e}"])
+        out.append([name, f"{big:.2e}", fmt_below(float(np.abs(bp - fd).max()) / big, FD_AGREE)])
     return md_table([t["what"], t["largest"], t["diff"]], out)
 
 
@@ -120,7 +120,7 @@ def error_check_table(rows, *, lang=None):
     out = []
     for loss, what, formula, fd in rows:
         big = float(np.abs(formula).max())
-        out.append([t[loss], t[what], f"{big:.2e}", f"{float(np.abs(formula - fd).max()) / big:.1e}"])
+        out.append([t[loss], t[what], f"{big:.2e}", fmt_below(float(np.abs(formula - fd).max()) / big, FD_AGREE)])
     return md_table([t["loss"], t["what"], t["largest_any"], t["diff"]], out)
 
 

@@ -5,7 +5,8 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from primer.figures._style import add_control, finish, heatmap_traces, labels, page_lang, styled
-from primer.figures.tables import md_table, pct
+from primer.figures.tables import fmt_change, md_table, pct
+from primer.rounding import is_rounding
 
 
 def head_selector(tokens, weights_by_head, *, lang=None):
@@ -126,7 +127,7 @@ def order_table(rows, *, lang=None):
 
 
 def _num(x):
-    return f"{x:.1e}" if abs(x) < 1e-3 else f"{x:.3f}"
+    return fmt_change(x) if is_rounding(x) else f"{x:.3f}"
 
 
 def config_table(published, *, lang=None):

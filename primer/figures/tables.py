@@ -2,6 +2,10 @@
 
 from primer.rounding import BOUND, is_rounding
 
+# Central finite differences agree with an exact derivative to about 1e-9 here; how far below 1e-6
+# depends on the CPU's rounding, so the pages print only the bound.
+FD_AGREE = 1e-6
+
 
 def pct(x, digits=1):
     """Format a fraction as a percentage: 0.6439 -> '64.4%' (no space, as Chinese technical writing has it)."""
@@ -14,6 +18,11 @@ def md_table(headers, rows):
              "| " + " | ".join("---" for _ in headers) + " |"]
     lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
     return "\n".join(lines) + "\n"
+
+
+def fmt_below(x, bound, digits=1):
+    """Format an error as '< 1e-06' when it is under bound (its digits depend on the CPU's rounding), else '3.1e-04'."""
+    return f"< {bound:.0e}" if abs(float(x)) < bound else f"{float(x):.{digits}e}"
 
 
 def fmt_change(x, digits=1):
