@@ -44,7 +44,7 @@ def open_grid(ns, masks, *, lang=None):
     for n, mask in zip(ns, masks):
         mask = np.asarray(mask)
         start = len(fig.data)
-        for trace in heatmap_traces(mask.astype(float), mask, x=list(range(n)), y=list(range(n)), fmt="",
+        for trace in heatmap_traces(mask.astype(float), mask, x=list(range(n)), y=list(range(n)), fmt="✓",
                                     colorscale=[[0, "#6baed6"], [1, "#6baed6"]], zmin=0, zmax=1):
             fig.add_trace(trace)
         title = t["open"].format(n=n, k=int(mask.sum()), t=mask.size)

@@ -153,7 +153,7 @@ def layouts(two, one, *, lang=None):
         legend = "　".join(f'<span style="color:{REGION_COLORS[c]}">■</span> {label}' for c, label in zip(codes, names))
         size = len(words)
         start = len(fig.data)
-        for trace in heatmap_traces(region, mask, x=list(range(size)), y=list(range(size)), fmt="", closed_text="",
+        for trace in heatmap_traces(region, mask, x=list(range(size)), y=list(range(size)), fmt="●",
                                     zmin=0.5, zmax=4.5, colorscale=scale):
             fig.add_trace(trace)
         axis = dict(tickvals=list(range(size)), ticktext=list(words), range=[-0.5, size - 0.5])

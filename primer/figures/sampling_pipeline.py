@@ -121,6 +121,7 @@ def stage_stepper(stages, probs, vocab, *, temperature, lang=None):
                              zmin=1, zmax=3, colorscale=[[0, "#cfe2f3"], [0.5, "#9fc5e8"], [1, ACCENT]],
                              hovertemplate="%{y}, %{x}: %{text}<extra></extra>"))
     fig.add_trace(go.Heatmap(z=np.where(g < 0, 1.0, np.nan).tolist(), x=list(range(g.shape[1])), y=list(range(g.shape[0])),
+                             text=np.where(g < 0, "–", "").tolist(), texttemplate="%{text}",   # not written yet: a mark, not only grey
                              xgap=2, ygap=2, showscale=False, colorscale=[[0, CLOSED_COLOR], [1, CLOSED_COLOR]], hoverinfo="skip"))
     steps.append((7, [start, start + 1],
                   {**title(6, g.shape, t["loop"]), "xaxis": _axis([str(j) for j in range(g.shape[1])], t["pos"]),
@@ -168,7 +169,7 @@ def swap_figure(masks, deps, text, source, *, lang=None):
     for name in masks:
         start = len(fig.data)
         for col, grid in ((1, masks[name]), (2, deps[name])):
-            for trace in heatmap_traces(np.ones((n, n + m)), grid, x=range(n + m), y=range(n), fmt="●", closed_text="",
+            for trace in heatmap_traces(np.ones((n, n + m)), grid, x=range(n + m), y=range(n), fmt="●",
                                         colorscale=[[0, "#1f77b4"], [1, "#1f77b4"]]):
                 trace.update(hovertemplate=None, hoverinfo="skip")
                 fig.add_trace(trace, row=1, col=col)

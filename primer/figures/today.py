@@ -50,7 +50,7 @@ def prefix_figure(image, dep, n_patches, text, *, lang=None):
         fig.add_shape(x0=v - 0.5, x1=v - 0.5, y0=-0.5, y1=side - 0.5, **edge)
         fig.add_shape(x0=-0.5, x1=side - 0.5, y0=v - 0.5, y1=v - 0.5, **edge)
     for trace in heatmap_traces(np.ones(dep.shape), dep, x=range(len(ticks)), y=range(len(ticks)), fmt="●",
-                                closed_text="", colorscale=[[0, "#1f77b4"], [1, "#1f77b4"]]):
+                                colorscale=[[0, "#1f77b4"], [1, "#1f77b4"]]):
         trace.update(hovertemplate=None, hoverinfo="skip")
         fig.add_trace(trace, row=1, col=2)
     fig.update_yaxes(autorange="reversed", showticklabels=False, row=1, col=1)
