@@ -6,6 +6,7 @@ import importlib.metadata
 import importlib.util
 import logging
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -14,13 +15,15 @@ from pathlib import Path
 import markdown
 import markdown_exec
 from mkdocs.plugins import event_priority
+from markupsafe import Markup
 from mkdocs.utils import meta
+from primer_sources import SourceGraph
 
 log = logging.getLogger("mkdocs.hooks.primer")
 
 LOCALES = ("zh", "en")
 CACHE_ENV = "PRIMER_EXEC_CACHE"   # the exec cache's directory (default: .cache/exec beside mkdocs.yml); "off": none
-CACHE_FORMAT = "1"                # bump when what a cache entry holds changes
+CACHE_FORMAT = "2"                # bump when what a cache entry holds changes
 # Plugins `mkdocs serve` skips: the link check re-parses every page (a third of a cached rebuild), the
 # search index segments all Chinese text with jieba (another third). `make build` and the tests run both.
 SERVE_SKIPS = ("htmlproofer", "material/search", "search")
@@ -81,6 +84,20 @@ def on_files(files, config):
     return files
 
 
+def on_env(env, config, files):
+    """Keep the theme's compiled templates in .cache/jinja: each rebuild of `mkdocs serve` would compile them again.
+
+    Jinja keys each entry by the template's source and the Python version, and writes it atomically.
+    """
+    import jinja2
+
+    if active_cache() is not None and active_cache().directory is not None:
+        directory = active_cache().directory.parent / "jinja"
+        directory.mkdir(parents=True, exist_ok=True)
+        env.bytecode_cache = jinja2.FileSystemBytecodeCache(str(directory))
+    return env
+
+
 def on_page_markdown(markdown_text, page, config, files):
     """Tell the figure builders the page language."""
     os.environ["PRIMER_LANG"] = getattr(page.file, "locale", None) or LOCALES[0]
@@ -117,25 +134,33 @@ def tree_stamp(*roots):
 def versions():
     """Return the versions an executed block's output depends on beyond its own inputs."""
     return {"python": sys.version, "numpy": importlib.metadata.version("numpy"),
-            "plotly": importlib.metadata.version("plotly")}
+            "plotly": importlib.metadata.version("plotly"),
+            "markdown-exec": importlib.metadata.version("markdown-exec")}
 
 
 class ExecCache:
-    """Each executed block's output, stored under a key of everything it depends on.
+    """Each executed block's output, and the HTML markdown-exec made of it, stored under a key of all it depends on.
 
-    The key covers the block's code as it runs (so every --8<-- snippet it includes, already pasted
-    in), the page language, every file of primer and of docs/snippets (blocks import the one and read
-    data files from the other), and the Python, numpy and plotly versions. A failing block is never
-    stored; a block in a markdown-exec session (shared state) is never cached; an output is not stored
-    if primer or a snippet changed while the build ran (it may come from either version). Entries are
-    written to a temporary file and renamed into place, so two builds at once never read half an entry.
+    The key of an output covers the block's code as it runs (so every --8<-- snippet it includes,
+    already pasted in), the page language, the primer modules the code imports followed through
+    primer's own imports (hooks/primer_sources.py) with every data file of primer, every file of
+    docs/snippets (blocks read data files from there), and the Python, numpy, plotly and
+    markdown-exec versions. The key of the HTML adds the block's options and mkdocs.yml (the
+    Markdown extensions that convert the output). A prose edit then runs and converts nothing; a
+    primer edit runs again only the blocks that import what changed.
+
+    A failing block is never stored; a block in a markdown-exec session (shared state) is never
+    cached; HTML holding a heading is not stored (markdown-exec adds those to the page's table of
+    contents as it converts); nothing is stored if primer or a snippet changed while the build ran
+    (it may come from either version). Entries are written to a temporary file and renamed into
+    place, so two builds at once never read half an entry.
     """
 
     def __init__(self):
         self.directory = None
-        self.roots = ()
-        self.inputs = None
-        self.stamp = None
+        self.primer_dir = self.snippets_dir = self.config_file = None
+        self.shared = self.graph = self.stamp = None
+        self.block_ids = {}   # check_parity's finds, by page text
 
     def configure(self, config):
         """Choose the directory (outside docs/ and site/) and the source trees to hash."""
@@ -149,23 +174,40 @@ class ExecCache:
             if directory == Path(inside).resolve() or Path(inside).resolve() in directory.parents:
                 raise ValueError(f"{CACHE_ENV} must lie outside docs/ and site/, got {directory}")
         spec = importlib.util.find_spec("primer")
-        primer_dir = Path(spec.origin).parent if spec and spec.origin else base / "primer"
-        self.directory, self.roots = directory, (primer_dir, base / "docs" / "snippets")
+        self.primer_dir = Path(spec.origin).parent if spec and spec.origin else base / "primer"
+        self.snippets_dir = base / "docs" / "snippets"
+        self.config_file = Path(config.config_file_path)
+        self.directory = directory
 
-    def digest(self):
-        h = hashlib.sha256(CACHE_FORMAT.encode())
-        h.update(repr(sorted(versions().items())).encode())
-        h.update(tree_digest(*self.roots).encode())
-        return h.hexdigest()
+    @property
+    def roots(self):
+        return (self.primer_dir, self.snippets_dir)
 
     def start_build(self):
-        """Hash the sources once per build: every key of this build uses the result."""
-        if self.directory is not None:
-            self.stamp = tree_stamp(*self.roots)
-            self.inputs = self.digest()
+        """Read the sources once per build: every key of this build uses the result."""
+        if self.directory is None:
+            return
+        self.stamp = tree_stamp(*self.roots)
+        self.graph = SourceGraph(self.primer_dir)
+        h = hashlib.sha256(CACHE_FORMAT.encode())
+        h.update(repr(sorted(versions().items())).encode())
+        h.update(tree_digest(self.snippets_dir).encode())
+        self.shared = h.hexdigest()
+
+    @property
+    def ready(self):
+        return self.directory is not None and self.shared is not None
 
     def key(self, code, lang):
-        return hashlib.sha256("\0".join((self.inputs, lang or "", code)).encode()).hexdigest()
+        """Return the key of a block's output."""
+        parts = ("out", self.shared, self.graph.digest(code), lang or "", code)
+        return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+    def html_key(self, code, lang, options):
+        """Return the key of the HTML markdown-exec makes of a block's output (and of its source, if shown)."""
+        markdown_config = hashlib.sha256(self.config_file.read_bytes()).hexdigest()
+        parts = ("html", self.key(code, lang), markdown_config, repr(sorted(options.items())))
+        return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
     def path(self, key):
         return self.directory / key[:2] / f"{key}.out"
@@ -187,10 +229,19 @@ class ExecCache:
         os.replace(tmp, path)            # atomic: a reader sees the old entry or the whole new one
 
 
+HEADING = re.compile(r"<h[1-6][\s>]")
+
+
 def _python_formatter():
     from markdown_exec._internal.formatters import python as mx_python   # private: pinned in requirements.lock
 
     return mx_python
+
+
+def _formatters():
+    from markdown_exec._internal.main import formatters   # private: pinned in requirements.lock
+
+    return formatters
 
 
 def active_cache():
@@ -199,7 +250,7 @@ def active_cache():
 
 
 def install_runner(cache):
-    """Wrap markdown-exec's Python runner once so it answers from cache when it can."""
+    """Wrap markdown-exec's Python runner and formatter once, so they answer from cache when they can."""
     mx_python = _python_formatter()
     run = mx_python._run_python
     if getattr(run, "exec_cache", None) is not None:
@@ -207,18 +258,43 @@ def install_runner(cache):
         return
 
     def cached_run(code, returncode=None, session=None, id=None, **extra):  # noqa: A002
+        cached_run.succeeded = False
         cache = cached_run.exec_cache
-        if session or cache.inputs is None or cache.directory is None:
-            return run(code, returncode=returncode, session=session, id=id, **extra)
-        key = cache.key(code, os.environ.get("PRIMER_LANG"))
-        output = cache.get(key)
-        if output is None:
-            output = run(code, returncode=returncode, session=session, id=id, **extra)   # raises on failure
-            cache.put(key, output)
+        if session or not cache.ready:
+            output = run(code, returncode=returncode, session=session, id=id, **extra)
+        else:
+            key = cache.key(code, os.environ.get("PRIMER_LANG"))
+            output = cache.get(key)
+            if output is None:
+                output = run(code, returncode=returncode, session=session, id=id, **extra)   # raises on failure
+                cache.put(key, output)
+        cached_run.succeeded = True
         return output
 
     cached_run.exec_cache = cache
+    cached_run.succeeded = False
     mx_python._run_python = cached_run
+
+    formatters = _formatters()
+    fmt = getattr(formatters["python"], "wrapped", formatters["python"])
+
+    def cached_format(code, md, **options):
+        cache = cached_run.exec_cache
+        if options.get("session") or not cache.ready:
+            return fmt(code=code, md=md, **options)
+        key = cache.html_key(code, os.environ.get("PRIMER_LANG"), options)
+        html = cache.get(key)
+        if html is not None:
+            return Markup(html)
+        cached_run.succeeded = False
+        html = fmt(code=code, md=md, **options)   # markdown-exec reports a failure as HTML and a warning
+        if cached_run.succeeded and not HEADING.search(html):
+            cache.put(key, str(html))
+        return html
+
+    cached_format.wrapped = fmt
+    for name in ("python", "py"):
+        formatters[name] = cached_format
 
 
 def exec_block_finder(config):
@@ -262,7 +338,20 @@ def check_parity(config):
     docs = Path(config.docs_dir)
     pages = {locale: {p.relative_to(docs / locale).as_posix() for p in (docs / locale).rglob("*.md")}
              for locale in LOCALES}
-    find = exec_block_finder(config)
+    finder = []
+    cache = active_cache()   # under `mkdocs serve`, a page's ids are kept while its text, the snippets and the config stay
+    if cache is not None and cache.ready:
+        memo, salt = cache.block_ids, cache.shared + Path(config.config_file_path).read_text(encoding="utf-8")
+    else:
+        memo, salt = {}, ""
+
+    def find(text):
+        key = hashlib.sha256((salt + "\0" + text).encode()).hexdigest()
+        if key not in memo:
+            if not finder:
+                finder.append(exec_block_finder(config))
+            memo[key] = finder[0](text)
+        return memo[key]
     for path in sorted(set().union(*pages.values())):
         present = [locale for locale in LOCALES if path in pages[locale]]
         if len(present) != len(LOCALES):

@@ -2,6 +2,8 @@
 
 import importlib.util
 import os
+import re
+import sys
 import threading
 from pathlib import Path
 from types import SimpleNamespace
@@ -12,7 +14,11 @@ from conftest import ROOT
 
 spec = importlib.util.spec_from_file_location("primer_build_hook", ROOT / "hooks" / "primer_build.py")
 hook = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(hook)
+sys.path.insert(0, str(ROOT / "hooks"))   # as MkDocs loads a hook: its folder importable (hooks/primer_sources.py)
+try:
+    spec.loader.exec_module(hook)
+finally:
+    sys.path.pop(0)
 
 CODE = "from primer.answer import VALUE\nprint(VALUE)\n"
 
@@ -44,13 +50,16 @@ def config(repo):
 def runner(repo, monkeypatch):
     """markdown-exec's runner replaced by one that counts runs and prints primer.answer.VALUE read from disk."""
     mx = hook._python_formatter()
+    formatters = hook._formatters()
+    for name in ("python", "py"):   # install_runner wraps these: put the originals back after the test
+        monkeypatch.setitem(formatters, name, formatters[name])
     runs = []
 
     def run(code, returncode=None, session=None, id=None, **extra):  # noqa: A002
         runs.append(code)
         if "raise" in code:
             raise RuntimeError("block failed")
-        value = (repo / "primer" / "answer.py").read_text().split("=")[1].strip()
+        value = (repo / "primer" / "answer.py").read_text().splitlines()[0].split("=")[1].strip()
         return f"{value} {(repo / 'docs' / 'snippets' / 'data.txt').read_text().strip()}\n"
 
     monkeypatch.setenv("PRIMER_LANG", "en")
@@ -197,3 +206,104 @@ def test_cache_off_runs_every_block_under_serve(repo, runner, monkeypatch):
     run = hook._python_formatter()._run_python
     run(CODE), run(CODE)
     assert len(runner.runs) == 2 and not (repo / ".cache").exists()
+
+
+# ---- keys by dependency: a primer edit runs again only the blocks that import what changed
+
+def write_module(repo, name, text):
+    path = repo / "primer" / f"{name}.py"
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize("edited, runs_again", [
+    ("answer", True),        # imported by the block
+    ("helper", True),        # imported by answer.py, inside a function: still a dependency
+    ("other", False),        # imported by nothing the block imports
+    ("__init__", True),      # the package's __init__ runs on every import of primer.x
+    ("labels.json", True),   # a data file: modules read them without importing, so every block counts them
+])
+def test_a_primer_edit_runs_again_exactly_the_blocks_that_depend_on_it(repo, runner, edited, runs_again):
+    (repo / "primer" / "__init__.py").write_text("")
+    write_module(repo, "answer", "VALUE = 1\n\n\ndef later():\n    from primer import helper\n    return helper\n")
+    write_module(repo, "helper", "X = 1\n")
+    write_module(repo, "other", "Y = 1\n")
+    (repo / "primer" / "labels.json").write_text("{}")
+    start_serving(repo)
+    assert serve_build(repo) == "1 a\n"
+    if edited.endswith(".json"):
+        (repo / "primer" / edited).write_text('{"a": 1}')
+    else:
+        with open(repo / "primer" / f"{edited}.py", "a") as f:
+            f.write("# edited\n")
+    serve_build(repo)
+    assert len(runner.runs) == (2 if runs_again else 1), f"an edit to {edited}"
+
+
+def test_primer_never_imports_a_module_by_a_computed_name():
+    """The dependency graph is read from import statements (hooks/primer_sources.py): a computed import would hide an edge."""
+    offenders = [p.relative_to(ROOT).as_posix() for p in (ROOT / "primer").rglob("*.py")
+                 if re.search(r"\bimport_module\b|__import__|importlib", p.read_text(encoding="utf-8"))]
+    assert not offenders
+
+
+def test_the_graph_follows_a_chapter_block_through_primer():
+    sys.path.insert(0, str(ROOT / "hooks"))
+    try:
+        from primer_sources import SourceGraph
+    finally:
+        sys.path.pop(0)
+    graph = SourceGraph(ROOT / "primer")
+    code = (ROOT / "docs" / "snippets" / "10-kv-cache" / "loop.py").read_text(encoding="utf-8")
+    deps = graph.closure(code)
+    assert {"primer", "primer.pages", "primer.pages.kv_cache", "primer.transformer", "primer.masks"} <= deps
+    assert "primer.figures" not in deps and "primer.pages.mask" not in deps
+    assert graph.closure("this is not python (") == set(graph.hashes)   # unparsable: counts everything
+
+
+# ---- the HTML of a block: a prose edit converts nothing again
+
+@pytest.fixture
+def formatter(runner, monkeypatch):
+    """markdown-exec's Python formatter replaced by one that counts conversions of the runner's output."""
+    conversions = []
+
+    def fake_format(code, md, **options):
+        try:
+            output = hook._python_formatter()._run_python(code)
+        except RuntimeError:
+            return "<p>error</p>"          # markdown-exec turns a failure into HTML (and a warning)
+        conversions.append(code)
+        return f"<p>{output.strip()}</p>" if "heading" not in code else f"<h2>{output.strip()}</h2>"
+
+    for name in ("python", "py"):
+        monkeypatch.setitem(hook._formatters(), name, fake_format)
+    return SimpleNamespace(conversions=conversions)
+
+
+def serve_format(repo, code=CODE, **options):
+    cache = hook.active_cache()
+    cache.configure(config(repo))
+    cache.start_build()
+    return hook._formatters()["python"](code=code, md=None, **options)
+
+
+def test_an_unchanged_block_is_neither_run_nor_converted_again(repo, runner, formatter):
+    start_serving(repo)
+    assert serve_format(repo, id="a") == serve_format(repo, id="a") == "<p>1 a</p>"
+    assert len(formatter.conversions) == 1 and len(runner.runs) == 1
+    serve_format(repo, id="b")                      # other options: converted again, the output comes from cache
+    assert len(formatter.conversions) == 2 and len(runner.runs) == 1
+    (repo / "mkdocs.yml").write_text("site_name: t\nmarkdown_extensions: [toc]\n")   # other Markdown settings
+    serve_format(repo, id="b")
+    assert len(formatter.conversions) == 3 and len(runner.runs) == 1
+
+
+def test_html_of_a_failing_block_or_with_a_heading_is_not_stored(repo, runner, formatter):
+    start_serving(repo)
+    assert serve_format(repo, code="raise SystemExit\n") == "<p>error</p>"
+    serve_format(repo, code="raise SystemExit\n")
+    assert len(runner.runs) == 2
+    serve_format(repo, code=CODE + "# heading\n")
+    serve_format(repo, code=CODE + "# heading\n")
+    assert len(formatter.conversions) == 2 and len(runner.runs) == 3   # converted twice, run once
