@@ -8,18 +8,25 @@ mkdocs-jupyter renders it and i18n gives it its twin for the language switcher.
 
 import hashlib
 import html
+import importlib.util
+import json
 import os
+import queue
 import re
+import subprocess
 import sys
 import tempfile
-from concurrent.futures import ThreadPoolExecutor
+import threading
+from concurrent.futures import Future
 from importlib.metadata import version
 from pathlib import Path, PurePosixPath
 
 import mkdocs_static_i18n.folder as i18n_folder
+from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
+from primer_sources import SourceGraph
 
 WORDS = {
     "zh": {"title": "本章笔记本", "read": "在网页上看本章的 Jupyter 笔记本", "download": "下载笔记本（.ipynb）",
@@ -44,14 +51,18 @@ i18n_folder.File = NotebookAwareFile   # i18n's create_i18n_file builds every fi
 
 
 def on_config(config):
-    """Keep mkdocs-jupyter's HTML cache across the two language passes.
+    """Keep mkdocs-jupyter's HTML cache across the two language passes, and let it look at notebooks only.
 
     It caches each page's HTML under a key of the notebook's bytes; the notebook it renders is the
-    executed copy from _executed below, whose bytes change with primer, so the key is sound. But after
+    executed copy (Job below), whose bytes change with its outputs, so the key is sound. But after
     each language's pass its on_post_build deletes every entry that pass did not use: the other
-    language's. That one step is unregistered here.
+    language's. That one step is unregistered here. It also parses every Markdown page with jupytext,
+    twice a build, to see whether it is a notebook in disguise (a fifth of a rebuild under `mkdocs
+    serve`); this site's notebooks are .ipynb files only.
     """
     plugin = config.plugins.get("mkdocs-jupyter")
+    if plugin is not None:
+        plugin._supported_extensions = [".ipynb"]
     events = config.plugins.events["post_build"]
     events[:] = [e for e in events if getattr(e, "__self__", None) is not plugin or plugin is None]
     return config
@@ -66,53 +77,149 @@ def _download_url(page_url):
 
 
 ROOT = Path(__file__).resolve().parents[1]
-CACHE = ROOT / ".cache" / "notebooks"   # outside docs/ and site/; ignored by git
+CACHE = Path(os.environ.get("PRIMER_NOTEBOOK_CACHE") or ROOT / ".cache" / "notebooks")   # outside docs/ and site/
+KERNELS = 2   # the machine this is measured on has 2 cores; the build's own thread shares them
+
+# Run silently in a warm kernel before each notebook, so each one starts as in a fresh kernel: no
+# variables, no figures, matplotlib's settings as the kernel started with them (the zh notebooks set a
+# CJK font), primer imported afresh (a notebook sets its language in it), the repository as the working
+# directory and the cell counter at 1. Modules stay imported: that is the time saved.
+RESET = """
+import os as _os, sys as _sys
+import matplotlib as _mpl, matplotlib.pyplot as _plt
+_plt.close("all")
+if not hasattr(_sys, "_primer_rc"):
+    _plt.figure(); _plt.close("all")       # let the inline backend set itself up first
+    _sys._primer_rc = _mpl.rcParams.copy()
+dict.update(_mpl.rcParams, _sys._primer_rc)   # as matplotlib's rc_context restores them
+for _name in [m for m in _sys.modules if m == "primer" or m.startswith("primer.")]:
+    del _sys.modules[_name]
+_os.chdir({root!r})
+get_ipython().reset(new_session=True)   # variables, In/Out and a new history session: the counter is back at 1
+"""
 
 
-def _fingerprint():
-    """Return what a notebook's outputs depend on besides its own text: primer's files and the versions that run it."""
-    h = hashlib.sha256()
-    for path in sorted((ROOT / "primer").rglob("*")):
-        if path.suffix in (".py", ".json") and "__pycache__" not in path.parts:
-            h.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes())
-    for name in ("numpy", "matplotlib", "nbclient", "ipykernel"):
-        h.update(f"{name}=={version(name)}".encode())
-    h.update(sys.version.encode())
-    return h.hexdigest()
+def _versions():
+    """Return the versions a notebook's outputs depend on besides its text and primer."""
+    return "".join(f"{name}=={version(name)}\n" for name in ("numpy", "matplotlib", "nbclient", "ipykernel")) + sys.version
 
 
-def _executed(src, fingerprint):
-    """Return a copy of the notebook at src with every cell run, from the cache or run now (errors fail the build)."""
-    import nbformat
-    from jupyter_client import KernelManager
-    from nbclient import NotebookClient
+def _code(data):
+    """Return the code cells of a notebook's bytes, joined (shell and magic lines left out: they are not Python)."""
+    cells = json.loads(data)["cells"]
+    lines = [line for cell in cells if cell["cell_type"] == "code"
+             for line in "".join(cell["source"]).splitlines() if not line.lstrip().startswith(("%", "!"))]
+    return "\n".join(lines)
 
-    data = Path(src).read_bytes()
-    out = CACHE / f"{hashlib.sha256(data + fingerprint.encode()).hexdigest()}.ipynb"
-    if not out.exists():
-        nb = nbformat.reads(data.decode("utf-8"), as_version=4)
-        with tempfile.TemporaryDirectory() as sockets:   # local sockets: no TCP port, no warning about one
-            km = KernelManager(kernel_name="python3", transport="ipc", ip=os.path.join(sockets, "kernel"))
-            try:
-                NotebookClient(nb, km=km, timeout=600, allow_errors=False,
-                               resources={"metadata": {"path": str(ROOT)}}).execute()
-            finally:
-                if km.has_kernel:
-                    km.shutdown_kernel(now=True)
+
+def _key(data, graph, versions):
+    """Return the cache key of a notebook: its bytes, the primer modules its code imports (and primer's data), versions."""
+    return hashlib.sha256(data + graph.digest(_code(data)).encode() + versions.encode()).hexdigest()
+
+
+class WarmKernel:
+    """One ipykernel, started once and reset between notebooks (RESET above)."""
+
+    def __init__(self):
+        from jupyter_client import KernelManager
+
+        self.sockets = tempfile.TemporaryDirectory()   # local sockets: no TCP port, no warning about one
+        self.km = KernelManager(kernel_name="python3", transport="ipc", ip=os.path.join(self.sockets.name, "kernel"))
+        self.km.start_kernel(cwd=str(ROOT), stdout=subprocess.DEVNULL)   # a cell's output reaches the notebook, not the log
+
+    def run(self, nb):
+        from nbclient import NotebookClient
+
+        client = NotebookClient(nb, km=self.km, timeout=600, allow_errors=False, record_timing=False,
+                                resources={"metadata": {"path": str(ROOT)}})
+        try:
+            with client.setup_kernel():   # the kernel is running: this only connects a client to it
+                reply = client.wait_for_reply(client.kc.execute(RESET.format(root=str(ROOT)), silent=True, store_history=False))
+                if reply is None or reply["content"]["status"] != "ok":
+                    raise RuntimeError(f"could not reset the kernel: {reply and reply['content']}")
+                client.execute()
+        finally:
+            if client.kc is not None:   # the client is ours to close: nbclient closes it only for kernels it started
+                client.kc.stop_channels()
+
+    def close(self):
+        self.km.shutdown_kernel(now=True)
+        self.sockets.cleanup()
+
+
+class Job:
+    """One notebook to have run: where its executed copy goes, and a future that is done once it is there."""
+
+    def __init__(self, src, key):
+        self.src, self.out = Path(src), CACHE / f"{key}.ipynb"
+        self.done = Future()
+        if self.out.exists():
+            self.done.set_result(self.out)
+
+    def run(self, kernel):
+        import nbformat
+
+        nb = nbformat.read(self.src, as_version=4)
+        kernel.run(nb)
         CACHE.mkdir(parents=True, exist_ok=True)
-        tmp = out.with_suffix(f".{os.getpid()}.tmp")
+        tmp = self.out.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
         nbformat.write(nb, tmp)
-        os.replace(tmp, out)   # atomic: a concurrent build sees the whole file or none
-    return str(out.resolve())
+        os.replace(tmp, self.out)   # atomic: a concurrent build sees the whole file or none
+
+
+def run_in_background(jobs):
+    """Run the jobs on KERNELS warm kernels, in threads, while the build goes on; each thread stops its kernel when done."""
+    todo = queue.SimpleQueue()
+    for job in jobs:
+        todo.put(job)
+
+    def worker():
+        kernel = None
+        try:
+            while True:
+                try:
+                    job = todo.get_nowait()
+                except queue.Empty:
+                    return
+                try:
+                    kernel = kernel or WarmKernel()
+                    job.run(kernel)
+                    job.done.set_result(job.out)
+                except BaseException as err:  # noqa: BLE001 - handed to the page that waits for it
+                    job.done.set_exception(err)
+                    if kernel is not None:   # its state is unknown now: the next job gets a new kernel
+                        kernel.close()
+                        kernel = None
+        finally:
+            if kernel is not None:
+                kernel.close()
+
+    for _ in range(min(KERNELS, len(jobs))):
+        threading.Thread(target=worker, daemon=True, name="primer-notebooks").start()
+
+
+JOBS = {}   # notebook source path -> Job, for this build (both languages)
+
+
+def on_pre_build(config):
+    """Start running, in the background, every notebook of both languages that has no executed copy in the cache."""
+    if JOBS:   # i18n's second language pass: started with the first
+        return
+    spec = importlib.util.find_spec("primer")
+    graph = SourceGraph(Path(spec.origin).parent if spec and spec.origin else ROOT / "primer")
+    versions = _versions()
+    for src in sorted(Path(config.docs_dir).glob("*/notebooks/*.ipynb")):
+        JOBS[str(src.resolve())] = Job(src, _key(src.read_bytes(), graph, versions))
+    missing = [job for job in JOBS.values() if not job.done.done()]
+    if missing:
+        run_in_background(sorted(missing, key=lambda job: job.src.parts[-3] != "zh"))   # zh first: its pass comes first
 
 
 @event_priority(-150)  # after i18n's on_files (-100); before primer_build's (-200), which hands the files to htmlproofer
 def on_files(files, config):
     """Add, beside each notebook page, the .ipynb itself to download; render the page from its executed copy.
 
-    The notebooks are run here, two at a time, and kept in .cache/notebooks under a key of the
-    notebook's text, primer's files and the versions that run them, so an edit elsewhere runs
-    none of them again; mkdocs-jupyter then renders the executed copy (its own execute is off).
+    The executed copy may still be running (on_pre_build started it); on_pre_page waits for it.
     """
     notebooks = [f for f in files if f.src_uri.endswith(".ipynb") and f.is_documentation_page()]
     for file in notebooks:
@@ -121,13 +228,28 @@ def on_files(files, config):
                     dest_uri=_download_url(file.url))
         copy.abs_src_path = file.abs_src_path   # readers download the notebook as written, without outputs
         files.append(copy)
-    if notebooks:
-        fingerprint = _fingerprint()
-        with ThreadPoolExecutor(max_workers=2) as pool:
-            runs = list(pool.map(lambda f: _executed(f.abs_src_path, fingerprint), notebooks))
-        for file, executed in zip(notebooks, runs):
-            file.abs_src_path = executed
+        file.abs_src_path = str(JOBS[str(Path(file.abs_src_path).resolve())].out.resolve())
     return files
+
+
+@event_priority(100)  # before mkdocs-jupyter's on_pre_page, which reads the executed copy
+def on_pre_page(page, config, files):
+    """Wait until the notebook of a notebook page has run; a failing cell fails the build here."""
+    if page.file.src_uri.endswith(".ipynb"):
+        job = next((j for j in JOBS.values() if str(j.out.resolve()) == page.file.abs_src_path), None)
+        if job is not None:
+            try:
+                job.done.result()
+            except Exception as err:
+                raise PluginError(f"notebook {job.src} failed to run:\n{err}") from err
+    return page
+
+
+def on_post_build(config):
+    """Forget this build's jobs once both languages are built (`mkdocs serve` loads this module afresh anyway)."""
+    i18n = config.plugins.get("i18n")
+    if not getattr(i18n, "building", False):
+        JOBS.clear()
 
 
 def on_page_markdown(markdown_text, page, config, files):
