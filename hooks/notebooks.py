@@ -147,34 +147,76 @@ class WarmKernel:
         self.sockets.cleanup()
 
 
-class Job:
-    """One notebook to have run: where its executed copy goes, and a future that is done once it is there."""
+class Renderer:
+    """hooks/notebook_html.py in a process of its own, started on first use: renders executed notebooks to HTML."""
 
-    def __init__(self, src, key):
+    def __init__(self, options):
+        self.options, self.proc, self.lock = options, None, threading.Lock()
+
+    def render(self, src, out):
+        with self.lock:   # one request at a time; the kernels' threads share it
+            if self.proc is None:
+                self.proc = subprocess.Popen([sys.executable, str(Path(__file__).with_name("notebook_html.py"))],
+                                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
+            self.proc.stdin.write(json.dumps({"src": str(src), "out": str(out), "options": self.options}) + "\n")
+            self.proc.stdin.flush()
+            reply = self.proc.stdout.readline().strip()
+        if reply != "ok":
+            raise RuntimeError(f"rendering {src} to HTML failed: " + (json.loads(reply[7:]) if reply.startswith("error: ") else
+                                                                     "the renderer stopped"))
+
+    def close(self):
+        with self.lock:
+            if self.proc is not None:
+                self.proc.stdin.close()
+                self.proc.wait()
+                self.proc = None
+
+
+class Job:
+    """One notebook: its executed copy, and the HTML mkdocs-jupyter caches for it; a future done once both are there."""
+
+    def __init__(self, src, key, html_path):
         self.src, self.out = Path(src), CACHE / f"{key}.ipynb"
+        self.html_path = html_path   # executed copy -> mkdocs-jupyter's cache file of it (None: it caches nothing)
         self.done = Future()
-        if self.out.exists():
+        if self.out.exists() and self.html_ready():
             self.done.set_result(self.out)
 
-    def run(self, kernel):
+    def html_ready(self):
+        path = self.html_path(self.out)
+        return path is None or path.exists()
+
+    def run(self, kernel, renderer):
         import nbformat
 
-        nb = nbformat.read(self.src, as_version=4)
-        kernel.run(nb)
-        CACHE.mkdir(parents=True, exist_ok=True)
-        tmp = self.out.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
-        nbformat.write(nb, tmp)
-        os.replace(tmp, self.out)   # atomic: a concurrent build sees the whole file or none
+        if not self.out.exists():
+            nb = nbformat.read(self.src, as_version=4)
+            kernel().run(nb)
+            CACHE.mkdir(parents=True, exist_ok=True)
+            tmp = self.out.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
+            nbformat.write(nb, tmp)
+            os.replace(tmp, self.out)   # atomic: a concurrent build sees the whole file or none
+        if not self.html_ready():
+            renderer.render(self.out, self.html_path(self.out))
 
 
-def run_in_background(jobs):
-    """Run the jobs on KERNELS warm kernels, in threads, while the build goes on; each thread stops its kernel when done."""
+def run_in_background(jobs, renderer):
+    """Run the jobs on KERNELS warm kernels, in threads, while the build goes on; the last thread stops the renderer."""
     todo = queue.SimpleQueue()
     for job in jobs:
         todo.put(job)
+    workers = min(KERNELS, len(jobs))
+    left = [workers]
+    lock = threading.Lock()
 
     def worker():
-        kernel = None
+        kernel = [None]
+
+        def warm():   # a kernel only for a notebook that has to run, not for one that only needs its HTML
+            kernel[0] = kernel[0] or WarmKernel()
+            return kernel[0]
+
         try:
             while True:
                 try:
@@ -182,37 +224,54 @@ def run_in_background(jobs):
                 except queue.Empty:
                     return
                 try:
-                    kernel = kernel or WarmKernel()
-                    job.run(kernel)
+                    job.run(warm, renderer)
                     job.done.set_result(job.out)
                 except BaseException as err:  # noqa: BLE001 - handed to the page that waits for it
                     job.done.set_exception(err)
-                    if kernel is not None:   # its state is unknown now: the next job gets a new kernel
-                        kernel.close()
-                        kernel = None
+                    if kernel[0] is not None:   # its state is unknown now: the next job gets a new kernel
+                        kernel[0].close()
+                        kernel[0] = None
         finally:
-            if kernel is not None:
-                kernel.close()
+            if kernel[0] is not None:
+                kernel[0].close()
+            with lock:
+                left[0] -= 1
+                if left[0] == 0:
+                    renderer.close()
 
-    for _ in range(min(KERNELS, len(jobs))):
+    for _ in range(workers):
         threading.Thread(target=worker, daemon=True, name="primer-notebooks").start()
 
 
 JOBS = {}   # notebook source path -> Job, for this build (both languages)
 
 
+def _html_cache(config):
+    """Return executed copy -> the file mkdocs-jupyter caches its HTML in (None if it caches nothing), and its options."""
+    plugin = config.plugins.get("mkdocs-jupyter")
+    if plugin is None or not plugin.config["cache"]:
+        return (lambda path: None), {}
+    from mkdocs_jupyter.plugin import _compute_cache_key, _get_cache_path   # private: pinned in requirements.lock
+
+    options = dict(plugin.config)
+    directory = Path(options["cache_dir"]).resolve()   # as mkdocs-jupyter resolves it: from the working directory
+    return (lambda path: _get_cache_path(directory, _compute_cache_key(path, options, options["execute"]))), options
+
+
 def on_pre_build(config):
-    """Start running, in the background, every notebook of both languages that has no executed copy in the cache."""
+    """Start, in the background, every notebook of both languages whose executed copy or HTML is not in the cache."""
     if JOBS:   # i18n's second language pass: started with the first
         return
     spec = importlib.util.find_spec("primer")
     graph = SourceGraph(Path(spec.origin).parent if spec and spec.origin else ROOT / "primer")
     versions = _versions()
+    html_path, options = _html_cache(config)
     for src in sorted(Path(config.docs_dir).glob("*/notebooks/*.ipynb")):
-        JOBS[str(src.resolve())] = Job(src, _key(src.read_bytes(), graph, versions))
+        JOBS[str(src.resolve())] = Job(src, _key(src.read_bytes(), graph, versions), html_path)
     missing = [job for job in JOBS.values() if not job.done.done()]
     if missing:
-        run_in_background(sorted(missing, key=lambda job: job.src.parts[-3] != "zh"))   # zh first: its pass comes first
+        renderer = Renderer({k: v for k, v in options.items() if isinstance(v, (str, int, float, bool, dict, list, type(None)))})
+        run_in_background(sorted(missing, key=lambda job: job.src.parts[-3] != "zh"), renderer)   # zh first: its pass comes first
 
 
 @event_priority(-150)  # after i18n's on_files (-100); before primer_build's (-200), which hands the files to htmlproofer
