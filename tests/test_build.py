@@ -334,3 +334,14 @@ def test_the_build_is_dated_by_its_commit_not_the_clock(tmp_path):
     with gzip.open(tmp_path / "out" / "sitemap.xml.gz") as gz:
         assert gz.read().decode("utf-8") == sitemap
         assert gz.mtime == 999993600  # 2001-09-09 00:00 UTC, the day MkDocs keeps
+
+
+def test_the_anchor_reader_finds_what_htmlproofers_own_finds(hook):
+    """hooks/primer_build.py gives htmlproofer a faster anchor reader; on tricky HTML it must agree with htmlproofer's."""
+    import htmlproofer.plugin as proofer
+
+    theirs = getattr(proofer, "bs4_read_anchors", proofer.read_anchors)
+    html = ('<h2 id="a">A</h2><a name="b"></a><span name="not-an-anchor"></span><template id="t"><p id="inert"></p>'
+            '<template id="inner"></template><i id="still-inert"/></template><p id="after">x</p><br id="c"/>'
+            '<script>var s = "<p id=\\"in-script\\">";</script><div id="&amp;amp"></div>')
+    assert hook.read_anchors(html) == theirs(html) == {"a", "b", "t", "after", "c", "&amp"}
