@@ -118,7 +118,11 @@ REVEAL_JS = """el => {
   }
 }"""
 
-# Math the page left unrendered, or that KaTeX could not parse (throwOnError: false draws it in red).
+# Math the build left as TeX: each arithmatex span or div must hold nothing but the <math> element that
+# hooks/mathml.py made of it, and the browser must take that element for MathML (not an unknown tag).
 MATH_PROBLEMS_JS = """() => [...document.querySelectorAll('.arithmatex')]
-  .filter(el => !el.querySelector('.katex') || el.querySelector('.katex-error'))
-  .map(el => (el.querySelector('.katex-error') ? 'KaTeX error: ' : 'not rendered: ') + el.textContent.trim().slice(0, 80))"""
+  .filter(el => {
+    const math = el.querySelector(':scope > math');
+    return !math || !(math instanceof MathMLElement) || el.childNodes.length !== 1;
+  })
+  .map(el => 'not rendered: ' + el.textContent.trim().slice(0, 80))"""

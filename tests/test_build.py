@@ -262,6 +262,18 @@ def test_a_failing_exec_block_fails_the_build_and_names_itself(tmp_path):
     assert "boom-block" in proc.stderr
 
 
+def test_math_is_mathml_and_a_formula_katex_cannot_parse_fails_the_build_naming_it(tmp_path):
+    good = GOOD + "\nLet $x^2 \\le y$ hold:\n\n$$\n\\frac{a}{b}\n$$\n"
+    proc = scratch_site(tmp_path / "good", good, good)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    page = (tmp_path / "good" / "out" / "en" / "index.html").read_text(encoding="utf-8")
+    assert '<span class="arithmatex"><math>' in page and '<div class="arithmatex"><math display="block">' in page
+    bad = GOOD + "\n$$\n\\frac{1}{\n$$\n"
+    proc = scratch_site(tmp_path / "bad", bad, bad)
+    assert proc.returncode != 0
+    assert "KaTeX cannot render '\\\\frac{1}{'" in proc.stderr and "index.md" in proc.stderr
+
+
 def test_a_missing_translation_fails_the_build(tmp_path):
     proc = scratch_site(tmp_path, GOOD, None)
     assert proc.returncode != 0
