@@ -244,6 +244,7 @@ def run_in_background(jobs, renderer):
 
 
 JOBS = {}   # notebook source path -> Job, for this build (both languages)
+SITE = []   # the site's root directory
 
 
 def _html_cache(config):
@@ -262,6 +263,7 @@ def on_pre_build(config):
     """Start, in the background, every notebook of both languages whose executed copy or HTML is not in the cache."""
     if JOBS:   # i18n's second language pass: started with the first
         return
+    SITE[:] = [config.site_dir]   # the first pass builds the site's root; the other language goes in a folder of it
     spec = importlib.util.find_spec("primer")
     graph = SourceGraph(Path(spec.origin).parent if spec and spec.origin else ROOT / "primer")
     versions = _versions()
@@ -305,10 +307,15 @@ def on_pre_page(page, config, files):
 
 
 def on_post_build(config):
-    """Forget this build's jobs once both languages are built (`mkdocs serve` loads this module afresh anyway)."""
+    """Write the notebooks' shared stylesheet at the site's root; forget this build's jobs once both languages are built."""
+    for name, css in SHARED_CSS.items():
+        path = Path(SITE[0]) / "assets" / "stylesheets" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(css, encoding="utf-8")
     i18n = config.plugins.get("i18n")
     if not getattr(i18n, "building", False):
         JOBS.clear()
+        SHARED_CSS.clear()
 
 
 def on_page_markdown(markdown_text, page, config, files):
@@ -344,12 +351,32 @@ def _wrap_solutions(content, summary):
     return "".join(out) + content[pos:]
 
 
+STYLE = re.compile(r"<style\b[^>]*>(.*?)</style>\s*", re.S)
+SHARED_CSS = {}   # file name under assets/stylesheets/ -> the notebook styles written there after the build
+
+
+def _share_styles(content, page):
+    """Move the notebook's <style> blocks into one stylesheet file, named by its content, that every notebook page links.
+
+    mkdocs-jupyter inlines about 600 KB of JupyterLab's CSS into each notebook page; all of them
+    carry the same, so a reader downloads it once and the build's HTML parsers (the link check, the
+    search index) no longer read it 26 times.
+    """
+    css = "\n".join(STYLE.findall(content))
+    if not css:
+        return content
+    name = f"jupyter.{hashlib.sha256(css.encode()).hexdigest()[:10]}.css"
+    SHARED_CSS[name] = css
+    href = get_relative_url(f"assets/stylesheets/{name}", page.file.url)
+    return f'<link rel="stylesheet" href="{html.escape(href)}">\n' + STYLE.sub("", content)
+
+
 def on_page_content(content, page, config, files):
-    """On a notebook page: put each solution cell in a closed admonition, and offer the .ipynb at the top."""
+    """On a notebook page: share its styles, put each solution cell in a closed admonition, offer the .ipynb at the top."""
     if not page.file.src_uri.endswith(".ipynb"):
         return content
     w = WORDS[_lang(page.file)]
     download = get_relative_url(_download_url(page.file.url), page.file.url)
     link = (f'<p class="primer-notebook-download"><a href="{html.escape(download)}" download>'
             f'{w["download"]}</a></p>\n')
-    return link + _wrap_solutions(content, w["solution"])
+    return link + _wrap_solutions(_share_styles(content, page), w["solution"])

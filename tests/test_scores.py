@@ -120,3 +120,17 @@ def test_chapter_3_core_numpy_equals_primer():
         x = rng.normal(size=(n_q, d))
         ws = [rng.normal(size=(d, 3)) for _ in range(3)]
         assert np.allclose(core["self_attention"](x, *ws), self_attention(x, *ws))
+
+
+def test_seeded_draws_are_remembered_and_each_caller_gets_its_own_copy():
+    first = softmax_saturation(8, n_keys=4, n_trials=50, seed=3)
+    first["scaled"]["max_weight"] = -1.0           # a caller that edits its result must not change the next one's
+    again = softmax_saturation(8, n_keys=4, n_trials=50, seed=3)
+    assert again["scaled"]["max_weight"] > 0 and again["unscaled"] == first["unscaled"]
+    assert score_variance(8, n_samples=100, seed=np.int64(3)) == score_variance(8, n_samples=100, seed=3)
+
+
+def test_unseeded_draws_are_never_remembered():
+    assert score_variance(8, n_samples=100, seed=None) != score_variance(8, n_samples=100, seed=None)
+    a, b = (softmax_saturation(8, n_keys=4, n_trials=50, seed=None) for _ in range(2))
+    assert a != b

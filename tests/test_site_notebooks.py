@@ -67,3 +67,20 @@ def test_the_notebooks_are_in_the_nav(site, lang):
     assert ("笔记本" if lang == "zh" else "Notebooks") in html
     for chapter in CHAPTERS:
         assert f'href="notebooks/{chapter}/"' in html
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_notebook_pages_share_one_stylesheet_instead_of_inlining_it(site, lang):
+    """mkdocs-jupyter inlines ~600 KB of JupyterLab CSS per page; hooks/notebooks.py moves it into one file they all link."""
+    links = set()
+    for chapter in CHAPTERS:
+        page = notebook_page(site, lang, chapter)
+        html = page.read_text(encoding="utf-8")
+        assert "<style" not in html.split("<article", 1)[1], f"{chapter}: styles still inlined in the article"
+        found = re.findall(r'<link rel="stylesheet" href="([^"]*assets/stylesheets/jupyter\.[0-9a-f]{10}\.css)">', html)
+        assert len(found) == 1, chapter
+        target = (page.parent / found[0]).resolve()
+        assert target.is_file() and target.stat().st_size > 100_000 and ".jp-OutputArea" in target.read_text(encoding="utf-8")
+        links.add(target)
+        assert len(html) < 250_000, f"{chapter}: {len(html)} bytes"
+    assert len(links) == 1, "every notebook page links the same stylesheet"
