@@ -299,7 +299,7 @@ def lean(fig):
     as they are; every other float gets 6 significant digits. Each heatmap must name its colorscale:
     the site template carries none.
     """
-    fig_dict = copy.deepcopy(fig if isinstance(fig, dict) else fig.to_dict())   # numpy arrays stay arrays
+    fig_dict = copy.deepcopy(fig) if isinstance(fig, dict) else fig.to_dict()   # to_dict copies already; arrays stay arrays
     generic = functools.partial(_significant, digits=HOVER_DIGITS)
     keep = lambda v: v   # noqa: E731
     traces = []
