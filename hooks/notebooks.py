@@ -126,23 +126,24 @@ class WarmKernel:
         self.sockets = tempfile.TemporaryDirectory()   # local sockets: no TCP port, no warning about one
         self.km = KernelManager(kernel_name="python3", transport="ipc", ip=os.path.join(self.sockets.name, "kernel"))
         self.km.start_kernel(cwd=str(ROOT), stdout=subprocess.DEVNULL)   # a cell's output reaches the notebook, not the log
+        self.kc = None   # the client nbclient connects for the first notebook, kept for the next ones
 
     def run(self, nb):
         from nbclient import NotebookClient
 
         client = NotebookClient(nb, km=self.km, timeout=600, allow_errors=False, record_timing=False,
                                 resources={"metadata": {"path": str(ROOT)}})
-        try:
-            with client.setup_kernel():   # the kernel is running: this only connects a client to it
-                reply = client.wait_for_reply(client.kc.execute(RESET.format(root=str(ROOT)), silent=True, store_history=False))
-                if reply is None or reply["content"]["status"] != "ok":
-                    raise RuntimeError(f"could not reset the kernel: {reply and reply['content']}")
-                client.execute()
-        finally:
-            if client.kc is not None:   # the client is ours to close: nbclient closes it only for kernels it started
-                client.kc.stop_channels()
+        client.kc = self.kc
+        with client.setup_kernel():   # the kernel is running: this connects a client to it, the first time only
+            self.kc = client.kc       # ours to close: nbclient closes clients only of kernels it started
+            reply = client.wait_for_reply(client.kc.execute(RESET.format(root=str(ROOT)), silent=True, store_history=False))
+            if reply is None or reply["content"]["status"] != "ok":
+                raise RuntimeError(f"could not reset the kernel: {reply and reply['content']}")
+            client.execute()
 
     def close(self):
+        if self.kc is not None:
+            self.kc.stop_channels()
         self.km.shutdown_kernel(now=True)
         self.sockets.cleanup()
 
