@@ -363,13 +363,15 @@ def _share_styles(content, page):
     carry the same, so a reader downloads it once and the build's HTML parsers (the link check, the
     search index) no longer read it 26 times.
     """
-    css = "\n".join(STYLE.findall(content))
-    if not css:
+    blocks = []
+    content = STYLE.sub(lambda m: blocks.append(m.group(1)) or "", content)   # one pass over ~700 KB
+    if not blocks:
         return content
+    css = "\n".join(blocks)
     name = f"jupyter.{hashlib.sha256(css.encode()).hexdigest()[:10]}.css"
     SHARED_CSS[name] = css
     href = get_relative_url(f"assets/stylesheets/{name}", page.file.url)
-    return f'<link rel="stylesheet" href="{html.escape(href)}">\n' + STYLE.sub("", content)
+    return f'<link rel="stylesheet" href="{html.escape(href)}">\n' + content
 
 
 def on_page_content(content, page, config, files):
