@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 
 import decoding  # noqa: E402
 import pages  # noqa: E402
-import profile  # noqa: E402
+import build_profile  # noqa: E402
 import serve  # noqa: E402
 
 PARTS = ("pages", "build", "edit-loop", "profile", "fresh-clone", "decoding")
@@ -95,7 +95,7 @@ def main():
                     f"{r['markdown_s']:.1f} s; primer edit ({serve.PRIMER_EDIT[0]}): {r['primer_s']:.1f} s; "
                     f"Markdown edit again: {r['markdown_again_s']:.1f} s", ""]
     if "profile" not in skip:
-        details += ["## Where a build's time goes (`bench/profile.py`)", "", profile.measure(), ""]
+        details += ["## Where a build's time goes (`bench/build_profile.py`)", "", build_profile.measure(), ""]
     if "build" not in skip:
         rows.append(("cold strict build, venv ready", f"{build_s:.1f} s (again, caches warm: {warm_s:.1f} s)", "≤ 20 s"))
     if "fresh-clone" not in skip:

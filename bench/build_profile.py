@@ -1,6 +1,6 @@
 """Where a build's time goes: the build thread's CPU seconds by phase, for a cold build and for a `mkdocs serve` rebuild.
 
-    python bench/profile.py        # about a minute; part of `make bench`
+    python bench/build_profile.py        # about a minute; part of `make bench`
 
 CPU time of the build's own thread (time.thread_time), so the figures hold on a loaded machine too;
 the notebooks run in other processes (kernels, the HTML renderer) and are reported as their CPU.
