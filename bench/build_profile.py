@@ -101,16 +101,22 @@ def report(title, acc):
 def measure():
     """Return the reports of a cold `mkdocs build` and of a warm `mkdocs serve` rebuild, both in a copy of the tree."""
     os.environ["NO_MKDOCS_2_WARNING"] = "1"
+    cwd, env = os.getcwd(), dict(os.environ)
     with tempfile.TemporaryDirectory(prefix="primer-bench-profile-") as tmp:
         root = Path(tmp) / "repo"
         serve.copy_tree(ROOT, root)
         os.chdir(root)
-        sys.path.insert(0, str(root / "hooks"))
-        os.environ["TMPDIR"] = tmp   # jieba keeps its dictionary cache there
+        os.environ["TMPDIR"] = tmp   # jieba keeps its dictionary cache there: a cold build has none
         tempfile.tempdir = None
-        cold = one_build("build", Path(tmp) / "cold", first=True)
-        one_build("serve", Path(tmp) / "serve", first=True)   # fills the exec cache
-        rebuild = one_build("serve", Path(tmp) / "serve", first=False)
+        try:
+            cold = one_build("build", Path(tmp) / "cold", first=True)
+            one_build("serve", Path(tmp) / "serve", first=True)   # fills the exec cache
+            rebuild = one_build("serve", Path(tmp) / "serve", first=False)
+        finally:
+            os.chdir(cwd)
+            os.environ.clear()
+            os.environ.update(env)
+            tempfile.tempdir = None
     return (report("Cold strict build (no caches)", cold) + "\n\n" +
             report("`mkdocs serve` rebuild after a prose edit (caches warm)", rebuild))
 
