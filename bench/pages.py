@@ -1,9 +1,9 @@
 """What a browser transfers for each page: Debian's chromium against a local server that gzips.
 
 The server counts the bytes it actually sends (headers + gzipped body) for every request, so what
-the page loads after `load` (Material's search worker fetching search/search_index.json, KaTeX's
-fonts) is counted too, and what the browser takes from its cache is not. It sends
-`Cache-Control: max-age=600`, as GitHub Pages does, so a second page reuses the shared assets.
+the page loads after `load` (the favicon; the search worker and search/search_index.json, should a
+page start them before any search) is counted too, and what the browser takes from its cache is not.
+It sends `Cache-Control: max-age=600`, as GitHub Pages does, so a second page reuses the shared assets.
 """
 
 import gzip
@@ -23,6 +23,7 @@ from browser_util import CHROMIUM, DESKTOP, LAUNCH_ARGS  # noqa: E402  the tests
 GZIP_TYPES = ("text/", "application/javascript", "application/json", "image/svg+xml", "application/xml")
 GZIP_LEVEL = 6
 QUIET_S = 0.6      # a visit ends when the server has seen no request for this long after `load`
+ICON_S = 5.0       # a first visit also waits for the favicon, which Chromium asks for some time after `load`
 
 
 class Log:
@@ -124,8 +125,9 @@ def gzip_server(site):
         server.server_close()
 
 
-def _visit(page, url, log):
-    """Load url and wait until the server has been quiet for QUIET_S; return (requests, seconds at `load`)."""
+def _visit(page, url, log, icon=False):
+    """Load url and wait until the server has been quiet for QUIET_S (and, with icon, has sent the favicon or
+    ICON_S have passed since `load`); return (requests, seconds at `load`)."""
     mark = log.mark()
     started = time.perf_counter() - log.start
     page.goto(url, wait_until="load")
@@ -133,7 +135,9 @@ def _visit(page, url, log):
     while True:
         rows = log.since(mark)
         last = rows[-1][0] if rows else started
-        if time.perf_counter() - log.start - last >= QUIET_S:
+        now = time.perf_counter() - log.start
+        waiting_icon = icon and now - loaded < ICON_S and not any("favicon" in p for _, p, _ in rows)
+        if now - last >= QUIET_S and not waiting_icon:
             break
         time.sleep(0.1)
     return [(t - started, p, n) for t, p, n in rows], loaded - started
@@ -177,11 +181,11 @@ def measure(site, heaviest=None):
     with gzip_server(site) as (base, log), sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
 
-        def browse(sequence, record):
+        def browse(sequence, record, icon=False):
             ctx = browser.new_context(viewport=DESKTOP, service_workers="block")
             page = ctx.new_page()
             for before, path in zip([None] + sequence, sequence):
-                rows, seconds = _visit(page, base + path, log)
+                rows, seconds = _visit(page, base + path, log, icon)
                 record(path, before, rows, seconds)
             ctx.close()
 
@@ -194,7 +198,7 @@ def measure(site, heaviest=None):
 
         try:
             for path in paths:
-                browse([path], cold)
+                browse([path], cold, icon=True)
             if heaviest is None:
                 heaviest = max(filter(is_chapter, paths), key=first.get)
             for lang_home in ("/", "/en/"):
@@ -232,7 +236,9 @@ def search_index_note(result):
                 return (f"search/search_index.json: {n / 1000:.0f} KB gzipped, fetched by Material's search worker "
                         f"{t:.2f} s after navigation on {path} (`load` at {result['load_s'][path]:.2f} s): on every "
                         f"first visit, before any search; cached after that")
-    return "search/search_index.json: not fetched on any page load (only when the reader searches)"
+    worker = any("/workers/search." in url for rows in result["requests"].values() for _, url, _ in rows)
+    return ("search/search_index.json: not fetched on any page load (only when the reader starts to search); "
+            + ("the search worker's script is fetched at page load" if worker else "nor is the search worker's script"))
 
 
 def mime_fix():
