@@ -344,6 +344,32 @@ def test_english_search_from_an_en_page_ranks_en_pages_first(site, open_page, ba
     if ranks["zh"]:
         assert sum(ranks["en"]) / len(ranks["en"]) < sum(ranks["zh"]) / len(ranks["zh"]), hrefs
 
+def test_the_search_index_loads_only_when_the_reader_starts_to_search(site, open_page):
+    """A page load fetches no search index, search worker or lunr language file; Material's '/' key does,
+    and a query typed while the index is still on its way shows its results once it arrives."""
+    visit = open_page("")
+    page = visit.page
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(500)
+    searchy = lambda: [u for u in visit.requests if re.search(r"search_index|/workers/search\.|/lunr/", u)]  # noqa: E731
+    assert searchy() == [], f"fetched before any search: {searchy()}"
+    held = []                                  # the index request, answered only after the reader has typed
+    page.route("**/search/search_index.json", lambda route: held.append(route))
+    page.keyboard.press("/")                   # Material's shortcut: focus the search box
+    for _ in range(50):
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held, "pressing / to search did not request search/search_index.json"
+    page.keyboard.insert_text("掩码")
+    page.keyboard.up("Space")
+    page.wait_for_timeout(300)
+    links = page.locator(".md-search-result__item > a.md-search-result__link")
+    assert links.count() == 0                  # no index yet, no results yet
+    held[0].continue_()
+    links.first.wait_for(timeout=10_000)
+    assert any("/lunr/" in u for u in searchy()), "the worker's language files were not seen: the first check proves nothing"
+
 
 # ---- screenshots for a human, at desktop and phone widths
 
