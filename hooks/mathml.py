@@ -93,11 +93,11 @@ def render_math(content, where):
     return out
 
 
-def _toc_titles(items, where):
+def _toc_titles(items):
     """Draw a heading's formula in the table of contents too (its title is the heading's text, TeX and all)."""
     for item in items:
         item.title = TOC_MATH.sub(lambda m: to_mathml(html.unescape(m.group(1)).strip(), False)[0], item.title)
-        _toc_titles(item.children, where)
+        _toc_titles(item.children)
 
 
 def on_page_content(content, page, config, files):
@@ -105,7 +105,7 @@ def on_page_content(content, page, config, files):
     where = page.file.src_uri
     content = render_math(content, where)
     try:
-        _toc_titles(page.toc, where)
+        _toc_titles(page.toc)
     except ValueError as e:
         raise PluginError(f"{where} (table of contents): {e}") from None
     return content
