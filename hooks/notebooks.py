@@ -4,6 +4,13 @@ mkdocs-static-i18n rebuilds every file as a plain MkDocs File, which counts only
 left alone, a notebook would be copied as raw JSON to its page URL and have no twin in the other
 language. The File class i18n builds with is swapped for one that counts .ipynb as a page, so
 mkdocs-jupyter renders it and i18n gives it its twin for the language switcher.
+
+The notebooks run while the build renders the chapters: at pre-build, every notebook of both
+languages without an executed copy in .cache/notebooks goes to two warm kernels in background
+threads (reset between notebooks to a fresh kernel's state), and each executed copy goes on to
+hooks/notebook_html.py, a process that renders it into mkdocs-jupyter's own cache; a notebook page
+waits for its notebook only when the build reaches it. A notebook's key covers its text, the primer
+modules its code imports (hooks/primer_sources.py) and the versions that run it.
 """
 
 import hashlib
