@@ -9,6 +9,7 @@ from conftest import DOCS, ROOT
 sys.path.insert(0, str(ROOT / "hooks"))
 try:
     import notebooks as hook
+    import primer_sources  # noqa: F401 - imported here while hooks/ is on the path
 finally:
     sys.path.pop(0)
 
@@ -52,3 +53,32 @@ def test_the_reset_clears_what_a_notebook_left_behind():
     finally:
         warm.close()
     assert nb.cells[0].outputs[0]["text"].split() == ["False", "10.0"]
+
+
+def test_a_notebook_runs_again_exactly_when_something_it_imports_changes(tmp_path):
+    """The key of an executed copy: the notebook's text, the primer modules its code imports (followed), primer's data."""
+    from primer_sources import SourceGraph
+
+    pkg = tmp_path / "primer"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "masks.py").write_text("from primer import softmax\n")
+    (pkg / "softmax.py").write_text("X = 1\n")
+    (pkg / "other.py").write_text("Y = 1\n")
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("%matplotlib inline\nfrom primer.masks import *"), nbformat.v4.new_markdown_cell("# T")]
+    data = nbformat.writes(nb).encode()
+
+    def key(data=data):
+        return hook._key(data, SourceGraph(pkg), "versions")
+
+    before = key()
+    (pkg / "other.py").write_text("Y = 2\n")
+    assert key() == before, "a module the notebook does not import"
+    (pkg / "softmax.py").write_text("X = 2\n")
+    after = key()
+    assert after != before, "a module imported through another one"
+    (pkg / "labels.json").write_text("{}")
+    assert key() != after, "a data file of primer"
+    assert key(data.replace(b"# T", b"# U")) != key(), "the notebook's own text"
+    assert hook._key(data, SourceGraph(pkg), "other versions") != key()
