@@ -65,4 +65,4 @@ bench: install
 	$(BIN)/python bench/run.py
 
 clean:
-	rm -rf site .pytest_cache build *.egg-info .matrix
+	rm -rf site .cache .pytest_cache build *.egg-info .matrix   # .cache: executed blocks, notebooks, their HTML

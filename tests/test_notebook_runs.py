@@ -1,4 +1,4 @@
-"""The build runs notebooks on warm kernels (hooks/notebooks.py): each must come out as a fresh kernel would run it."""
+"""The build runs notebooks on warm kernels, keyed on what they import (hooks/notebooks.py): each must come out as a fresh kernel would run it."""
 
 import sys
 
