@@ -5,7 +5,10 @@ import pytest
 
 from conftest import DOCS, LANGS, page_names
 
-EXTERNAL = re.compile(r'<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)="(?:https?:)?//', re.I)
+# What the browser fetches from another host. A canonical link only names the deployed address (the session's
+# build is a deploy build, tests/conftest.py); no browser fetches it.
+EXTERNAL = re.compile(r'<(?:script|img|iframe)\b[^>]*\b(?:src|href)="(?:https?:)?//'
+                      r'|<link\b(?![^>]*\brel="canonical")[^>]*\bhref="(?:https?:)?//', re.I)
 
 
 def test_both_languages_have_the_same_pages():
@@ -37,6 +40,14 @@ def test_plotly_js_is_loaded_once_in_head_on_figure_pages_and_never_inlined(read
 @pytest.mark.parametrize("lang", LANGS)
 def test_no_script_or_style_from_another_host(read_page, lang, name):
     assert EXTERNAL.findall(read_page(lang, name)) == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_repository_link_asks_github_for_nothing(read_page, lang):
+    """Material's repository link fetches stars and forks from api.github.com when it carries data-md-component=
+    "source"; overrides/partials/source.html drops it. The session's build has a repo_url, as deployed."""
+    html = read_page(lang, "05-mask.md")
+    assert 'class="md-source"' in html and 'data-md-component="source"' not in html
 
 
 def test_vendored_assets_are_in_the_site(site):
