@@ -8,6 +8,7 @@ for every Chinese label.
 """
 
 import contextlib
+import importlib.util
 import io
 import sys
 import warnings
@@ -17,8 +18,17 @@ import nbformat
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
-import notebooks as gen  # noqa: E402
+
+
+def load_tool(name):
+    """Import tools/<name>.py under its own module name: hooks/notebooks.py is `notebooks` in the same session."""
+    spec = importlib.util.spec_from_file_location(f"tools_{name}", ROOT / "tools" / f"{name}.py")
+    module = sys.modules[spec.name] = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+gen = load_tool("notebooks")
 
 LANGS = ("zh", "en")
 CHAPTERS = gen.chapters()
