@@ -18,6 +18,7 @@ import markdown_exec
 from mkdocs.plugins import event_priority
 from markupsafe import Markup
 from mkdocs.utils import meta
+from primer_prerun import run_block
 from primer_sources import SourceGraph
 
 log = logging.getLogger("mkdocs.hooks.primer")
@@ -31,9 +32,11 @@ SERVE_SKIPS = ("htmlproofer", "material/search", "search")
 
 
 def on_startup(command, dirty):
-    """Cache executed blocks for `mkdocs serve` only: `mkdocs build` runs every block, every time."""
+    """Cache executed blocks for `mkdocs serve` only: `mkdocs build` runs every block, every time (ahead, in another process)."""
     if command == "serve":
         install_runner(ExecCache())
+    elif command == "build":
+        install_prerun()
 
 
 def on_config(config):
@@ -115,7 +118,10 @@ def on_pre_build(config):
     # i18n builds the other language inside the first build; one check covers both languages.
     i18n = config.plugins.get("i18n")
     if not getattr(i18n, "building", False):
-        check_parity(config)
+        blocks = check_parity(config)
+        prerun = active_prerun()
+        if prerun is not None:
+            prerun.start(blocks)
 
 
 @event_priority(-200)  # after i18n's on_files (-100), which lays out each language's files anew
@@ -145,6 +151,14 @@ def on_page_markdown(markdown_text, page, config, files):
     """Tell the figure builders the page language."""
     os.environ["PRIMER_LANG"] = getattr(page.file, "locale", None) or LOCALES[0]
     return markdown_text
+
+
+def on_post_build(config):
+    """Say how many of this language's blocks ran ahead (`mkdocs build` prints it)."""
+    prerun = active_prerun()
+    if prerun is not None:
+        log.info(f"{prerun.taken} of {prerun.asked} executed blocks ran ahead in a worker process")
+        prerun.taken = prerun.asked = 0
 
 
 def on_page_content(html, page, config, files):
@@ -340,13 +354,83 @@ def install_runner(cache):
         formatters[name] = cached_format
 
 
+# ---- `mkdocs build`: every block run ahead, in another process, while this one renders pages
+
+class Prerun:
+    """The blocks of both languages, run in one worker process in page order while the build renders pages.
+
+    markdown-exec's runner then takes a block's output from here, by its code and language: the same
+    code run the same way (a fresh namespace each, primer imported once for the build, the page
+    language set), so the same output (tests/test_reproducible.py compares two builds byte for byte;
+    tests/test_build.py compares with blocks run in the build's own process). A block that fails
+    there, or that the worker has not been given, runs in the build's process as before, so a failing
+    block is reported exactly as without this. Blocks of a markdown-exec session share state and
+    always run in the build's process.
+    """
+
+    def __init__(self):
+        self.futures, self.pool = {}, None
+        self.taken = self.asked = 0
+
+    def start(self, blocks):
+        from concurrent.futures import ProcessPoolExecutor
+        import multiprocessing
+
+        todo = [(locale, code, options) for locale, language, code, options in blocks
+                if language in ("python", "py") and not options.get("session")]
+        workers = int(os.environ.get("PRIMER_PRERUN_WORKERS", "1"))   # 0: run every block in the build's process
+        if not todo or workers < 1:
+            return
+        # spawn, not fork: this process has threads (the notebooks' kernels)
+        self.pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+        hooks = str(Path(__file__).resolve().parent)
+        sys.path.insert(0, hooks)   # a spawned worker starts with this sys.path: it imports primer_prerun from hooks/
+        try:
+            for locale, code, options in sorted(todo, key=lambda t: t[0] != LOCALES[0]):   # the first pass's language first
+                key = (code, locale)
+                if key not in self.futures:
+                    self.futures[key] = self.pool.submit(run_block, code, locale, options.get("returncode", 0),
+                                                         options.get("id", ""), dict(options.get("extra", {})))
+        finally:
+            sys.path.remove(hooks)
+        self.pool.shutdown(wait=False)   # the worker stops once the queue is done
+
+    def take(self, code, lang):
+        """Return the block's output from the worker, or None if the build should run it itself."""
+        future = self.futures.pop((code, lang), None)
+        output = None if future is None else future.result()
+        self.taken += output is not None
+        self.asked += 1
+        return output
+
+
+def active_prerun():
+    return getattr(_python_formatter()._run_python, "prerun", None)
+
+
+def install_prerun():
+    """Wrap markdown-exec's Python runner so a block already run ahead gives its output."""
+    mx_python = _python_formatter()
+    run = getattr(mx_python._run_python, "wrapped", mx_python._run_python)
+
+    def prerun_run(code, returncode=None, session=None, id=None, **extra):  # noqa: A002
+        if not session and returncode in (None, 0) and not extra:
+            output = prerun_run.prerun.take(code, os.environ.get("PRIMER_LANG") or LOCALES[0])
+            if output is not None:
+                return output
+        return run(code, returncode=returncode, session=session, id=id, **extra)
+
+    prerun_run.prerun, prerun_run.wrapped = Prerun(), run
+    mx_python._run_python = prerun_run
+
+
 def exec_block_finder(config):
     """Return find(markdown_text) -> ids of the blocks markdown-exec runs in it, in the order it meets them.
 
     The text goes through the site's own Markdown extensions, and markdown-exec's own validator
     decides which fences run (exec="yes" runs; exec="no" does not), but nothing is executed.
     """
-    found = []
+    found, blocks = [], []
 
     def record(language, inputs, options, attrs, md):
         runs = markdown_exec.validator(language, inputs, options, attrs, md)
@@ -354,10 +438,14 @@ def exec_block_finder(config):
             found.append(options["id"])
         return runs
 
+    def keep(src, language, css_class, options, md, **kwargs):   # the code as the block runs it, snippets pasted in
+        blocks.append((language, src, options))
+        return ""
+
     fences_by_name = {}
     for fence in config.mdx_configs.get("pymdownx.superfences", {}).get("custom_fences", []):
         if fence.get("validator") is markdown_exec.validator:
-            fence = dict(fence, validator=record, format=lambda *args, **kwargs: "")
+            fence = dict(fence, validator=record, format=keep)
         fences_by_name.setdefault(fence["name"], fence)  # each rebuild registers markdown-exec's fences again
     configs = dict(config.mdx_configs)
     configs["pymdownx.superfences"] = dict(configs.get("pymdownx.superfences", {}),
@@ -366,9 +454,12 @@ def exec_block_finder(config):
 
     def find(markdown_text):
         found.clear()
+        blocks.clear()
         md.reset().convert(meta.get_data(markdown_text)[0])
+        find.blocks = list(blocks)   # (language, code, options) of each block, for prerun
         return list(found)
 
+    find.blocks = []
     return find
 
 
@@ -388,12 +479,15 @@ def check_parity(config):
     else:
         memo, salt = {}, ""
 
-    def find(text):
+    seen = []   # (locale, language, code, options) of every block read afresh (a build reads every page afresh)
+
+    def find(text, locale):
         key = hashlib.sha256((salt + "\0" + text).encode()).hexdigest()
         if key not in memo:
             if not finder:
                 finder.append(exec_block_finder(config))
             memo[key] = finder[0](text)
+            seen.extend((locale, *block) for block in finder[0].blocks)
         return memo[key]
     for path in sorted(set().union(*pages.values())):
         present = [locale for locale in LOCALES if path in pages[locale]]
@@ -402,10 +496,11 @@ def check_parity(config):
             continue
         ids = {}
         for locale in LOCALES:
-            ids[locale] = find((docs / locale / path).read_text(encoding="utf-8"))
+            ids[locale] = find((docs / locale / path).read_text(encoding="utf-8"), locale)
             if "" in ids[locale]:
                 log.warning(f"{locale}/{path}: an exec block has no id=; give every exec block one")
             if len(set(ids[locale])) != len(ids[locale]):
                 log.warning(f"{locale}/{path}: exec block ids repeat: {ids[locale]}")
         if len({tuple(v) for v in ids.values()}) != 1:
             log.warning(f"{path}: zh and en run different exec blocks: {ids}")
+    return seen
