@@ -357,3 +357,24 @@ def test_the_anchor_reader_finds_what_htmlproofers_own_finds(hook):
             '<template id="inner"></template><i id="still-inert"/></template><p id="after">x</p><br id="c"/>'
             '<script>var s = "<p id=\\"in-script\\">";</script><div id="&amp;amp"></div>')
     assert hook.read_anchors(html) == theirs(html) == {"a", "b", "t", "after", "c", "&amp"}
+
+
+def test_blocks_run_ahead_give_what_the_build_process_gives(hook, monkeypatch):
+    """`mkdocs build` runs blocks ahead in a worker process (Prerun); each output must be the in-process one."""
+    from markdown_exec._internal.formatters import python as mx_python
+
+    monkeypatch.delenv("PRIMER_PRERUN_WORKERS", raising=False)
+    code = ("from primer.figures import page_lang\nimport numpy as np\n"
+            "print(page_lang(), np.round(np.random.default_rng(0).normal(size=3), 6))\n")
+    failing = "raise ValueError('planted')\n"
+    prerun = hook.Prerun()
+    prerun.start([("zh", "python", code, {"id": "a"}), ("en", "python", code, {"id": "a"}),
+                  ("en", "python", failing, {"id": "b"}), ("en", "python", code, {"id": "c", "session": "s"})])
+    assert set(prerun.futures) == {(code, "zh"), (code, "en"), (failing, "en")}   # a session block stays in the build
+    for lang in ("zh", "en"):
+        monkeypatch.setenv("PRIMER_LANG", lang)
+        here = mx_python._run_python(code, returncode=0, session=None, id="a")
+        assert prerun.take(code, lang) == here and here.startswith(lang)
+    assert prerun.take(failing, "en") is None                 # the build runs it itself, and reports it as always
+    assert prerun.take(code, "en") is None                    # taken once; asked again, the build runs it
+    assert (prerun.taken, prerun.asked) == (2, 4)
