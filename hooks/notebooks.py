@@ -85,7 +85,7 @@ def _download_url(page_url):
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = Path(os.environ.get("PRIMER_NOTEBOOK_CACHE") or ROOT / ".cache" / "notebooks")   # outside docs/ and site/
-KERNELS = 2   # the machine this is measured on has 2 cores; the build's own thread shares them
+KERNELS = int(os.environ.get("PRIMER_NOTEBOOK_KERNELS", "2"))   # warm kernels; the build's own thread and the renderer share the cores
 
 # Run silently in a warm kernel before each notebook, so each one starts as in a fresh kernel: no
 # variables, no figures, matplotlib's settings as the kernel started with them (the zh notebooks set a
