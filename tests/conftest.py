@@ -1,10 +1,14 @@
-"""Shared fixtures: one strict build of the whole site per test session, and page readers over it."""
+"""Shared fixtures: one strict build of the whole site per test session (in the background), and page readers over it."""
 
+import hashlib
 import html as htmllib
+import json
 import os
 import re
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -18,7 +22,7 @@ settings.register_profile("full", deadline=None)
 settings.register_profile("quick", deadline=None, max_examples=15)
 settings.load_profile("full")
 
-SITE_FIXTURES = {"site", "read_page"}   # a test that asks for these reads the built site
+SITE_FIXTURES = {"site", "read_page", "second_site"}   # a test that asks for these reads the built site
 SITE_MODULES = {"test_build", "test_plotly_bundle"}   # scratch builds; the vendored plotly.js against the installed plotly
 DOCS = ROOT / "docs"
 LANGS = ("zh", "en")
@@ -61,19 +65,148 @@ def load_snippet(name):
     return namespace
 
 
-def build_site(out):
-    """Build the whole site with --strict into out; a warning fails the build."""
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
-    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
-                          cwd=ROOT, env=env, capture_output=True, text=True)
-    assert proc.returncode == 0, "strict build failed:\n" + proc.stdout[-4000:] + proc.stderr[-8000:]
-    return out
+# ---- the session's site: one strict build with a deploy's settings, started in the background
+#
+# The site is built the way the deploy workflow builds it (site_url under a sub-path, a repo_url), into
+# <shared>/site/root/primer/sub/, so the one build serves every site test, the browser tests at / and
+# the sub-path test at <shared>/site/root/. The reproducibility build follows it into <shared>/second/.
+# <shared> lies under the session's basetemp; with pytest-xdist the controller names it and the workers
+# (which inherit its environment) find it. A whole-suite run starts both builds at once; otherwise the
+# first process whose collected tests need one starts it, after collection. A build runs as a detached
+# runner (tests/site_build.py) that writes <name>.log, then <name>.rc when done; the unit tests run
+# meanwhile, and the `site` / `second_site` fixtures wait for the .rc file.
+
+SITE_URL = "https://example.org/primer/sub/"
+REPO_URL = "https://github.com/example/primer"
+SUB_PATH = "primer/sub"
+SHARED_ENV = "PRIMER_TEST_SHARED"
+BUILDS = {"site": None, "second": "site"}   # build name -> the build it follows
+BUILD_TIMEOUT = 30 * 60
+
+
+def shared_dir():
+    return Path(os.environ[SHARED_ENV])
+
+
+@pytest.hookimpl(trylast=True)   # after the tmpdir plugin has made its factory
+def pytest_configure(config):
+    """Name the session's shared directory (the xdist controller, or a run without xdist)."""
+    if hasattr(config, "workerinput"):
+        return
+    shared = config._tmp_path_factory.getbasetemp() / "shared"   # the session's basetemp, as tmp_path_factory sees it
+    shared.mkdir(exist_ok=True)
+    os.environ[SHARED_ENV] = str(shared)
+    config._primer_shared = shared
+    option = config.option
+    if (config.args_source == pytest.Config.ArgsSource.TESTPATHS and not option.markexpr and not option.keyword
+            and not option.collectonly):
+        start_build("second")   # the whole suite (`make test`): both builds, now rather than after collection
+
+
+def pytest_unconfigure(config):
+    """Stop a build still running when the session ends early (Ctrl-C, -x): it would only waste the cores."""
+    shared = getattr(config, "_primer_shared", None)
+    if shared is None:
+        return
+    for name in BUILDS:
+        pid_file, rc_file = shared / f"{name}.pid", shared / f"{name}.rc"
+        if pid_file.exists() and not rc_file.exists():
+            try:
+                os.killpg(int(pid_file.read_text()), signal.SIGTERM)   # the runner leads its own process group
+            except (ProcessLookupError, ValueError):
+                pass
+
+
+def start_build(name):
+    """Start build `name` (and the one it follows) unless some process of this session already did."""
+    if BUILDS[name]:
+        start_build(BUILDS[name])
+    shared = shared_dir()
+    try:
+        os.close(os.open(shared / f"{name}.started", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        return
+    env = {k: v for k, v in os.environ.items() if k not in ("PRIMER_CHECK_LINKS", "SOURCE_DATE_EPOCH")}
+    env.update(NO_MKDOCS_2_WARNING="1", PRIMER_SITE_URL=SITE_URL, PRIMER_REPO_URL=REPO_URL)
+    after = [str(shared / f"{BUILDS[name]}.rc")] if BUILDS[name] else []
+    proc = subprocess.Popen([sys.executable, str(ROOT / "tests" / "site_build.py"), str(shared / name / "root" / SUB_PATH),
+                             str(shared / f"{name}.log"), str(shared / f"{name}.rc"), *after],
+                            cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    (shared / f"{name}.pid").write_text(str(proc.pid))
+
+
+def wait_for_build(name):
+    """Return the directory of build `name` once it has finished; fail with its log if it failed."""
+    start_build(name)
+    shared = shared_dir()
+    rc_file, deadline = shared / f"{name}.rc", time.monotonic() + BUILD_TIMEOUT
+    while not rc_file.exists():
+        if time.monotonic() > deadline:
+            pytest.fail(f"the {name} build did not finish in {BUILD_TIMEOUT} s; its log: {shared / f'{name}.log'}", pytrace=False)
+        time.sleep(0.2)
+    rc = int(rc_file.read_text())
+    if rc != 0:
+        log = (shared / f"{name}.log").read_text(encoding="utf-8", errors="replace")
+        pytest.fail(f"strict build ({name}) failed with exit code {rc}:\n{log[-12000:]}", pytrace=False)
+    return shared / name / "root" / SUB_PATH
+
+
+def pytest_collection_finish(session):
+    """Start the builds the selected tests need as soon as they are known, so the unit tests overlap them."""
+    if session.config.option.collectonly:
+        return
+    needs = {name for item in session.items for name in ("site", "second_site") if name in item.fixturenames}
+    if "second_site" in needs:
+        start_build("second")
+    elif "site" in needs:
+        start_build("site")
+
+
+def once_per_session(key, compute, timeout=BUILD_TIMEOUT):
+    """Return compute()'s result (JSON), computed once per test session by the first process that asks, with
+    pytest-xdist or without; the others wait for it. For expensive work several tests (or workers) share."""
+    done = shared_dir() / "once" / (hashlib.sha256(key.encode("utf-8")).hexdigest() + ".json")
+    done.parent.mkdir(exist_ok=True)
+    try:
+        os.close(os.open(done.with_suffix(".claim"), os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        deadline = time.monotonic() + timeout
+        while not done.exists():
+            if time.monotonic() > deadline:
+                pytest.fail(f"{key[:200]!r}: claimed by another test but not done in {timeout} s", pytrace=False)
+            time.sleep(0.1)
+        out = json.loads(done.read_text(encoding="utf-8"))
+    else:
+        try:
+            out = {"result": compute()}
+        except BaseException as err:   # the waiting tests fail with it too
+            out = {"error": f"{type(err).__name__}: {err}"}
+            raise
+        finally:
+            done.with_suffix(".tmp").write_text(json.dumps(out), encoding="utf-8")
+            done.with_suffix(".tmp").replace(done)
+    if "error" in out:
+        pytest.fail(f"{key[:200]!r} failed in the test that ran it: {out['error']}", pytrace=False)
+    return out["result"]
 
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory):
-    """Build the site once per test session and return its directory."""
-    return build_site(tmp_path_factory.mktemp("site"))
+def site():
+    """Return the directory of the session's strict build (a deploy's settings, under a sub-path)."""
+    return wait_for_build("site")
+
+
+@pytest.fixture(scope="session")
+def site_root(site):
+    """Return the directory to serve at / so that the site lives at /primer/sub/, as it does deployed."""
+    return site.parents[len(Path(SUB_PATH).parts) - 1]
+
+
+@pytest.fixture(scope="session")
+def second_site(site):
+    """Return the directory of the second build of the same commit, made the same way as `site`."""
+    return wait_for_build("second")
 
 
 TOOLTIP = re.compile(r"</?abbr\b[^>]*>")   # hooks/terms.py wraps every term in <abbr title=...>
@@ -90,8 +223,19 @@ def read_page(site):
     return read
 
 
+def run_order(item):
+    """Tests that need no build first (they run while the site builds), then the site's, the browser's, and
+    last the ones that need the second build."""
+    if "second_site" in item.fixturenames:
+        return 3
+    if item.get_closest_marker("browser"):
+        return 2
+    return 1 if "site" in item.fixturenames else 0
+
+
 def pytest_collection_modifyitems(config, items):
-    """Mark each test by kind: browser (drives Chromium), site (reads the built site), or unit (everything else)."""
+    """Mark each test by kind: browser (drives Chromium), site (reads the built site), or unit (everything
+    else); then order them for the two cores (run_order)."""
     for item in items:
         if item.module.__name__ == "test_browser":
             item.add_marker(pytest.mark.browser)
@@ -99,3 +243,4 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.site)
         else:
             item.add_marker(pytest.mark.unit)
+    items.sort(key=run_order)   # stable: the file order within each rank

@@ -7,13 +7,16 @@ import shutil
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 import yaml
 
-from conftest import ROOT
+from conftest import ROOT, once_per_session, shared_dir
 
-ENV = {k: v for k, v in os.environ.items() if k not in ("PRIMER_CHECK_LINKS", "SOURCE_DATE_EPOCH")}
+# Scratch builds run as `mkdocs serve` and a fork's build do: no site_url, no repo_url (the session's site has both).
+ENV = {k: v for k, v in os.environ.items()
+       if k not in ("PRIMER_CHECK_LINKS", "SOURCE_DATE_EPOCH", "PRIMER_SITE_URL", "PRIMER_REPO_URL")}
 ENV["NO_MKDOCS_2_WARNING"] = "1"
 
 
@@ -209,7 +212,8 @@ def test_the_site_itself_is_in_parity(hook, mkdocs_config, caplog):
 
 # ---- scratch builds: the real config and hooks over a two-page site
 
-def scratch_site(tmp_path, zh_body, en_body=None, extra_zh=None, extra_en=None, committed=None):
+def scratch_site(tmp_path, zh_body, en_body=None, extra_zh=None, extra_en=None, committed=None, pages=()):
+    """Build a scratch site of index.md (and extra.md, and pages: {(lang, name): body}) in tmp_path; return the process."""
     for part in ("hooks", "overrides"):
         shutil.copytree(ROOT / part, tmp_path / part)
     shutil.copytree(ROOT / "docs" / "assets", tmp_path / "docs" / "assets")
@@ -225,6 +229,8 @@ def scratch_site(tmp_path, zh_body, en_body=None, extra_zh=None, extra_en=None, 
     for lang, body in (("zh", extra_zh), ("en", extra_en)):
         if body:
             (tmp_path / "docs" / lang / "extra.md").write_text(body, encoding="utf-8")
+    for (lang, name), body in dict(pages).items():
+        (tmp_path / "docs" / lang / name).write_text(textwrap.dedent(body), encoding="utf-8")
     if committed:  # a git checkout whose last commit is dated `committed`
         git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"]
         dated = dict(ENV, GIT_AUTHOR_DATE=committed, GIT_COMMITTER_DATE=committed)
@@ -251,9 +257,57 @@ raise RuntimeError("boom")
 """
 
 
-def test_scratch_site_builds(tmp_path):
-    proc = scratch_site(tmp_path, GOOD, GOOD)
-    assert proc.returncode == 0, proc.stderr[-3000:]
+def shared_build(name, *args, **kwargs):
+    """Build a scratch site once per test session, for all the tests that read it (on any pytest-xdist worker);
+    return {returncode, stderr, out}."""
+    def build():
+        where = shared_dir() / "scratch" / name
+        proc = scratch_site(where, *args, **kwargs)
+        return {"returncode": proc.returncode, "stderr": proc.stderr, "out": str(where / "out")}
+    return once_per_session("scratch build: " + name, build)
+
+
+LINKS = """
+# t
+
+## Here
+
+[same page](#here) [other page](extra.md#there)
+"""
+EXTRA = "# e\n\n## There\n"
+
+
+def working_build():
+    """One scratch site that must build: an exec block, links to an anchor here and on another page, and a git
+    checkout whose last commit is dated 2001-09-09."""
+    body = LINKS + GOOD.replace("# t", "")
+    return shared_build("working", body, body, extra_zh=EXTRA, extra_en=EXTRA, committed="2001-09-09T01:46:40+00:00")
+
+
+def test_scratch_site_builds():
+    """It builds strict without a repo_url: edit_uri (in mkdocs.yml) is dropped, else every page would warn."""
+    build = working_build()
+    assert build["returncode"] == 0, build["stderr"][-3000:]
+    for page in ("index.html", "en/index.html"):
+        html = (Path(build["out"]) / page).read_text(encoding="utf-8")
+        assert "<p>ok</p>" in html   # the exec block ran
+        assert 'rel="edit"' not in html and 'rel="canonical"' not in html
+
+
+def test_the_scratch_site_links_check():
+    build = working_build()
+    assert build["returncode"] == 0, build["stderr"][-3000:]   # links to #here and extra.md#there pass the check
+
+
+def test_the_build_is_dated_by_its_commit_not_the_clock():
+    build = working_build()
+    assert build["returncode"] == 0, build["stderr"][-3000:]
+    out = Path(build["out"])
+    sitemap = (out / "sitemap.xml").read_text(encoding="utf-8")
+    assert set(re.findall(r"<lastmod>([^<]+)</lastmod>", sitemap)) == {"2001-09-09"}
+    with gzip.open(out / "sitemap.xml.gz") as gz:
+        assert gz.read().decode("utf-8") == sitemap
+        assert gz.mtime == 999993600  # 2001-09-09 00:00 UTC, the day MkDocs keeps
 
 
 def test_a_failing_exec_block_fails_the_build_and_names_itself(tmp_path):
@@ -279,22 +333,43 @@ def test_a_missing_translation_fails_the_build(tmp_path):
     assert proc.returncode != 0
 
 
-def test_a_page_in_one_language_only_fails_the_build(tmp_path):
-    proc = scratch_site(tmp_path, GOOD, GOOD, extra_zh=GOOD)
-    assert proc.returncode != 0
-    assert "extra.md: exists only in zh" in proc.stderr
+def parity_build():
+    """One scratch site that breaks the zh/en parity rule once on each of its pages; each breach is a warning, so
+    the strict build fails, and the warning names the page."""
+    without_id = GOOD.replace(' id="fine"', "")
+    return shared_build("parity", GOOD, GOOD, pages={
+        ("zh", "only.md"): GOOD,                                              # a page in one language only
+        ("zh", "ids.md"): GOOD, ("en", "ids.md"): GOOD.replace('id="fine"', 'id="other"'),   # other exec blocks
+        ("zh", "noid.md"): without_id, ("en", "noid.md"): without_id,         # an exec block without id
+        ("zh", "shown.md"): GOOD.replace('exec="1"', 'exec="yes"'),           # run in zh, only shown in en
+        ("en", "shown.md"): GOOD.replace(' exec="1" id="fine"', ""),
+    })
 
 
-def test_different_exec_blocks_in_the_two_languages_fail_the_build(tmp_path):
-    proc = scratch_site(tmp_path, GOOD, GOOD.replace('id="fine"', 'id="other"'))
-    assert proc.returncode != 0
-    assert "zh and en run different exec blocks" in proc.stderr
+def warned(build, message):
+    """Whether the build failed and logged message as a WARNING (which --strict turns into the failure)."""
+    return build["returncode"] != 0 and re.search(r"^WARNING\b.*" + re.escape(message), build["stderr"], re.M)
 
 
-def test_an_exec_block_without_id_fails_the_build(tmp_path):
-    proc = scratch_site(tmp_path, GOOD.replace(' id="fine"', ""), GOOD.replace(' id="fine"', ""))
-    assert proc.returncode != 0
-    assert "has no id=" in proc.stderr
+def test_a_page_in_one_language_only_fails_the_build():
+    build = parity_build()
+    assert warned(build, "only.md: exists only in zh"), build["stderr"][-3000:]
+
+
+def test_different_exec_blocks_in_the_two_languages_fail_the_build():
+    build = parity_build()
+    assert warned(build, "ids.md: zh and en run different exec blocks"), build["stderr"][-3000:]
+
+
+def test_an_exec_block_without_id_fails_the_build():
+    build = parity_build()
+    assert warned(build, "zh/noid.md: an exec block has no id=") and warned(build, "en/noid.md: an exec block has no id="), \
+        build["stderr"][-3000:]
+
+
+def test_an_exec_block_the_other_language_only_shows_fails_the_build():
+    build = parity_build()
+    assert warned(build, "shown.md: zh and en run different exec blocks"), build["stderr"][-3000:]
 
 
 def test_a_missing_snippet_fails_the_build(tmp_path):
@@ -303,49 +378,21 @@ def test_a_missing_snippet_fails_the_build(tmp_path):
     assert proc.returncode != 0
 
 
-def test_an_exec_block_the_other_language_only_shows_fails_the_build(tmp_path):
-    shown = GOOD.replace(' exec="1" id="fine"', "")
-    proc = scratch_site(tmp_path, GOOD.replace('exec="1"', 'exec="yes"'), shown)
-    assert proc.returncode != 0
-    assert "zh and en run different exec blocks" in proc.stderr
+BROKEN = {   # a broken link of each kind, each to its own missing anchor
+    "markdown": "[x](#nowhere-md)",                                       # Markdown link to a missing anchor
+    "markdown-other-page": "[x](extra.md#nowhere-other)",                 # ... on another page
+    "raw-html": '<a href="#nowhere-raw">x</a>',                           # raw HTML, which MkDocs does not validate
+    "printed": '```python exec="1" id="out"\nprint(\'<a href="extra/#nowhere-printed">x</a>\')\n```',  # printed by a block
+}
 
 
-LINKS = """
-# t
-
-## Here
-
-[same page](#here) [other page](extra.md#there)
-"""
-
-
-def test_the_scratch_site_links_check(tmp_path):
-    extra = "# e\n\n## There\n"
-    proc = scratch_site(tmp_path, LINKS, LINKS, extra_zh=extra, extra_en=extra)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-
-
-@pytest.mark.parametrize("broken", [
-    "[x](#nowhere)",                                    # Markdown link to a missing anchor
-    "[x](extra.md#nowhere)",                            # ... on another page
-    '<a href="#nowhere">x</a>',                         # raw HTML, which MkDocs does not validate
-    '```python exec="1" id="out"\nprint(\'<a href="extra/#nowhere">x</a>\')\n```',  # printed by a block
-])
-def test_a_broken_anchor_fails_the_build(tmp_path, broken):
-    extra = "# e\n\n## There\n"
-    proc = scratch_site(tmp_path, LINKS, LINKS + "\n" + broken + "\n", extra_zh=extra, extra_en=extra)
-    assert proc.returncode != 0
-    assert "htmlproofer" in proc.stderr and "#nowhere" in proc.stderr, proc.stderr[-3000:]
-
-
-def test_the_build_is_dated_by_its_commit_not_the_clock(tmp_path):
-    proc = scratch_site(tmp_path, GOOD, GOOD, committed="2001-09-09T01:46:40+00:00")
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    sitemap = (tmp_path / "out" / "sitemap.xml").read_text(encoding="utf-8")
-    assert set(re.findall(r"<lastmod>([^<]+)</lastmod>", sitemap)) == {"2001-09-09"}
-    with gzip.open(tmp_path / "out" / "sitemap.xml.gz") as gz:
-        assert gz.read().decode("utf-8") == sitemap
-        assert gz.mtime == 999993600  # 2001-09-09 00:00 UTC, the day MkDocs keeps
+@pytest.mark.parametrize("kind", BROKEN)
+def test_a_broken_anchor_fails_the_build(kind):
+    broken = "\n\n".join(BROKEN.values())
+    build = shared_build("broken-anchors", LINKS, LINKS + "\n" + broken + "\n", extra_zh=EXTRA, extra_en=EXTRA)
+    anchor = re.search(r"#nowhere-[a-z]+", BROKEN[kind]).group()
+    assert build["returncode"] != 0
+    assert re.search(r"htmlproofer.*" + re.escape(anchor) + r"\b", build["stderr"]), build["stderr"][-3000:]
 
 
 def test_the_anchor_reader_finds_what_htmlproofers_own_finds(hook):

@@ -15,14 +15,13 @@ import html
 import re
 import subprocess
 import sys
-import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
 import pytest
 
-from conftest import DOCS, LANGS, ROOT, html_path, page_names
+from conftest import DOCS, LANGS, ROOT, html_path, once_per_session, page_names
 
 PYTHON = ("python", "py", "python3")
 HIDE = "markdown-exec: hide"       # markdown-exec drops source lines carrying this marker from the page
@@ -220,21 +219,16 @@ def programs(page_html, markdown):
     return result
 
 
-_runs, _lock = {}, threading.Lock()
-
-
 def run(code, tmp_path_factory):
-    """Run code in a fresh interpreter in an empty directory with only PATH set; cached per code text."""
-    with _lock:
-        if code in _runs:
-            return _runs[code]
-    cwd = tmp_path_factory.mktemp("paste")
-    (cwd / "pasted.py").write_text(code, encoding="utf-8")
-    proc = subprocess.run([sys.executable, "pasted.py"], cwd=cwd, env={"PATH": "/usr/bin:/bin"},
-                          capture_output=True, text=True, timeout=300)
-    with _lock:
-        _runs[code] = proc
-    return proc
+    """Run code in a fresh interpreter in an empty directory with only PATH set; once per test session for each
+    code text (the zh and en pages paste the same code, and may be tested on different pytest-xdist workers)."""
+    def paste():
+        cwd = tmp_path_factory.mktemp("paste")
+        (cwd / "pasted.py").write_text(code, encoding="utf-8")
+        proc = subprocess.run([sys.executable, "pasted.py"], cwd=cwd, env={"PATH": "/usr/bin:/bin"},
+                              capture_output=True, text=True, timeout=300)
+        return {"returncode": proc.returncode, "stdout": proc.stdout, "stderr": proc.stderr}
+    return subprocess.CompletedProcess("pasted.py", **once_per_session("pasted:" + code, paste))
 
 
 # ---- the tests

@@ -1,14 +1,7 @@
-"""Two builds of one commit give the same site, byte for byte (the hook dates both by the commit)."""
+"""Two builds of one commit give the same site, byte for byte (the hook dates both by the commit).
 
-import pytest
-
-from conftest import build_site
-
-
-@pytest.fixture(scope="module")
-def second_site(tmp_path_factory):
-    """Build the site a second time, the way the session's `site` fixture does."""
-    return build_site(tmp_path_factory.mktemp("site-again"))
+Both are the session's builds (tests/conftest.py): `site`, and `second_site`, made the same way after it.
+"""
 
 
 def tree(site):
@@ -23,4 +16,3 @@ def test_two_builds_are_byte_identical(site, second_site):
     differ = [name for name in tree(site)
               if (site / name).read_bytes() != (second_site / name).read_bytes()]
     assert differ == []
-
