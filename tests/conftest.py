@@ -85,6 +85,7 @@ BUILD_TIMEOUT = 30 * 60
 
 
 def shared_dir():
+    """Return the session's shared directory (the builds, and what once_per_session computed)."""
     return Path(os.environ[SHARED_ENV])
 
 
@@ -142,14 +143,38 @@ def wait_for_build(name):
     shared = shared_dir()
     rc_file, deadline = shared / f"{name}.rc", time.monotonic() + BUILD_TIMEOUT
     while not rc_file.exists():
-        if time.monotonic() > deadline:
-            pytest.fail(f"the {name} build did not finish in {BUILD_TIMEOUT} s; its log: {shared / f'{name}.log'}", pytrace=False)
+        if time.monotonic() > deadline or not runner_alive(shared / f"{name}.pid"):
+            if rc_file.exists():   # it wrote its exit code just before it ended
+                break
+            log = shared / f"{name}.log"
+            pytest.fail(f"the {name} build ended without an exit code or took over {BUILD_TIMEOUT} s; its log, {log}:\n"
+                        + (log.read_text(encoding="utf-8", errors="replace")[-12000:] if log.exists() else "(none)"),
+                        pytrace=False)
         time.sleep(0.2)
     rc = int(rc_file.read_text())
     if rc != 0:
         log = (shared / f"{name}.log").read_text(encoding="utf-8", errors="replace")
         pytest.fail(f"strict build ({name}) failed with exit code {rc}:\n{log[-12000:]}", pytrace=False)
     return shared / name / "root" / SUB_PATH
+
+
+def runner_alive(pid_file):
+    """Whether the build runner whose pid is in pid_file still runs (not yet written: it is being started)."""
+    try:
+        pid = int(pid_file.read_text())
+    except (FileNotFoundError, ValueError):
+        return True
+    if not os.path.isdir("/proc/self"):   # no /proc: ask the process itself
+        try:
+            os.kill(pid, 0)
+            return True
+        except ProcessLookupError:
+            return False
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"   # a zombie has ended
+    except FileNotFoundError:
+        return False
 
 
 def pytest_collection_finish(session):
