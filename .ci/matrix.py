@@ -8,6 +8,7 @@ and page chrome left out) must equal the baseline build's, word for word. `make 
 
 import html
 import os
+import hashlib
 import re
 import shutil
 import subprocess
@@ -46,14 +47,15 @@ def venv_for(name, version, pins):
     slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:40]
     venv = OUT / slug
     py = venv / "bin" / "python"
-    if not (venv / ".installed").exists():
+    stamp = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + repr(pins).encode()).hexdigest()
+    if not (venv / ".installed").exists() or (venv / ".installed").read_text() != stamp:   # reinstall when the extras change
         subprocess.run([find_python(version), "-m", "venv", "--clear", str(venv)], check=True)
         constraints = venv / "constraints.txt"
         constraints.write_text("".join(p + "\n" for p in pins))
         upgrade = [] if pins else ["--upgrade", "--upgrade-strategy", "eager"]
         subprocess.run([str(py), "-m", "pip", "install", "-q", *upgrade, "-c", str(constraints),
                         "-e", f"{ROOT}[docs,test]", "threadpoolctl"], check=True)
-        (venv / ".installed").touch()
+        (venv / ".installed").write_text(stamp)
     return py
 
 
