@@ -6,9 +6,9 @@ under .matrix/, runs `pytest -m unit`, then builds the site; the text of every c
 and page chrome left out) must equal the baseline build's, word for word. `make matrix` runs this.
 """
 
+import hashlib
 import html
 import os
-import hashlib
 import re
 import shutil
 import subprocess
