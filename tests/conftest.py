@@ -23,7 +23,8 @@ settings.register_profile("quick", deadline=None, max_examples=15)
 settings.load_profile("full")
 
 SITE_FIXTURES = {"site", "read_page", "second_site"}   # a test that asks for these reads the built site
-SITE_MODULES = {"test_build", "test_plotly_bundle"}   # scratch builds; the vendored plotly.js against the installed plotly
+# scratch builds; the vendored plotly.js against the installed plotly; the build's notebook kernels and renderer
+SITE_MODULES = {"test_build", "test_plotly_bundle", "test_notebook_runs", "test_notebook_html"}
 DOCS = ROOT / "docs"
 LANGS = ("zh", "en")
 
