@@ -39,6 +39,20 @@ def on_startup(command, dirty):
         install_prerun()
 
 
+POLL_S = 0.1   # how often `mkdocs serve` looks for edited files
+
+
+def on_serve(server, config, builder):
+    """Look for edits every 0.1 s, not MkDocs' fixed 0.5 s: on average 0.2 s of every edit's wait, for a few
+    milliseconds of stat() calls a look over docs/, primer/ and hooks/ (watchdog's polling observer)."""
+    observer = getattr(server, "observer", None)
+    if observer is not None and hasattr(observer, "_timeout"):   # private to watchdog: pinned in requirements.lock
+        observer._timeout = POLL_S           # for the folders watched after this event (mkdocs.yml's watch:)
+        for emitter in list(getattr(observer, "emitters", ())):
+            emitter._timeout = POLL_S        # and for those watched before it (docs/, mkdocs.yml)
+    return server
+
+
 def on_config(config):
     """Date the build by its commit, so two builds of one commit are byte-identical (sitemap dates too).
 

@@ -307,3 +307,18 @@ def test_html_of_a_failing_block_or_with_a_heading_is_not_stored(repo, runner, f
     serve_format(repo, code=CODE + "# heading\n")
     serve_format(repo, code=CODE + "# heading\n")
     assert len(formatter.conversions) == 2 and len(runner.runs) == 3   # converted twice, run once
+
+
+def test_serve_looks_for_edits_every_tenth_of_a_second():
+    """MkDocs polls the watched files every 0.5 s; the hook makes it 0.1 s, on the observer and on its emitters."""
+    from mkdocs.livereload import LiveReloadServer
+
+    server = LiveReloadServer(builder=lambda: None, host="127.0.0.1", port=0, root=str(ROOT))
+    try:
+        server.watch(str(ROOT / "docs" / "snippets"))            # watched before the hook runs, as docs/ is
+        assert hook.on_serve(server, config={}, builder=None) is server
+        server.watch(str(ROOT / "hooks"))                        # and after, as mkdocs.yml's watch: list is
+        assert server.observer.timeout == hook.POLL_S
+        assert [e.timeout for e in server.observer.emitters] == [hook.POLL_S] * 2
+    finally:
+        server.server_close()
