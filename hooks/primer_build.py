@@ -412,7 +412,10 @@ class Prerun:
     def take(self, code, lang):
         """Return the block's output from the worker, or None if the build should run it itself."""
         future = self.futures.pop((code, lang), None)
-        output = None if future is None else future.result()
+        try:
+            output = None if future is None else future.result()
+        except Exception:  # noqa: BLE001 - the worker died (killed, out of memory): the build runs the block itself
+            output = None
         self.taken += output is not None
         self.asked += 1
         return output
