@@ -48,7 +48,6 @@ def cold_and_warm_builds(out):
         serve.copy_tree(ROOT, root)      # a clone's files: none of this tree's .cache
         scratch.mkdir()
         env = dict(os.environ, NO_MKDOCS_2_WARNING="1", TMPDIR=str(scratch))   # jieba keeps its cache in TMPDIR
-        env.pop("PRIMER_NOTEBOOK_CACHE", None)
         cold = strict_build(root, out, env)
         warm = strict_build(root, Path(tmp) / "again", env)
     return cold, warm

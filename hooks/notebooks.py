@@ -15,7 +15,6 @@ modules its code imports (hooks/primer_sources.py) and the versions that run it.
 
 import hashlib
 import html
-import importlib.util
 import json
 import os
 import queue
@@ -25,7 +24,6 @@ import sys
 import tempfile
 import threading
 from concurrent.futures import Future
-from importlib.metadata import version
 from pathlib import Path, PurePosixPath
 
 import mkdocs_static_i18n.folder as i18n_folder
@@ -33,7 +31,8 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
-from primer_sources import SourceGraph
+from primer_sources import SourceGraph, primer_dir
+from primer_sources import versions as primer_versions
 
 WORDS = {
     "zh": {"title": "本章笔记本", "read": "在网页上看本章的 Jupyter 笔记本", "download": "下载笔记本（.ipynb）",
@@ -84,8 +83,8 @@ def _download_url(page_url):
 
 
 ROOT = Path(__file__).resolve().parents[1]
-CACHE = Path(os.environ.get("PRIMER_NOTEBOOK_CACHE") or ROOT / ".cache" / "notebooks")   # outside docs/ and site/
-KERNELS = int(os.environ.get("PRIMER_NOTEBOOK_KERNELS", "2"))   # warm kernels; the build's own thread and the renderer share the cores
+CACHE = ROOT / ".cache" / "notebooks"   # outside docs/ and site/; ignored by git
+KERNELS = 2   # warm kernels; the build's own thread, the block worker and the renderer share the cores
 
 # Run silently in a warm kernel before each notebook, so each one starts as in a fresh kernel: no
 # variables, no figures, matplotlib's settings as the kernel started with them (the zh notebooks set a
@@ -104,11 +103,6 @@ for _name in [m for m in _sys.modules if m == "primer" or m.startswith("primer."
 _os.chdir({root!r})
 get_ipython().reset(new_session=True)   # variables, In/Out and a new history session: the counter is back at 1
 """
-
-
-def _versions():
-    """Return the versions a notebook's outputs depend on besides its text and primer."""
-    return "".join(f"{name}=={version(name)}\n" for name in ("numpy", "matplotlib", "nbclient", "ipykernel")) + sys.version
 
 
 def _code(data):
@@ -272,9 +266,8 @@ def on_pre_build(config):
     if JOBS:   # i18n's second language pass: started with the first
         return
     SITE[:] = [config.site_dir]   # the first pass builds the site's root; the other language goes in a folder of it
-    spec = importlib.util.find_spec("primer")
-    graph = SourceGraph(Path(spec.origin).parent if spec and spec.origin else ROOT / "primer")
-    versions = _versions()
+    graph = SourceGraph(primer_dir(ROOT / "primer"))
+    versions = repr(sorted(primer_versions("numpy", "matplotlib", "nbclient", "ipykernel").items()))
     html_path, options = _html_cache(config)
     for src in sorted(Path(config.docs_dir).glob("*/notebooks/*.ipynb")):
         JOBS[str(src.resolve())] = Job(src, _key(src.read_bytes(), graph, versions), html_path)

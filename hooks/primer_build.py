@@ -2,8 +2,6 @@
 commit-dated builds, and a cache of executed blocks for `mkdocs serve`."""
 
 import hashlib
-import importlib.metadata
-import importlib.util
 import logging
 import os
 import re
@@ -19,6 +17,7 @@ from mkdocs.plugins import event_priority
 from markupsafe import Markup
 from mkdocs.utils import meta
 from primer_prerun import run_block
+import primer_sources
 from primer_sources import SourceGraph
 
 log = logging.getLogger("mkdocs.hooks.primer")
@@ -204,9 +203,7 @@ def tree_stamp(*roots):
 
 def versions():
     """Return the versions an executed block's output depends on beyond its own inputs."""
-    return {"python": sys.version, "numpy": importlib.metadata.version("numpy"),
-            "plotly": importlib.metadata.version("plotly"),
-            "markdown-exec": importlib.metadata.version("markdown-exec")}
+    return primer_sources.versions("numpy", "plotly", "markdown-exec")
 
 
 class ExecCache:
@@ -230,7 +227,7 @@ class ExecCache:
     def __init__(self):
         self.directory = None
         self.primer_dir = self.snippets_dir = self.config_file = None
-        self.shared = self.graph = self.stamp = None
+        self.shared = self.graph = self.stamp = self.markdown_config = None
         self.block_ids = {}   # check_parity's finds, by page text
 
     def configure(self, config):
@@ -244,8 +241,7 @@ class ExecCache:
         for inside in (config.docs_dir, config.site_dir):
             if directory == Path(inside).resolve() or Path(inside).resolve() in directory.parents:
                 raise ValueError(f"{CACHE_ENV} must lie outside docs/ and site/, got {directory}")
-        spec = importlib.util.find_spec("primer")
-        self.primer_dir = Path(spec.origin).parent if spec and spec.origin else base / "primer"
+        self.primer_dir = primer_sources.primer_dir(base / "primer")
         self.snippets_dir = base / "docs" / "snippets"
         self.config_file = Path(config.config_file_path)
         self.directory = directory
@@ -264,6 +260,7 @@ class ExecCache:
         h.update(repr(sorted(versions().items())).encode())
         h.update(tree_digest(self.snippets_dir).encode())
         self.shared = h.hexdigest()
+        self.markdown_config = hashlib.sha256(self.config_file.read_bytes()).hexdigest()   # its Markdown extensions
 
     @property
     def ready(self):
@@ -276,8 +273,7 @@ class ExecCache:
 
     def html_key(self, code, lang, options):
         """Return the key of the HTML markdown-exec makes of a block's output (and of its source, if shown)."""
-        markdown_config = hashlib.sha256(self.config_file.read_bytes()).hexdigest()
-        parts = ("html", self.key(code, lang), markdown_config, repr(sorted(options.items())))
+        parts = ("html", self.key(code, lang), self.markdown_config, repr(sorted(options.items())))
         return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
     def path(self, key):

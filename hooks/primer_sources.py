@@ -12,6 +12,9 @@ them: every one of them counts for every piece of code.
 
 import ast
 import hashlib
+import importlib.metadata
+import importlib.util
+import sys
 from pathlib import Path
 
 
@@ -110,3 +113,14 @@ class SourceGraph:
         for name in sorted(self.closure(code)):
             h.update(f"{name}={self.hashes[name]}\n".encode())
         return h.hexdigest()
+
+
+def primer_dir(fallback):
+    """Return the folder of the primer package that builds import (an editable install: the tree's own), else fallback."""
+    spec = importlib.util.find_spec("primer")
+    return Path(spec.origin).parent if spec and spec.origin else Path(fallback)
+
+
+def versions(*packages):
+    """Return the Python version and the installed versions of packages: what an output depends on beyond its inputs."""
+    return {"python": sys.version, **{name: importlib.metadata.version(name) for name in packages}}

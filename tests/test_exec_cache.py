@@ -64,7 +64,7 @@ def runner(repo, monkeypatch):
 
     monkeypatch.setenv("PRIMER_LANG", "en")
     monkeypatch.setattr(mx, "_run_python", run)      # restored after the test: nothing leaks into other tests
-    monkeypatch.setattr(hook.importlib.util, "find_spec", lambda name: SimpleNamespace(origin=str(repo / "primer" / "__init__.py")))
+    monkeypatch.setattr(hook.primer_sources.importlib.util, "find_spec", lambda name: SimpleNamespace(origin=str(repo / "primer" / "__init__.py")))
     return SimpleNamespace(runs=runs, mx=mx)
 
 
