@@ -131,6 +131,7 @@ class WarmKernel:
 
     def run(self, nb):
         from nbclient import NotebookClient
+        from nbconvert.preprocessors import CoalesceStreamsPreprocessor
 
         client = NotebookClient(nb, km=self.km, timeout=600, allow_errors=False, record_timing=False,
                                 resources={"metadata": {"path": str(ROOT)}})
@@ -141,6 +142,11 @@ class WarmKernel:
             if reply is None or reply["content"]["status"] != "ok":
                 raise RuntimeError(f"could not reset the kernel: {reply and reply['content']}")
             client.execute()
+        # ipykernel flushes stdout on a timer, so one print can arrive as two stream outputs or as one;
+        # merged, a cell's output does not depend on that timing (nbconvert's own rule: consecutive runs only)
+        merge = CoalesceStreamsPreprocessor()
+        for index, cell in enumerate(nb.cells):
+            merge.preprocess_cell(cell, {}, index)
 
     def close(self):
         if self.kc is not None:

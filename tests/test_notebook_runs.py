@@ -55,6 +55,21 @@ def test_the_reset_clears_what_a_notebook_left_behind():
     assert nb.cells[0].outputs[0]["text"].split() == ["False", "10.0"]
 
 
+def test_a_line_printed_in_pieces_is_one_output_whatever_the_flush_timing():
+    """A flush mid-line splits a print into two messages, as ipykernel's flush timer sometimes does; the build keeps one."""
+    warm = hook.WarmKernel()
+    try:
+        nb = nbformat.v4.new_notebook()
+        nb.cells = [nbformat.v4.new_code_cell(
+            "import sys\nprint('a', end=''); sys.stdout.flush()\nprint('b')\n"
+            "from IPython.display import display; display('between')\nprint('c')")]
+        warm.run(nb)
+    finally:
+        warm.close()
+    assert [(o["output_type"], o.get("text")) for o in nb.cells[0].outputs] == [
+        ("stream", "ab\n"), ("display_data", None), ("stream", "c\n")]   # merged only where consecutive: order kept
+
+
 def test_a_notebook_runs_again_exactly_when_something_it_imports_changes(tmp_path):
     """The key of an executed copy: the notebook's text, the primer modules its code imports (followed), primer's data."""
     from primer_sources import SourceGraph
