@@ -8,7 +8,7 @@ import re
 import subprocess
 import sys
 import tempfile
-from html.parser import HTMLParser
+import threading
 from pathlib import Path
 
 import markdown
@@ -17,6 +17,7 @@ from mkdocs.plugins import event_priority
 from markupsafe import Markup
 from mkdocs.utils import meta
 from primer_prerun import run_block
+import page_scan
 import primer_sources
 from primer_sources import SourceGraph
 
@@ -36,6 +37,25 @@ def on_startup(command, dirty):
         install_runner(ExecCache())
     elif command == "build":
         install_prerun()
+
+
+def load_jieba_in_background(config):
+    """Start loading jieba's dictionary (1.3-1.8 s) in a thread, if the search index will segment Chinese with it.
+
+    Material's search plugin loads it at the first page it indexes, late in the build, when nothing else
+    is left to run beside it. A thread started now loads it while the build thread mostly waits for
+    executed blocks and notebooks (a wait releases the GIL); jieba's own lock makes the first cut wait
+    for a load in progress. The dictionary is the one jieba would load: its default, and its cache.
+    """
+    search = config.plugins.get("material/search") or config.plugins.get("search")
+    if search is None or not search.config.get("enabled", True) or getattr(load_jieba_in_background, "started", False):
+        return
+    try:
+        import jieba
+    except ImportError:
+        return
+    load_jieba_in_background.started = True
+    threading.Thread(target=jieba.initialize, daemon=True, name="primer-jieba").start()
 
 
 POLL_S = 0.1   # how often `mkdocs serve` looks for edited files
@@ -61,7 +81,9 @@ def on_config(config):
     """
     if not config.get("repo_url"):
         config["edit_uri"] = None
-    use_fast_anchor_reader()
+    use_fast_page_reader()
+    if active_prerun() is not None:   # `mkdocs build`
+        load_jieba_in_background(config)
     cache = active_cache()   # `mkdocs serve` loads this module afresh for each rebuild; the runner persists
     if cache is not None:
         cache.configure(config)
@@ -80,45 +102,28 @@ def on_config(config):
     return config
 
 
-class AnchorReader(HTMLParser):
-    """The ids (and <a name>s) of a page that a link can point at: not those inside a <template>, whose content is inert."""
-
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.anchors, self.depth = set(), 0   # depth: how many <template>s we are inside
-
-    def handle_starttag(self, tag, attrs):
-        if self.depth == 0:   # a template's own id counts; what it holds does not
-            attrs = dict(attrs)
-            self.anchors.update(v for v in (attrs.get("id"), attrs.get("name") if tag == "a" else None) if v is not None)
-        self.depth += tag == "template"
-
-    def handle_startendtag(self, tag, attrs):
-        self.handle_starttag(tag, attrs)
-        self.depth -= tag == "template"
-
-    def handle_endtag(self, tag):
-        if tag == "template" and self.depth:
-            self.depth -= 1
-
-
 def read_anchors(html):
     """Return the anchors of a built page, as htmlproofer's read_anchors does (tests/test_site.py compares them on every page)."""
-    reader = AnchorReader()
-    reader.feed(html)
-    reader.close()
-    return frozenset(reader.anchors)
+    return page_scan.scan(html)[0]
 
 
-def use_fast_anchor_reader():
-    """Give htmlproofer our anchor reader: its own builds a BeautifulSoup tree of each whole page, two thirds of its time."""
+def _soup(markup, features=None, parse_only=None, **kwargs):
+    """htmlproofer's BeautifulSoup: its parse of a page's links is read by page_scan; any other parse is bs4's own."""
+    from bs4 import BeautifulSoup
+
+    return page_scan.Links(markup) if parse_only is not None else BeautifulSoup(markup, features, parse_only=parse_only, **kwargs)
+
+
+def use_fast_page_reader():
+    """Give htmlproofer page_scan's readers: its own build a BeautifulSoup tree of every page twice, most of its time."""
     try:
         import htmlproofer.plugin as proofer
     except ImportError:
         return
     if not hasattr(proofer, "bs4_read_anchors"):
-        proofer.bs4_read_anchors = proofer.read_anchors   # kept for the test that compares the two
+        proofer.bs4_read_anchors = proofer.read_anchors   # kept for the tests that compare the two
         proofer.read_anchors = read_anchors
+        proofer.BeautifulSoup = _soup
 
 
 def on_pre_build(config):

@@ -395,15 +395,33 @@ def test_a_broken_anchor_fails_the_build(kind):
     assert re.search(r"htmlproofer.*" + re.escape(anchor) + r"\b", build["stderr"]), build["stderr"][-3000:]
 
 
-def test_the_anchor_reader_finds_what_htmlproofers_own_finds(hook):
-    """hooks/primer_build.py gives htmlproofer a faster anchor reader; on tricky HTML it must agree with htmlproofer's."""
+def test_the_page_reader_finds_what_htmlproofers_beautifulsoup_finds(hook):
+    """hooks/page_scan.py reads anchors and links for htmlproofer; on tricky HTML it must agree with BeautifulSoup."""
     import htmlproofer.plugin as proofer
+    from bs4 import BeautifulSoup, SoupStrainer
 
+    sys.path.insert(0, str(ROOT / "hooks"))
+    try:
+        import page_scan
+    finally:
+        sys.path.pop(0)
     theirs = getattr(proofer, "bs4_read_anchors", proofer.read_anchors)
-    html = ('<h2 id="a">A</h2><a name="b"></a><span name="not-an-anchor"></span><template id="t"><p id="inert"></p>'
+    html = ('<!DOCTYPE html><h2 id="a">A</h2><a name="b"></a><span name="not-an-anchor"></span><template id="t"><p id="inert"></p>'
             '<template id="inner"></template><i id="still-inert"/></template><p id="after">x</p><br id="c"/>'
-            '<script>var s = "<p id=\\"in-script\\">";</script><div id="&amp;amp"></div>')
-    assert hook.read_anchors(html) == theirs(html) == {"a", "b", "t", "after", "c", "&amp"}
+            '<script id="s">var s = "<p id=\\"in-script\\"><a href=\\"in-script\\">";</script><div id="&amp;amp"></div>'
+            '<!-- <a href="commented"> --><STYLE>a[href="<a href=x>"]{}</STYLE><A HREF="up/#x" title="1 > 0">k</A>'
+            "<a href='q?a=1&amp;b=2' >q</a><a href=bare>b</a><a>none</a><IMG SRC=\"i.png\" alt='a > b'><img src>"
+            '<template><a href="in-template">t</a></template><p data-id="x" ID="upper">u</p>')
+    assert hook.read_anchors(html) == theirs(html) == {"a", "b", "t", "after", "c", "&amp", "s", "upper"}
+    soup = BeautifulSoup(html, "html.parser", parse_only=SoupStrainer(("a", "img")))
+    assert page_scan.scan(html)[1] == {
+        "a": {str(t["href"]) for t in soup.find_all("a", href=True)},
+        "img": {str(t["src"]) for t in soup.find_all("img", src=True)},
+    } == {"a": {"up/#x", "q?a=1&b=2", "bare", "in-template"}, "img": {"i.png", ""}}
+    links = page_scan.Links(html)   # what htmlproofer is handed in place of its BeautifulSoup of the links
+    assert links.find_all("a", href=True) == [{"href": v} for v in sorted(page_scan.scan(html)[1]["a"])]
+    with pytest.raises(NotImplementedError):
+        links.find_all("h2", id=True)   # anything else it might ask one day fails loudly, never finds nothing
 
 
 def test_blocks_run_ahead_give_what_the_build_process_gives(hook, monkeypatch):

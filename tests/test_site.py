@@ -154,21 +154,30 @@ def test_no_build_internals_ship_in_the_pages(read_page, lang, name):
     assert "primer-exec-ids" not in read_page(lang, name)
 
 
-def test_every_built_page_has_the_same_anchors_for_both_anchor_readers(site):
-    """The link check reads anchors with hooks/primer_build.py's reader; htmlproofer's own must find the same on every page."""
+def test_every_built_page_reads_the_same_for_the_link_check_as_with_beautifulsoup(site):
+    """The link check reads anchors and links with hooks/page_scan.py; htmlproofer's BeautifulSoup must find the same on every page."""
     import sys
 
     import htmlproofer.plugin as proofer
+    from bs4 import BeautifulSoup, SoupStrainer
 
     from conftest import ROOT
     sys.path.insert(0, str(ROOT / "hooks"))
     try:
-        from primer_build import read_anchors
+        import page_scan
     finally:
         sys.path.pop(0)
-    theirs = getattr(proofer, "bs4_read_anchors", proofer.read_anchors)
+    their_anchors = getattr(proofer, "bs4_read_anchors", proofer.read_anchors)
     pages = sorted(site.rglob("*.html"))
     assert len(pages) > 50
+    counts = [0, 0]
     for page in pages:
         html = page.read_text(encoding="utf-8")
-        assert read_anchors(html) == theirs(html), page.relative_to(site)
+        anchors, links = page_scan.scan(html)
+        assert anchors == their_anchors(html), page.relative_to(site)
+        soup = BeautifulSoup(html, "html.parser", parse_only=SoupStrainer(("a", "img")))   # as htmlproofer reads links
+        for tag, attr in page_scan.LINKS.items():
+            assert links[tag] == {str(t[attr]) for t in soup.find_all(tag, **{attr: True})}, (page.relative_to(site), tag)
+        counts[0] += len(anchors)
+        counts[1] += len(links["a"])
+    assert counts[0] > 1000 and counts[1] > 1000   # the comparison saw real pages, not empty readings
