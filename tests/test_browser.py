@@ -683,7 +683,24 @@ def test_figures_follow_the_dark_palette_without_a_reload(site, open_page, lang)
     back = {f["id"]: f for f in page.evaluate(THEME_JS)}
     for fid, l in light.items():
         assert back[fid]["scales"] == l["scales"] and back[fid]["annotations"] == l["annotations"], fid
+    # A reader who chose dark opens the page again: each figure's first draw is already dark, never redrawn.
+    assert toggle_palette(page) == "slate"
+    page.add_init_script(COUNT_REDRAWS_JS)
+    page.reload(wait_until="load")
+    assert set(wait_drawn(page, list(dark)))
+    reopened = {f["id"]: f for f in page.evaluate(THEME_JS)}
+    assert page.evaluate("window.__redraws") == 0
+    for fid, d in dark.items():
+        assert {k: reopened[fid][k] for k in ("scheme", "font", "grid", "scales", "annotations")} == \
+               {k: d[k] for k in ("scheme", "font", "grid", "scales", "annotations")}, fid
     assert not visit.console_errors()
+
+
+# Count Plotly.react calls (a redraw of a drawn figure) from the moment plotly.js defines window.Plotly.
+COUNT_REDRAWS_JS = """(() => { let plotly; window.__redraws = 0;
+  Object.defineProperty(window, 'Plotly', {configurable: true, get: () => plotly, set: p => {
+    plotly = p; const react = p.react; p.react = function () { window.__redraws++; return react.apply(this, arguments); }; }});
+})()"""
 
 
 # ---- print: a chapter from chromium's print, as PDF and as images for a person to look at

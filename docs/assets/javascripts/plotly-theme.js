@@ -85,33 +85,70 @@
     return obj;
   }
 
-  function axesOf(layout) {
-    return Object.keys(layout).filter(k => /^[xy]axis\d*$/.test(k));
+  // The axes its layout names and those its traces use (plotly adds these when it first draws).
+  function axesOf(layout, data) {
+    const axes = new Set(Object.keys(layout).filter(k => /^[xy]axis\d*$/.test(k)));
+    for (const t of data || []) {
+      if (!t || t.type === "pie") continue;
+      axes.add("xaxis" + (t.xaxis || "x").slice(1));
+      axes.add("yaxis" + (t.yaxis || "y").slice(1));
+    }
+    return [...axes];
   }
 
-  function theme(el) {
-    const dark = document.body.getAttribute("data-md-color-scheme") === "slate";
-    const scheme = dark ? "slate" : "default";
-    if ((el.dataset.scheme || "default") === scheme && el.dataset.themed) return;
+  function isDark() {
+    return document.body.getAttribute("data-md-color-scheme") === "slate";
+  }
+
+  // Return [data, layout] in the page's scheme: colours mirrored on dark, text and grid in Material's.
+  function themed(data, layout, dark) {
     const f = dark ? mirror : unmirror;
-    const data = el.data.map((t, i) => {
-      const full = (el._fullData || []).find(d => d.index === i);
-      if (typeof t.colorscale === "string" && full && Array.isArray(full.colorscale)) {
-        t = Object.assign({}, t, { colorscale: full.colorscale });   // a named scale, spelt out to be mirrored
-      }
-      return recolor(t, f);
-    });
-    const layout = recolor(el.layout, f);
+    data = data.map(t => recolor(t, f));
+    layout = recolor(layout || {}, f);
     layout.font = Object.assign({}, layout.font, { color: cssVar("--md-default-fg-color", "#444") });
-    for (const axis of axesOf(layout)) {
+    for (const axis of axesOf(layout, data)) {
       layout[axis] = Object.assign({}, layout[axis], {
         gridcolor: cssVar(GRID_KEYS.gridcolor, "#eee"),
         zerolinecolor: cssVar(GRID_KEYS.zerolinecolor, "#ccc"),
         linecolor: cssVar(GRID_KEYS.linecolor, "#ccc") });
     }
-    el.dataset.scheme = scheme;
+    return [data, layout];
+  }
+
+  function mark(el, dark) {
+    el.dataset.scheme = dark ? "slate" : "default";
     el.dataset.themed = "1";
-    return Plotly.react(el, data, layout, el._context);
+  }
+
+  // A drawn figure, redrawn when the reader switches the scheme.
+  function theme(el) {
+    const dark = isDark();
+    if ((el.dataset.scheme || "default") === (dark ? "slate" : "default") && el.dataset.themed) return;
+    const data = el.data.map((t, i) => {
+      const full = (el._fullData || []).find(d => d.index === i);
+      if (typeof t.colorscale === "string" && full && Array.isArray(full.colorscale)) {
+        t = Object.assign({}, t, { colorscale: full.colorscale });   // a named scale, spelt out to be mirrored
+      }
+      return t;
+    });
+    const [d, layout] = themed(data, el.layout, dark);
+    mark(el, dark);
+    return Plotly.react(el, d, layout, el._context);
+  }
+
+  // Loaded in <head> after plotly.js: each figure's first draw is in the page's scheme, not redrawn.
+  // A named colour scale is left to theme(), which reads the scale once drawn.
+  if (window.Plotly) {
+    const newPlot = Plotly.newPlot;
+    Plotly.newPlot = function (gd, data, layout, config) {
+      const el = typeof gd === "string" ? document.getElementById(gd) : gd;
+      if (el && document.body && Array.isArray(data) && !data.some(t => typeof (t && t.colorscale) === "string")) {
+        const dark = isDark();
+        [data, layout] = themed(data, layout, dark);
+        mark(el, dark);
+      }
+      return newPlot.call(this, gd, data, layout, config);
+    };
   }
 
   // ---- "show as table": the numbers of the heatmaps shown now, one table per panel
