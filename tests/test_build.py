@@ -395,6 +395,13 @@ def test_a_broken_anchor_fails_the_build(kind):
     assert re.search(r"htmlproofer.*" + re.escape(anchor) + r"\b", build["stderr"]), build["stderr"][-3000:]
 
 
+def test_stripping_comment_lines_keeps_every_line_of_code(hook):
+    js = ('// a comment\n  const url = "https://example.org//x";   // a trailing comment stays\n\n'
+          '  /* kept */ const re = /\\/\\//g;\n    // indented comment\nf(a // b\n);\n')
+    assert hook.strip_comment_lines(js) == ('  const url = "https://example.org//x";   // a trailing comment stays\n'
+                                            '  /* kept */ const re = /\\/\\//g;\nf(a // b\n);\n')
+
+
 def test_the_page_reader_finds_what_htmlproofers_beautifulsoup_finds(hook):
     """hooks/page_scan.py reads anchors and links for htmlproofer; on tricky HTML it must agree with BeautifulSoup."""
     import htmlproofer.plugin as proofer

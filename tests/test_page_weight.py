@@ -40,3 +40,16 @@ def test_every_page_holds_the_search_index_back_until_a_search(site):
             ours = html.find("assets/javascripts/search-on-demand.js")
             bundle = re.search(r"assets/javascripts/bundle\.[0-9a-f]+\.min\.js", html)
             assert 0 <= ours < bundle.start(), f"{lang}/{name}: search-on-demand.js missing or after the bundle"
+
+
+def test_our_scripts_ship_without_their_comment_lines(site):
+    """hooks/primer_build.py drops whole-line comments from our scripts as it builds: every other line ships as written."""
+    from conftest import ROOT
+
+    scripts = ROOT / "docs" / "assets" / "javascripts"
+    for source in sorted(scripts.glob("*.js")):
+        written = source.read_text(encoding="utf-8").splitlines()
+        shipped = (site / "assets" / "javascripts" / source.name).read_text(encoding="utf-8").splitlines()
+        code = [line for line in written if line.strip() and not line.lstrip().startswith("//")]
+        assert shipped == code, source.name
+        assert len(code) < len(written), f"{source.name}: nothing stripped, is it still listed in OWN_SCRIPTS?"
