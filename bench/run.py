@@ -89,7 +89,7 @@ def main():
         r = serve.edit_loop(ROOT)
         rows.append(("`make serve`: edit one chapter's Markdown → page rebuilt", f"{r['markdown_s']:.1f} s", "≤ 3 s"))
         rows.append(("`make serve`: edit a primer module → page rebuilt", f"{r['primer_s']:.1f} s", "≤ 25 s"))
-        details += ["## Edit loop (`mkdocs serve` in a copy of the tree, page polled every 0.2 s)", "",
+        details += [f"## Edit loop (`mkdocs serve` in a copy of the tree, page polled every {serve.POLL_S} s)", "",
                     f"first build until the page answers: {r['first_build_s']:.1f} s; Markdown edit: "
                     f"{r['markdown_s']:.1f} s; primer edit ({serve.PRIMER_EDIT[0]}): {r['primer_s']:.1f} s; "
                     f"Markdown edit again: {r['markdown_again_s']:.1f} s", ""]
