@@ -29,6 +29,18 @@ DOCS = ROOT / "docs"
 LANGS = ("zh", "en")
 
 
+def beautifulsoup_reading(html):
+    """Return (anchors, {"a": hrefs, "img": srcs}) of a page as htmlproofer's own BeautifulSoup reading finds them:
+    the oracle hooks/page_scan.py is checked against."""
+    import htmlproofer.plugin as proofer
+    from bs4 import BeautifulSoup, SoupStrainer
+
+    anchors = getattr(proofer, "bs4_read_anchors", proofer.read_anchors)(html)   # theirs, even once the hook swapped it
+    soup = BeautifulSoup(html, "html.parser", parse_only=SoupStrainer(("a", "img")))   # as htmlproofer reads links
+    return anchors, {"a": {str(t["href"]) for t in soup.find_all("a", href=True)},
+                     "img": {str(t["src"]) for t in soup.find_all("img", src=True)}}
+
+
 def page_names():
     """Return the Markdown pages of the zh side, as paths relative to docs/zh."""
     return sorted(p.relative_to(DOCS / "zh").as_posix() for p in (DOCS / "zh").rglob("*.md"))
