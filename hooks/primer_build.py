@@ -1,6 +1,7 @@
 """MkDocs hooks: fresh primer per build, zh/en parity, page language for figures, plotly.js on figure pages,
-commit-dated builds, and a cache of executed blocks for `mkdocs serve`."""
+commit-dated builds, and for `mkdocs serve` a cache of executed blocks and a memo of converted pages."""
 
+import copy
 import hashlib
 import logging
 import os
@@ -32,9 +33,11 @@ SERVE_SKIPS = ("htmlproofer", "material/search", "search")
 
 
 def on_startup(command, dirty):
-    """Cache executed blocks for `mkdocs serve` only: `mkdocs build` runs every block, every time (ahead, in another process)."""
+    """Cache executed blocks and converted pages for `mkdocs serve` only: `mkdocs build` converts every page and runs
+    every block, every time (ahead, in another process)."""
     if command == "serve":
         install_runner(ExecCache())
+        install_page_memo(PageMemo())
     elif command == "build":
         install_prerun()
 
@@ -133,6 +136,8 @@ def on_pre_build(config):
     cache = active_cache()
     if cache is not None:
         cache.start_build()
+        if active_page_memo() is not None:
+            active_page_memo().start_build(cache, Path(__file__).resolve().parent)
     # i18n builds the other language inside the first build; one check covers both languages.
     i18n = config.plugins.get("i18n")
     if not getattr(i18n, "building", False):
@@ -382,6 +387,116 @@ def install_runner(cache):
     cached_format.wrapped = fmt
     for name in ("python", "py"):
         formatters[name] = cached_format
+
+
+# ---- the page memo of `mkdocs serve`: a rebuild converts only the pages whose inputs changed
+
+PAGE_MEMO_FORMAT = "1"   # bump when what an entry holds changes
+
+
+class PageMemo:
+    """What converting each page's Markdown gave, kept in memory from one rebuild of `mkdocs serve` to the next.
+
+    Converting the Markdown of all 30 pages was half of a rebuild after a prose edit. A page is converted
+    again only when its key changes. The key covers the page's Markdown as the hooks leave it (the
+    glossary appended), its source, output path, URL and language; every file of the build with its URL
+    (relative links are resolved and checked against them); mkdocs.yml; every file of hooks/, primer/
+    and docs/snippets/ (what its blocks import and include, and the code that converts); and the
+    versions the exec cache keys by. A page whose conversion logs a warning is not kept, so the warning
+    comes again on each rebuild. Nothing is kept from a build during which one of those files changed.
+    """
+
+    def __init__(self):
+        self.entries = {}   # (language, source path) -> (key, what Page.render set)
+        self.build_key = self.roots = self.stamp = None
+        self.files = self.files_key = None
+
+    def start_build(self, cache, hooks_dir):
+        """Read the sources once per build (each language's), as the exec cache does."""
+        self.files = self.files_key = None
+        if not cache.ready:
+            self.build_key = None
+            return
+        self.roots = (cache.primer_dir, cache.snippets_dir, Path(hooks_dir))
+        self.stamp = tree_stamp(*self.roots)
+        parts = (PAGE_MEMO_FORMAT, cache.shared, cache.markdown_config, tree_digest(*self.roots))
+        self.build_key = hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+    def key(self, page, files):
+        """Return the key of the page's conversion, or None when there is no build key (the cache is off)."""
+        if self.build_key is None:
+            return None
+        if files is not self.files:
+            listed = sorted((f.src_uri, f.dest_uri, f.url) for f in files)
+            self.files, self.files_key = files, hashlib.sha256(repr(listed).encode()).hexdigest()
+        parts = (self.build_key, self.files_key, page.file.src_uri, page.file.dest_uri, page.file.url,
+                 os.environ.get("PRIMER_LANG", ""), page.markdown)
+        return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+    def restore(self, page, key, files):
+        """Give the page what its conversion set, if it was kept under key; return whether it was."""
+        entry = self.entries.get((os.environ.get("PRIMER_LANG", ""), page.file.src_uri))
+        if entry is None or entry[0] != key:
+            return False
+        content, toc, title, anchors, links = entry[1]
+        page.content, page.toc, page._title_from_render = content, copy.deepcopy(toc), title
+        page.present_anchor_ids = set(anchors)
+        if links is not None:   # by source path: File objects are made anew each build
+            page.links_to_anchors = {files.get_file_from_path(uri): dict(found) for uri, found in links.items()}
+        return True
+
+    def store(self, page, key):
+        if tree_stamp(*self.roots) != self.stamp:   # sources edited mid-build: the page may be of either version
+            return
+        links = getattr(page, "links_to_anchors", None)
+        self.entries[(os.environ.get("PRIMER_LANG", ""), page.file.src_uri)] = (key, (
+            page.content, copy.deepcopy(page.toc), page._title_from_render, frozenset(page.present_anchor_ids or ()),
+            None if links is None else {f.src_uri: dict(found) for f, found in links.items()}))
+
+
+class _Warnings(logging.Handler):
+    """Count the warnings logged while it is attached (to the root logger and to MkDocs', which does not propagate)."""
+
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.count = 0
+
+    def emit(self, record):
+        self.count += 1
+
+
+def active_page_memo():
+    """Return the PageMemo MkDocs' page conversion uses while `mkdocs serve` runs, or None in a build."""
+    from mkdocs.structure.pages import Page
+
+    return getattr(Page.render, "page_memo", None)
+
+
+def install_page_memo(memo):
+    """Wrap MkDocs' page conversion once, so a page whose key is unchanged is not converted again."""
+    from mkdocs.structure.pages import Page
+
+    render = getattr(Page.render, "wrapped", Page.render)
+
+    def memo_render(page, config, files):
+        memo = memo_render.page_memo
+        key = memo.key(page, files)
+        if key is not None and memo.restore(page, key, files):
+            return
+        warnings = _Warnings()
+        loggers = (logging.getLogger(), logging.getLogger("mkdocs"))
+        for logger in loggers:
+            logger.addHandler(warnings)
+        try:
+            render(page, config, files)
+        finally:
+            for logger in loggers:
+                logger.removeHandler(warnings)
+        if key is not None and not warnings.count:
+            memo.store(page, key)
+
+    memo_render.page_memo, memo_render.wrapped = memo, render
+    Page.render = memo_render
 
 
 # ---- `mkdocs build`: every block run ahead, in another process, while this one renders pages
