@@ -4,8 +4,9 @@ The code is taken from the built HTML, i.e. exactly what a reader sees and what 
 the sources of executed blocks (in the "代码"/"Code" tab, or shown above the result) and plain python
 blocks. The HTML carries no language, so each block is matched to its fence in the page's Markdown
 (with the --8<-- snippets expanded) to learn whether it is Python, executed, in which markdown-exec
-session, and whether it is a fragment. Each program runs in a fresh interpreter, in an empty directory,
-with only PATH in the environment (a reader has no PRIMER_LANG). Blocks sharing a markdown-exec
+session, and whether it is a fragment. Each program runs as a fresh interpreter runs it, in an empty
+directory, with only PATH in the environment (a reader has no PRIMER_LANG): forked from tests/paste_server.py,
+which has imported numpy once, and checked against `python pasted.py` by a probe. Blocks sharing a markdown-exec
 `session=` run together, in page order; every other block runs alone. Only blocks written with the
 fence ```{.python .fragment} (a `fragment` class on the rendered block) are skipped.
 """
@@ -15,6 +16,7 @@ import html
 import re
 import subprocess
 import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -219,16 +221,64 @@ def programs(page_html, markdown):
     return result
 
 
+READER_ENV = {"PATH": "/usr/bin:/bin"}   # a reader's shell gives a pasted program no PRIMER_LANG, no PYTHONPATH
+_servers = threading.local()
+
+
+def paste_server(tmp_path_factory):
+    """Return this thread's tests/paste_server.py, started with the reader's environment (started on first use)."""
+    server = getattr(_servers, "proc", None)
+    if server is None or server.poll() is not None:
+        server = subprocess.Popen([sys.executable, str(ROOT / "tests" / "paste_server.py")], env=READER_ENV,
+                                  cwd=tmp_path_factory.mktemp("paste-server"), stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, text=True)
+        _servers.proc = server
+    return server
+
+
+def run_pasted(directory, tmp_path_factory):
+    """Run directory/pasted.py as `python pasted.py` would run there (tests/paste_server.py); return its outcome."""
+    server = paste_server(tmp_path_factory)
+    server.stdin.write(f"{directory}\n")
+    server.stdin.flush()
+    returncode = int(server.stdout.readline())
+    return {"returncode": returncode, "stdout": (directory / "stdout.txt").read_text(encoding="utf-8"),
+            "stderr": (directory / "stderr.txt").read_text(encoding="utf-8")}
+
+
 def run(code, tmp_path_factory):
-    """Run code in a fresh interpreter in an empty directory with only PATH set; once per test session for each
-    code text (the zh and en pages paste the same code, and may be tested on different pytest-xdist workers)."""
+    """Run code as a fresh interpreter would, in an empty directory with only PATH set; once per test session for
+    each code text (the zh and en pages paste the same code, and may be tested on different pytest-xdist workers)."""
     def paste():
         cwd = tmp_path_factory.mktemp("paste")
         (cwd / "pasted.py").write_text(code, encoding="utf-8")
-        proc = subprocess.run([sys.executable, "pasted.py"], cwd=cwd, env={"PATH": "/usr/bin:/bin"},
-                              capture_output=True, text=True, timeout=300)
-        return {"returncode": proc.returncode, "stdout": proc.stdout, "stderr": proc.stderr}
+        return run_pasted(cwd, tmp_path_factory)
     return subprocess.CompletedProcess("pasted.py", **once_per_session("pasted:" + code, paste))
+
+
+PROBE = """import os, sys
+print(repr((sys.argv, os.getcwd(), sys.path, dict(os.environ), __name__, __file__, sys.stdin.read(),
+            sorted(k for k in globals() if not k.startswith("__")), sys.flags)))
+sys.stderr.write("to stderr\\n")
+import atexit
+atexit.register(lambda: print("at exit"))
+"""
+
+
+@pytest.mark.parametrize("tail, returncode", [("", 0), ("raise ValueError('boom')", 1), ("sys.exit(3)", 3),
+                                               ("sys.exit('bye')", 1), ("numpy.zeros(1)", 1)])
+def test_the_paste_server_runs_a_program_as_a_fresh_interpreter_does(tmp_path_factory, tail, returncode):
+    """Oracle: the same probe run by `python pasted.py` with the reader's environment, in the same directory."""
+    code = PROBE + tail + "\n"
+    where = tmp_path_factory.mktemp("probe")
+    (where / "pasted.py").write_text(code, encoding="utf-8")
+    fresh = subprocess.run([sys.executable, "pasted.py"], cwd=where, env=READER_ENV, stdin=subprocess.DEVNULL,
+                           capture_output=True, text=True, timeout=60)
+    served = run_pasted(where, tmp_path_factory)
+    assert served["returncode"] == fresh.returncode == returncode
+    assert served["stdout"] == fresh.stdout
+    last = lambda text: text.strip().splitlines()[-1]   # the traceback's frames differ (runpy's), not its verdict
+    assert last(served["stderr"]) == last(fresh.stderr)
 
 
 # ---- the tests
