@@ -277,10 +277,13 @@ LINKS = """
 EXTRA = "# e\n\n## There\n"
 
 
+MATH = "\nLet $x^2 \\le y$ hold:\n\n$$\n\\frac{a}{b}\n$$\n"
+
+
 def working_build():
-    """One scratch site that must build: an exec block, links to an anchor here and on another page, and a git
-    checkout whose last commit is dated 2001-09-09."""
-    body = LINKS + GOOD.replace("# t", "")
+    """One scratch site that must build: an exec block, math, links to an anchor here and on another page, and a
+    git checkout whose last commit is dated 2001-09-09."""
+    body = LINKS + GOOD.replace("# t", "") + MATH
     return shared_build("working", body, body, extra_zh=EXTRA, extra_en=EXTRA, committed="2001-09-09T01:46:40+00:00")
 
 
@@ -310,22 +313,29 @@ def test_the_build_is_dated_by_its_commit_not_the_clock():
         assert gz.mtime == 999993600  # 2001-09-09 00:00 UTC, the day MkDocs keeps
 
 
-def test_a_failing_exec_block_fails_the_build_and_names_itself(tmp_path):
-    proc = scratch_site(tmp_path, FAILING, FAILING)
-    assert proc.returncode != 0
-    assert "boom-block" in proc.stderr
+def failures_build():
+    """One scratch site that fails twice, in page order: a block that raises (a warning: the build goes on), then a
+    formula KaTeX cannot parse (an error: the build stops there)."""
+    bad_math = GOOD + "\n$$\n\\frac{1}{\n$$\n"
+    return shared_build("failures", GOOD, GOOD, pages={
+        ("zh", "a-block.md"): FAILING, ("en", "a-block.md"): FAILING,
+        ("zh", "b-math.md"): bad_math, ("en", "b-math.md"): bad_math})
 
 
-def test_math_is_mathml_and_a_formula_katex_cannot_parse_fails_the_build_naming_it(tmp_path):
-    good = GOOD + "\nLet $x^2 \\le y$ hold:\n\n$$\n\\frac{a}{b}\n$$\n"
-    proc = scratch_site(tmp_path / "good", good, good)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    page = (tmp_path / "good" / "out" / "en" / "index.html").read_text(encoding="utf-8")
+def test_a_failing_exec_block_fails_the_build_and_names_itself():
+    build = failures_build()
+    assert warned(build, "Execution of python code block 'boom-block' exited with errors"), build["stderr"][-3000:]
+
+
+def test_math_is_mathml_and_a_formula_katex_cannot_parse_fails_the_build_naming_it():
+    build = working_build()
+    assert build["returncode"] == 0, build["stderr"][-3000:]
+    page = (Path(build["out"]) / "en" / "index.html").read_text(encoding="utf-8")
     assert '<span class="arithmatex"><math>' in page and '<div class="arithmatex"><math display="block">' in page
-    bad = GOOD + "\n$$\n\\frac{1}{\n$$\n"
-    proc = scratch_site(tmp_path / "bad", bad, bad)
-    assert proc.returncode != 0
-    assert "KaTeX cannot render '\\\\frac{1}{'" in proc.stderr and "index.md" in proc.stderr
+    build = failures_build()
+    assert build["returncode"] != 0
+    assert re.search(r"^ERROR\b.*b-math\.md: tex: KaTeX cannot render '\\\\frac\{1\}\{'", build["stderr"], re.M), \
+        build["stderr"][-3000:]
 
 
 def test_a_missing_translation_fails_the_build(tmp_path):
