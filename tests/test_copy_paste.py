@@ -14,9 +14,9 @@ fence ```{.python .fragment} (a `fragment` class on the rendered block) are skip
 import ast
 import html
 import re
+import queue
 import subprocess
 import sys
-import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -222,26 +222,23 @@ def programs(page_html, markdown):
 
 
 READER_ENV = {"PATH": "/usr/bin:/bin"}   # a reader's shell gives a pasted program no PRIMER_LANG, no PYTHONPATH
-_servers = threading.local()
-
-
-def paste_server(tmp_path_factory):
-    """Return this thread's tests/paste_server.py, started with the reader's environment (started on first use)."""
-    server = getattr(_servers, "proc", None)
-    if server is None or server.poll() is not None:
-        server = subprocess.Popen([sys.executable, str(ROOT / "tests" / "paste_server.py")], env=READER_ENV,
-                                  cwd=tmp_path_factory.mktemp("paste-server"), stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, text=True)
-        _servers.proc = server
-    return server
+_idle_servers = queue.SimpleQueue()      # tests/paste_server.py processes of this pytest process, not in use
 
 
 def run_pasted(directory, tmp_path_factory):
-    """Run directory/pasted.py as `python pasted.py` would run there (tests/paste_server.py); return its outcome."""
-    server = paste_server(tmp_path_factory)
+    """Run directory/pasted.py as `python pasted.py` would run there (tests/paste_server.py); return its outcome.
+
+    Takes an idle server, or starts one with the reader's environment; one per thread at a time."""
+    try:
+        server = _idle_servers.get_nowait()
+    except queue.Empty:
+        server = subprocess.Popen([sys.executable, str(ROOT / "tests" / "paste_server.py")], env=READER_ENV,
+                                  cwd=tmp_path_factory.mktemp("paste-server"), stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, text=True)
     server.stdin.write(f"{directory}\n")
     server.stdin.flush()
     returncode = int(server.stdout.readline())
+    _idle_servers.put(server)   # it ends when this process does: its stdin closes
     return {"returncode": returncode, "stdout": (directory / "stdout.txt").read_text(encoding="utf-8"),
             "stderr": (directory / "stderr.txt").read_text(encoding="utf-8")}
 
