@@ -57,20 +57,28 @@ def site(tree):
     return tree
 
 
-def rebuild(site):
-    """One rebuild as `mkdocs serve` does it: a fresh config and files, pre-build, then every page read and converted."""
+def pre_build(site):
+    """A fresh config and what `mkdocs serve` does before it converts pages; return (config, files)."""
     config = load_config(str(site.root / "mkdocs.yml"), site_dir=str(site.root / "site"))
     cache = hook.active_cache()
     cache.configure(config)
     cache.start_build()
     hook.active_page_memo().start_build(cache, site.root / "hooks")
-    files = get_files(config)
-    pages = {}
-    for file in files.documentation_pages():
-        page = Page(None, file, config)
-        page.read_source(config)
-        page.render(config, files)
-        pages[file.src_uri] = page
+    return config, get_files(config)
+
+
+def convert(config, files, file):
+    """Read one page and convert it, as a build does; return the page."""
+    page = Page(None, file, config)
+    page.read_source(config)
+    page.render(config, files)
+    return page
+
+
+def rebuild(site):
+    """One rebuild as `mkdocs serve` does it: pre-build, then every page read and converted."""
+    config, files = pre_build(site)
+    pages = {file.src_uri: convert(config, files, file) for file in files.documentation_pages()}
     return SimpleNamespace(pages=pages, files=files)
 
 
@@ -147,16 +155,9 @@ def test_a_page_whose_conversion_warns_is_converted_and_warns_on_every_rebuild(s
 
 
 def test_a_source_edited_during_a_build_keeps_nothing(site):
-    config = load_config(str(site.root / "mkdocs.yml"), site_dir=str(site.root / "site"))
-    cache = hook.active_cache()
-    cache.configure(config)
-    cache.start_build()
-    hook.active_page_memo().start_build(cache, site.root / "hooks")
+    config, files = pre_build(site)
     (site.root / "primer" / "answer.py").write_text("VALUE = 22\n")   # the edit lands while pages convert
-    files = get_files(config)
-    page = Page(None, files.get_file_from_path("index.md"), config)
-    page.read_source(config)
-    page.render(config, files)
+    convert(config, files, files.get_file_from_path("index.md"))
     assert hook.active_page_memo().entries == {}
 
 
@@ -173,7 +174,5 @@ def test_a_build_converts_every_page_every_time(tree):
     config = load_config(str(tree.root / "mkdocs.yml"), site_dir=str(tree.root / "site"))
     files = get_files(config)
     for _ in range(2):
-        page = Page(None, files.get_file_from_path("index.md"), config)
-        page.read_source(config)
-        page.render(config, files)
+        convert(config, files, files.get_file_from_path("index.md"))
     assert tree.converted == ["index.md", "index.md"]
