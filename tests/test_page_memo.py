@@ -51,19 +51,19 @@ def tree(tmp_path, monkeypatch):
 
 
 @pytest.fixture
-def site(tree):
+def served(tree):
     """The tree with the memo installed, as `mkdocs serve` installs it."""
     hook.on_startup(command="serve", dirty=False)
     return tree
 
 
-def pre_build(site):
+def pre_build(served):
     """A fresh config and what `mkdocs serve` does before it converts pages; return (config, files)."""
-    config = load_config(str(site.root / "mkdocs.yml"), site_dir=str(site.root / "site"))
+    config = load_config(str(served.root / "mkdocs.yml"), site_dir=str(served.root / "site"))
     cache = hook.active_cache()
     cache.configure(config)
     cache.start_build()
-    hook.active_page_memo().start_build(cache, site.root / "hooks")
+    hook.active_page_memo().start_build(cache, served.root / "hooks")
     return config, get_files(config)
 
 
@@ -75,9 +75,9 @@ def convert(config, files, file):
     return page
 
 
-def rebuild(site):
+def rebuild(served):
     """One rebuild as `mkdocs serve` does it: pre-build, then every page read and converted."""
-    config, files = pre_build(site)
+    config, files = pre_build(served)
     pages = {file.src_uri: convert(config, files, file) for file in files.documentation_pages()}
     return SimpleNamespace(pages=pages, files=files)
 
@@ -89,11 +89,11 @@ def seen(page):
     return page.content, toc, page._title_from_render, set(page.present_anchor_ids), links
 
 
-def test_an_unchanged_page_is_not_converted_again_and_reads_the_same(site):
-    first = rebuild(site)
-    assert sorted(site.converted) == ["index.md", "other.md"]
-    second = rebuild(site)
-    assert sorted(site.converted) == ["index.md", "other.md"], "the second rebuild converted a page again"
+def test_an_unchanged_page_is_not_converted_again_and_reads_the_same(served):
+    first = rebuild(served)
+    assert sorted(served.converted) == ["index.md", "other.md"]
+    second = rebuild(served)
+    assert sorted(served.converted) == ["index.md", "other.md"], "the second rebuild converted a page again"
     for name in PAGES:
         assert seen(second.pages[name]) == seen(first.pages[name]), name
     assert "A note from a snippet." in second.pages["index.md"].content
@@ -106,10 +106,10 @@ EDITS = ["the page", "a snippet", "primer", "a hook", "mkdocs.yml", "the languag
 
 
 @pytest.mark.parametrize("edit", EDITS)
-def test_every_input_of_a_page_converts_it_again(site, monkeypatch, edit):
-    rebuild(site)
-    site.converted.clear()
-    root = site.root
+def test_every_input_of_a_page_converts_it_again(served, monkeypatch, edit):
+    rebuild(served)
+    served.converted.clear()
+    root = served.root
     if edit == "the page":
         (root / "docs" / "index.md").write_text(PAGES["index.md"] + "\nAn edited line.\n")
     elif edit == "a snippet":
@@ -124,48 +124,48 @@ def test_every_input_of_a_page_converts_it_again(site, monkeypatch, edit):
         monkeypatch.setenv("PRIMER_LANG", "zh")
     else:
         (root / "docs" / "new.md").write_text("# New\n")
-    after = rebuild(site)
-    assert "index.md" in site.converted, f"an edit to {edit} must convert index.md again"
+    after = rebuild(served)
+    assert "index.md" in served.converted, f"an edit to {edit} must convert index.md again"
     if edit == "the page":
-        assert site.converted == ["index.md"] and "An edited line." in after.pages["index.md"].content
+        assert served.converted == ["index.md"] and "An edited line." in after.pages["index.md"].content
     if edit == "a snippet":
         assert "An edited note." in after.pages["index.md"].content
     if edit == "mkdocs.yml":
         assert 'href="other.html#there"' in after.pages["index.md"].content
 
 
-def test_a_page_taken_from_the_memo_still_has_its_links_checked(site, caplog):
-    rebuild(site)
-    (site.root / "docs" / "other.md").write_text("# Other\n\nNo anchor here any more.\n")
-    after = rebuild(site)
-    assert site.converted.count("index.md") == 1, "index.md itself did not change"
+def test_a_page_taken_from_the_memo_still_has_its_links_checked(served, caplog):
+    rebuild(served)
+    (served.root / "docs" / "other.md").write_text("# Other\n\nNo anchor here any more.\n")
+    after = rebuild(served)
+    assert served.converted.count("index.md") == 1, "index.md itself did not change"
     with caplog.at_level(logging.INFO, logger="mkdocs"):
         after.pages["index.md"].validate_anchor_links(files=after.files, log_level=logging.WARNING)
     assert "'there'" in caplog.text or "#there" in caplog.text
 
 
-def test_a_page_whose_conversion_warns_is_converted_and_warns_on_every_rebuild(site, caplog):
-    (site.root / "docs" / "other.md").write_text("# Other\n\n[gone](missing.md)\n")
+def test_a_page_whose_conversion_warns_is_converted_and_warns_on_every_rebuild(served, caplog):
+    (served.root / "docs" / "other.md").write_text("# Other\n\n[gone](missing.md)\n")
     for _ in range(2):
         caplog.clear()
         with caplog.at_level(logging.INFO, logger="mkdocs"):
-            rebuild(site)
+            rebuild(served)
         assert "missing.md" in caplog.text
-    assert site.converted.count("other.md") == 2 and site.converted.count("index.md") == 1
+    assert served.converted.count("other.md") == 2 and served.converted.count("index.md") == 1
 
 
-def test_a_source_edited_during_a_build_keeps_nothing(site):
-    config, files = pre_build(site)
-    (site.root / "primer" / "answer.py").write_text("VALUE = 22\n")   # the edit lands while pages convert
+def test_a_source_edited_during_a_build_keeps_nothing(served):
+    config, files = pre_build(served)
+    (served.root / "primer" / "answer.py").write_text("VALUE = 22\n")   # the edit lands while pages convert
     convert(config, files, files.get_file_from_path("index.md"))
     assert hook.active_page_memo().entries == {}
 
 
-def test_cache_off_converts_every_page_every_time(site, monkeypatch):
+def test_cache_off_converts_every_page_every_time(served, monkeypatch):
     monkeypatch.setenv(hook.CACHE_ENV, "off")
-    rebuild(site)
-    rebuild(site)
-    assert sorted(site.converted) == ["index.md", "index.md", "other.md", "other.md"]
+    rebuild(served)
+    rebuild(served)
+    assert sorted(served.converted) == ["index.md", "index.md", "other.md", "other.md"]
 
 
 def test_a_build_converts_every_page_every_time(tree):
