@@ -106,7 +106,8 @@ def on_config(config):
 
 
 def read_anchors(html):
-    """Return the anchors of a built page, as htmlproofer's read_anchors does (tests/test_site.py compares them on every page)."""
+    """Return the anchors of a built page, as htmlproofer's read_anchors does (page_scan; tests/test_site.py and
+    tests/test_build.py compare it with htmlproofer's own)."""
     return page_scan.scan(html)[0]
 
 
@@ -114,7 +115,7 @@ def _soup(markup, features=None, parse_only=None, **kwargs):
     """htmlproofer's BeautifulSoup: its parse of a page's links is read by page_scan; any other parse is bs4's own."""
     from bs4 import BeautifulSoup
 
-    return page_scan.Links(markup) if parse_only is not None else BeautifulSoup(markup, features, parse_only=parse_only, **kwargs)
+    return page_scan.Links(markup) if parse_only is not None else BeautifulSoup(markup, features, **kwargs)
 
 
 def use_fast_page_reader():
