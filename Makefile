@@ -42,13 +42,17 @@ system-deps:
 	  fi; \
 	fi
 
+# Bytecode is kept for the tests' runs even where the environment says not to (PYTHONDONTWRITEBYTECODE, set in some
+# containers): without it every run compiles the tests again, assertion rewriting included (about 4 s a pytest worker).
+KEEP_BYTECODE := PYTHONDONTWRITEBYTECODE=
+
 # Everything: unit tests, the strict build and the tests over it, the browser checks.
 test: install $(VENV)/.torch system-deps
-	$(BIN)/python -m pytest
+	$(KEEP_BYTECODE) $(BIN)/python -m pytest
 
 # The edit loop: unit tests only, no build, no browser.
 check: install $(VENV)/.torch
-	$(BIN)/python -m pytest -m unit -q --hypothesis-profile=quick
+	$(KEEP_BYTECODE) $(BIN)/python -m pytest -m unit -q --hypothesis-profile=quick
 
 # Unit tests and the site's text under other numeric setups (generic BLAS kernel, oldest and newest
 # Python/numpy/plotly); needs python3.10 and python3.13 on PATH or in pyenv.
