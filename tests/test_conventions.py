@@ -3,19 +3,36 @@
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
-F = torch.nn.functional
+from conftest import LANGS, tables
+from primer import attention, causal_mask
+from primer.conventions import CONVENTIONS
+from primer.figures import mask as figures
 
-from conftest import LANGS, tables                                     # noqa: E402
-from primer import attention, causal_mask                              # noqa: E402
-from primer.conventions import CONVENTIONS                             # noqa: E402
-from primer.figures import mask as figures                             # noqa: E402
 
+class _Torch:
+    """torch, imported on first use: only in the pytest worker that runs these tests, not in every one that collects
+    this file (the import costs about 2.5 s of CPU)."""
+
+    def __getattr__(self, name):
+        if name.startswith("_"):   # pytest looks for markers on every module-level object it collects
+            raise AttributeError(name)
+        return getattr(pytest.importorskip("torch"), name)
+
+
+torch = _Torch()
 N = 4
-ONE_CLOSED = torch.ones(N, N, dtype=torch.bool)
-ONE_CLOSED[0, 1] = False                                               # True = may read: query 0 may not read key 1
-EMPTY_ROW_1 = torch.ones(N, N, dtype=torch.bool)
-EMPTY_ROW_1[1] = False                                                 # query 1 may read nothing
+
+
+def one_closed():
+    mask = torch.ones(N, N, dtype=torch.bool)
+    mask[0, 1] = False                                                 # True = may read: query 0 may not read key 1
+    return mask
+
+
+def empty_row_1():
+    mask = torch.ones(N, N, dtype=torch.bool)
+    mask[1] = False                                                    # query 1 may read nothing
+    return mask
 
 
 def row(call, argument):
@@ -26,7 +43,7 @@ def sdpa_weights(mask=None, n_q=N, is_causal=False):
     """The weights SDPA uses: with V = identity its output is the weight matrix itself."""
     g = torch.Generator().manual_seed(0)
     q, k = torch.randn(1, 1, n_q, 8, generator=g), torch.randn(1, 1, N, 8, generator=g)
-    return F.scaled_dot_product_attention(q, k, torch.eye(N)[None, None], attn_mask=mask, is_causal=is_causal)[0, 0]
+    return torch.nn.functional.scaled_dot_product_attention(q, k, torch.eye(N)[None, None], attn_mask=mask, is_causal=is_causal)[0, 0]
 
 
 def mha(**masks):
@@ -48,13 +65,13 @@ def empty_row_outcome(out, weights, out_no_weights, r):
 # ---- torch.nn.functional.scaled_dot_product_attention
 
 def test_sdpa_bool_true_means_may_read():
-    w = sdpa_weights(ONE_CLOSED)
+    w = sdpa_weights(one_closed())
     assert w[0, 1] == 0 and w[0, 0] > 0
     assert row("torch.nn.functional.scaled_dot_product_attention", "attn_mask (bool)").true_means == "may_read"
 
 
 def test_sdpa_returns_zeros_for_a_row_with_no_open_key():
-    w = sdpa_weights(EMPTY_ROW_1)
+    w = sdpa_weights(empty_row_1())
     assert torch.all(w[1] == 0) and not torch.isnan(w).any()
     assert row("torch.nn.functional.scaled_dot_product_attention", "attn_mask (bool)").empty_row == "zeros"
 
@@ -70,9 +87,9 @@ def test_sdpa_is_causal_aligns_top_left_so_one_query_reads_only_key_0():
 # ---- torch.nn.MultiheadAttention
 
 def test_mha_attn_mask_true_means_blocked_and_an_empty_row_gives_nan():
-    _, weights, _ = mha(attn_mask=~ONE_CLOSED)                         # pass True where primer has False
+    _, weights, _ = mha(attn_mask=~one_closed())                         # pass True where primer has False
     assert weights[0, 1] == 0 and weights[0, 0] > 0
-    assert empty_row_outcome(*mha(attn_mask=~EMPTY_ROW_1), 1) == "nan_unless_no_weights"
+    assert empty_row_outcome(*mha(attn_mask=~empty_row_1()), 1) == "nan_unless_no_weights"
     c = row("torch.nn.MultiheadAttention", "attn_mask (bool)")
     assert (c.true_means, c.empty_row) == ("blocked", "nan_unless_no_weights")
 
@@ -92,7 +109,7 @@ def test_mha_key_padding_mask_true_means_blocked_and_all_padding_gives_nan():
 def test_hugging_faces_eager_fill_spreads_an_empty_row_evenly():
     # eager_mask: torch.where(mask, 0.0, torch.finfo(dtype).min), then softmax over the keys
     scores = torch.randn(N, N, generator=torch.Generator().manual_seed(1))
-    bias = torch.where(EMPTY_ROW_1, torch.tensor(0.0), torch.finfo(torch.float32).min)
+    bias = torch.where(empty_row_1(), torch.tensor(0.0), torch.finfo(torch.float32).min)
     w = torch.softmax(scores + bias, dim=-1)
     assert torch.allclose(w[1], torch.full((N,), 1 / N))
     c = row("Hugging Face transformers", "attention_mask (0/1)")
@@ -103,10 +120,10 @@ def test_hugging_faces_eager_fill_spreads_an_empty_row_evenly():
 
 def test_primer_true_means_may_read_and_an_empty_row_raises():
     x = np.random.default_rng(0).normal(size=(N, 8))
-    _, w = attention(x, x, x, ONE_CLOSED.numpy())
+    _, w = attention(x, x, x, one_closed().numpy())
     assert w[0, 1] == 0 and w[0, 0] > 0
     with pytest.raises(ValueError, match="no open key"):
-        attention(x, x, x, EMPTY_ROW_1.numpy())
+        attention(x, x, x, empty_row_1().numpy())
     c = row("primer.attention", "mask")
     assert (c.true_means, c.empty_row) == ("may_read", "error")
 
