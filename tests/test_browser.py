@@ -265,11 +265,14 @@ def cjk_problems(page, selector, required=True, cdp=None):
 # rate the contrast of SVG text (it answers "incomplete") and only passes the inline styles. Yet the plots cost it
 # about 1.3 s of CPU on a chapter, a third of its time. The pages of AXE_WITH_PLOTS are checked with them.
 AXE_RUN_JS = """async (withPlots) => {
-  const held = withPlots ? [] : [...document.querySelectorAll('.js-plotly-plot .main-svg')].map(s => [s, s.parentNode, s.nextSibling]);
+  const held = withPlots ? [] : [...document.querySelectorAll('.js-plotly-plot .main-svg')]
+    .map(svg => [svg, svg.parentNode, svg.nextSibling]);
   held.forEach(([svg]) => svg.remove());
   let r;
   try { r = await axe.run(document, {resultTypes: ['violations']}); }
-  finally { held.forEach(([svg, parent, next]) => parent.insertBefore(svg, next)); }
+  finally {   // the last first: a plot's next sibling may be a plot too
+    held.reverse().forEach(([svg, parent, next]) => parent.insertBefore(svg, next));
+  }
   return r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical').map(v => ({
     id: v.id, impact: v.impact, help: v.help,
     nodes: v.nodes.slice(0, 3).map(n => n.target.join(' ') + ' :: ' + (n.failureSummary || '').split('\\n').slice(1, 2).join(''))}));
@@ -467,7 +470,8 @@ def test_axe_without_the_plots_still_sees_each_figure_and_gives_its_plot_back(si
     before = page.evaluate("() => window.__plots.map(s => s.outerHTML)")
     assert any(" image-alt: " in p for p in axe_problems(page, axe_js, with_plots=False))
     after = page.evaluate("""() => { const now = [...document.querySelectorAll('.js-plotly-plot .main-svg')];
-      return now.length === window.__plots.length && now.every((s, i) => s === window.__plots[i]) ? now.map(s => s.outerHTML) : null; }""")
+      const same = now.length === window.__plots.length && now.every((s, i) => s === window.__plots[i]);
+      return same ? now.map(s => s.outerHTML) : null; }""")   # the same nodes, in the same places, unchanged
     assert after == before
 
 
