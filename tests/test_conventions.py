@@ -43,7 +43,8 @@ def sdpa_weights(mask=None, n_q=N, is_causal=False):
     """The weights SDPA uses: with V = identity its output is the weight matrix itself."""
     g = torch.Generator().manual_seed(0)
     q, k = torch.randn(1, 1, n_q, 8, generator=g), torch.randn(1, 1, N, 8, generator=g)
-    return torch.nn.functional.scaled_dot_product_attention(q, k, torch.eye(N)[None, None], attn_mask=mask, is_causal=is_causal)[0, 0]
+    sdpa = torch.nn.functional.scaled_dot_product_attention
+    return sdpa(q, k, torch.eye(N)[None, None], attn_mask=mask, is_causal=is_causal)[0, 0]
 
 
 def mha(**masks):
@@ -87,7 +88,7 @@ def test_sdpa_is_causal_aligns_top_left_so_one_query_reads_only_key_0():
 # ---- torch.nn.MultiheadAttention
 
 def test_mha_attn_mask_true_means_blocked_and_an_empty_row_gives_nan():
-    _, weights, _ = mha(attn_mask=~one_closed())                         # pass True where primer has False
+    _, weights, _ = mha(attn_mask=~one_closed())                       # pass True where primer has False
     assert weights[0, 1] == 0 and weights[0, 0] > 0
     assert empty_row_outcome(*mha(attn_mask=~empty_row_1()), 1) == "nan_unless_no_weights"
     c = row("torch.nn.MultiheadAttention", "attn_mask (bool)")
