@@ -13,10 +13,13 @@ fence ```{.python .fragment} (a `fragment` class on the rendered block) are skip
 
 import ast
 import html
-import re
+import os
 import queue
+import re
+import signal
 import subprocess
 import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -221,6 +224,7 @@ def programs(page_html, markdown):
     return result
 
 
+PASTE_TIMEOUT_S = 300
 READER_ENV = {"PATH": "/usr/bin:/bin"}   # a reader's shell gives a pasted program no PRIMER_LANG, no PYTHONPATH
 _idle_servers = queue.SimpleQueue()      # tests/paste_server.py processes of this pytest process, not in use
 
@@ -234,11 +238,20 @@ def run_pasted(directory, tmp_path_factory):
     except queue.Empty:
         server = subprocess.Popen([sys.executable, str(ROOT / "tests" / "paste_server.py")], env=READER_ENV,
                                   cwd=tmp_path_factory.mktemp("paste-server"), stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, text=True)
+                                  stdout=subprocess.PIPE, text=True, start_new_session=True)
     server.stdin.write(f"{directory}\n")
     server.stdin.flush()
-    returncode = int(server.stdout.readline())
+    # a program that never ends fails its test: the server and the child running it are stopped
+    timer = threading.Timer(PASTE_TIMEOUT_S, os.killpg, (server.pid, signal.SIGKILL))
+    timer.start()
+    try:
+        reply = server.stdout.readline()
+    finally:
+        timer.cancel()
+    if not reply:
+        pytest.fail(f"{directory / 'pasted.py'} did not end within {PASTE_TIMEOUT_S} s", pytrace=False)
     _idle_servers.put(server)   # it ends when this process does: its stdin closes
+    returncode = int(reply)
     return {"returncode": returncode, "stdout": (directory / "stdout.txt").read_text(encoding="utf-8"),
             "stderr": (directory / "stderr.txt").read_text(encoding="utf-8")}
 
@@ -276,6 +289,14 @@ def test_the_paste_server_runs_a_program_as_a_fresh_interpreter_does(tmp_path_fa
     assert served["stdout"] == fresh.stdout
     last = lambda text: text.strip().splitlines()[-1]   # the traceback shows the server's frame too, the same verdict
     assert last(served["stderr"]) == last(fresh.stderr)
+
+
+def test_a_pasted_program_that_never_ends_fails_its_test(tmp_path_factory, monkeypatch):
+    monkeypatch.setattr(sys.modules[__name__], "PASTE_TIMEOUT_S", 1)
+    where = tmp_path_factory.mktemp("forever")
+    (where / "pasted.py").write_text("import time\ntime.sleep(600)\n", encoding="utf-8")
+    with pytest.raises(pytest.fail.Exception, match="did not end within 1 s"):
+        run_pasted(where, tmp_path_factory)
 
 
 # ---- the tests
