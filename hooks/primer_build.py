@@ -418,7 +418,7 @@ class PageMemo:
         if not cache.ready:
             self.build_key = None
             return
-        self.roots = (cache.primer_dir, cache.snippets_dir, Path(hooks_dir))
+        self.roots = (*cache.roots, Path(hooks_dir))
         self.stamp = tree_stamp(*self.roots)
         parts = (PAGE_MEMO_FORMAT, cache.shared, cache.markdown_config, tree_digest(*self.roots))
         self.build_key = hashlib.sha256("\0".join(parts).encode()).hexdigest()
