@@ -1,5 +1,7 @@
-"""Checks over the strictly built site: parity, computed numbers, plotly loading, offline, relative links."""
+"""Checks over the strictly built site: parity (pages and figures), computed numbers, plotly loading, offline, relative links."""
 
+import json
+import math
 import re
 import pytest
 
@@ -15,6 +17,78 @@ def test_both_languages_have_the_same_pages():
     zh = sorted(p.relative_to(DOCS / "zh").as_posix() for p in (DOCS / "zh").rglob("*.md"))
     en = sorted(p.relative_to(DOCS / "en").as_posix() for p in (DOCS / "en").rglob("*.md"))
     assert zh == en
+
+
+NEW_PLOT = re.compile(r'Plotly\.newPlot\(\s*"([^"]+)",\s*')
+BETWEEN_ARGS = re.compile(r"\s*,?\s*")
+
+
+def page_figures(html):
+    """Return {div id: [data, layout, config]} of every Plotly.newPlot call in a built page."""
+    figures, decode = {}, json.JSONDecoder().raw_decode
+    for m in NEW_PLOT.finditer(html):
+        args, pos = [], m.end()
+        for _ in range(3):
+            value, pos = decode(html, pos)
+            args.append(value)
+            pos = BETWEEN_ARGS.match(html, pos).end()
+        figures[m.group(1)] = args
+    return figures
+
+
+def figure_differences(zh, en, path, seen):
+    """List where two figures differ in anything but the words of a string: a number, a flag, a key, a length.
+    Counts the numbers and flags compared in seen[0]."""
+    if isinstance(zh, str) and isinstance(en, str):
+        return []
+    if type(zh) is not type(en):
+        return [f"{path}: {type(zh).__name__} in zh, {type(en).__name__} in en"]
+    if isinstance(zh, dict):
+        if zh.keys() != en.keys():
+            return [f"{path}: keys only one language has: {sorted(zh.keys() ^ en.keys())}"]
+        return [d for k in zh for d in figure_differences(zh[k], en[k], f"{path}.{k}", seen)]
+    if isinstance(zh, list):
+        if len(zh) != len(en):
+            return [f"{path}: {len(zh)} items in zh, {len(en)} in en"]
+        return [d for i, (a, b) in enumerate(zip(zh, en)) for d in figure_differences(a, b, f"{path}[{i}]", seen)]
+    seen[0] += 1
+    # Both sides come from the same code on the same machine; floats still get a bound, not bit equality.
+    same = math.isclose(zh, en, rel_tol=1e-12, abs_tol=1e-15) if isinstance(zh, float) else zh == en
+    return [] if same else [f"{path}: {zh!r} in zh, {en!r} in en"]
+
+
+def test_both_languages_draw_the_same_figures_and_only_their_words_differ(read_page):
+    """Same figure ids, traces, numbers and controls on both sides of every page. This is why the browser test
+    operates each control in one language only: the other language has the same control with other labels."""
+    problems, seen, figures = [], [0], 0
+    for name in page_names():
+        zh, en = page_figures(read_page("zh", name)), page_figures(read_page("en", name))
+        if list(zh) != list(en):
+            problems.append(f"{name}: figures {list(zh)} in zh, {list(en)} in en")
+            continue
+        figures += len(zh)
+        for div in zh:
+            problems += [f"{name} {p}" for p in figure_differences(zh[div], en[div], div, seen)][:5]
+    assert not problems, "\n".join(problems)
+    assert figures > 20 and seen[0] > 10_000   # real figures were compared, not empty readings
+
+
+def test_the_figure_comparison_catches_a_number_a_trace_or_a_control_step_that_differs():
+    fig = [[{"type": "heatmap", "z": [[0.5, 1.0]], "name": "查询"}],
+           {"sliders": [{"steps": [{"args": [{"visible": [True]}], "label": "第 1 步"}]}]}, {}]
+    same = [[{"type": "heatmap", "z": [[0.5, 1.0]], "name": "query"}],
+            {"sliders": [{"steps": [{"args": [{"visible": [True]}], "label": "step 1"}]}]}, {}]
+    assert figure_differences(fig, same, "f", [0]) == []
+    number = json.loads(json.dumps(same))
+    number[0][0]["z"][0][1] = 0.9
+    trace = json.loads(json.dumps(same))
+    trace[0].append({"type": "bar"})
+    step = json.loads(json.dumps(same))
+    step[1]["sliders"][0]["steps"][0]["args"][0]["visible"] = [False]
+    for other in (number, trace, step):
+        assert figure_differences(fig, other, "f", [0]), other
+    assert page_figures('Plotly.newPlot(  "fig-a",  [{"x": [1]}],  {"title": "t"},  {"responsive": true}  )') == {
+        "fig-a": [[{"x": [1]}], {"title": "t"}, {"responsive": True}]}
 
 
 @pytest.mark.parametrize("name", page_names())
