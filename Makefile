@@ -32,13 +32,15 @@ serve: install
 build: install
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
-# Browser checks need Debian's chromium and a CJK font; installed here when run as root.
+# Browser checks need Debian's chromium, its headless shell and a CJK font; installed here when run as root.
 system-deps:
-	@if [ ! -x /usr/bin/chromium ] || ! command -v pdftoppm >/dev/null || ! fc-list 2>/dev/null | grep -qi 'Noto Sans CJK'; then \
+	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromium-headless-shell ] || ! command -v pdftoppm >/dev/null \
+	    || ! fc-list 2>/dev/null | grep -qi 'Noto Sans CJK'; then \
 	  if [ "$$(id -u)" = 0 ]; then \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk poppler-utils >/dev/null; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-headless-shell \
+	      fonts-noto-cjk poppler-utils >/dev/null; \
 	  else \
-	    echo "browser tests need: sudo apt-get install chromium fonts-noto-cjk poppler-utils" >&2; exit 1; \
+	    echo "browser tests need: sudo apt-get install chromium chromium-headless-shell fonts-noto-cjk poppler-utils" >&2; exit 1; \
 	  fi; \
 	fi
 
