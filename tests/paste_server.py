@@ -1,12 +1,16 @@
-"""Run pasted programs as `python pasted.py` would, each in a process forked from this one, which has imported numpy.
+"""Run pasted programs as `python pasted.py` would, each in a process forked from this one, which has imported
+numpy and plotly.
 
 tests/test_copy_paste.py starts it with the environment a reader's program gets (PATH only) and sends one
 directory a line on stdin; the directory holds pasted.py. The child works there as a fresh interpreter
 would: that directory as its working directory and sys.path[0], sys.argv ["pasted.py"], run as __main__,
 stdin empty; it writes its output to stdout.txt and stderr.txt there, and the server answers the exit
-code on stdout. Importing numpy (and starting its BLAS threads) was most of what a fresh interpreter
-spent on a pasted block: here it is done once. Only numpy is imported ahead, as `import numpy` imports
-it, so a program sees what a fresh interpreter would give it: anything else it uses, it must import.
+code on stdout. Importing numpy (and starting its BLAS threads) and plotly, and plotly's loading of the
+validators of each kind of object a figure is made of, were most of what a fresh interpreter spent on a
+pasted block: here they are done once. Only these two third-party packages are loaded ahead, and only
+their caches are filled: a program reaches them only by importing them, so it sees what a fresh
+interpreter would give it, and anything it uses it must import. primer is never imported ahead: a
+program that used a primer module it never imported would pass here and fail for a reader.
 tests/test_copy_paste.py compares a probe run both ways.
 """
 
@@ -14,6 +18,15 @@ import os
 import sys
 
 import numpy  # noqa: F401  imported once, before any fork
+import plotly.graph_objects as go
+import plotly.io  # noqa: F401
+
+# One small figure of every trace, control and template part the pages use, drawn to JSON, loads their validators.
+go.Figure(data=[go.Heatmap(z=[[1]]), go.Scatter(y=[1]), go.Bar(y=[1])],
+          layout=go.Layout(template=go.layout.Template(layout={"font": {"size": 12}}), shapes=[{"type": "rect"}],
+                           annotations=[{"text": "a"}], sliders=[{"steps": [{"label": "a"}]}],
+                           updatemenus=[{"buttons": [{"label": "a"}]}])).to_json()
+del go
 
 
 def run(directory):

@@ -6,8 +6,8 @@ blocks. The HTML carries no language, so each block is matched to its fence in t
 (with the --8<-- snippets expanded) to learn whether it is Python, executed, in which markdown-exec
 session, and whether it is a fragment. Each program runs as a fresh interpreter runs it, in an empty
 directory, with only PATH in the environment (a reader has no PRIMER_LANG): forked from tests/paste_server.py,
-which has imported numpy once, and checked against `python pasted.py` by a probe. Blocks sharing a markdown-exec
-`session=` run together, in page order; every other block runs alone. Only blocks written with the
+which has loaded numpy and plotly once (never primer), and checked against `python pasted.py` by a probe. Blocks
+sharing a markdown-exec `session=` run together, in page order; every other block runs alone. Only blocks written with the
 fence ```{.python .fragment} (a `fragment` class on the rendered block) are skipped.
 """
 
@@ -275,8 +275,10 @@ atexit.register(lambda: print("at exit"))
 """
 
 
-@pytest.mark.parametrize("tail, returncode", [("", 0), ("raise ValueError('boom')", 1), ("sys.exit(3)", 3),
-                                               ("sys.exit('bye')", 1), ("numpy.zeros(1)", 1)])
+@pytest.mark.parametrize("tail, returncode", [
+    ("", 0), ("raise ValueError('boom')", 1), ("sys.exit(3)", 3), ("sys.exit('bye')", 1),
+    ("numpy.zeros(1)", 1), ("plotly.io.to_json(1)", 1),   # loaded ahead in the server, yet not the program's until imported
+    ("import plotly.io as pio, primer\nprint(pio.templates.default, sorted(vars(primer)))", 0)])
 def test_the_paste_server_runs_a_program_as_a_fresh_interpreter_does(tmp_path_factory, tail, returncode):
     """Oracle: the same probe run by `python pasted.py` with the reader's environment, in the same directory."""
     code = PROBE + tail + "\n"
