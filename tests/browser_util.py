@@ -16,9 +16,9 @@ import pytest
 HEADLESS_SHELL = "/usr/bin/chromium-headless-shell"
 CHROMIUM = "/usr/bin/chromium"
 # Text tagged lang="zh" leaves the choice between the Chinese and Japanese glyph forms of Han characters open. Chromium
-# settles it as Simplified Chinese whatever the system's locale; the headless shell leaves it to fontconfig, whose
-# default language comes from the locale (here C, which draws Japanese forms). The shell gets the default a Chinese
-# reader's system has. A test checks chromium itself draws the zh pages with the Simplified Chinese face.
+# settles it as Simplified Chinese even under the C locale; the headless shell leaves it to fontconfig, whose default
+# language comes from the locale (C draws the Japanese forms). The shell gets the default a Chinese reader's system
+# has. A test checks chromium itself, under the machine's own locale, draws a zh page with the Simplified Chinese face.
 HEADLESS_SHELL_ENV = {"FC_LANG": "zh-cn"}
 # Quiet, offline, throw-away: no first-run UI, no background fetches, no sync, no component updates. No WebUI
 # omnibox popups either: headless chromium preloads two for every window, in a renderer of their own, which cost

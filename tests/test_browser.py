@@ -189,7 +189,8 @@ BOTH_MOVED_JS = f"el => {{ const m = ({MOVED_JS})(el); return m.state && m.svg; 
 REACH_JS = """(el, [kind, index, target]) => {
   const parts = [];
   if (kind === 'slider') {
-    const group = el.querySelectorAll('.slider-group')[index], tick = group.querySelectorAll('.slider-tick-rect')[target];
+    const group = el.querySelectorAll('.slider-group')[index];
+    const tick = group.querySelectorAll('.slider-tick-rect')[target];
     parts.push(['grip', group.querySelector('.slider-grip-rect'), null]);
     parts.push([`rail at step ${target}`, group.querySelector('.slider-rail-touch-rect'), tick]);
   } else {
@@ -202,8 +203,8 @@ REACH_JS = """(el, [kind, index, target]) => {
     if (!part) return `${what}: not drawn`;
     const box = part.getBoundingClientRect(), x = at ? at.getBoundingClientRect() : box;
     const hit = document.elementFromPoint(x.x + x.width / 2, box.y + box.height / 2);
-    return hit && (hit === part || part.contains(hit)) ? null
-      : `${what}: a press there lands on ${hit ? hit.tagName.toLowerCase() + '.' + String(hit.className.baseVal ?? hit.className) : 'nothing'}`;
+    const name = hit && hit.tagName.toLowerCase() + '.' + String(hit.className.baseVal ?? hit.className);
+    return hit && (hit === part || part.contains(hit)) ? null : `${what}: a press there lands on ${name || 'nothing'}`;
   }).filter(p => p);
 }"""
 
@@ -216,7 +217,8 @@ def reachable(page, fig):
         return []
     el = page.locator(f'[id="{fig["id"]}"]')
     el.evaluate(REVEAL_JS)
-    return [f"{fig['id']}: a reader cannot reach its {control[0]} #{control[1]}: {p}" for p in el.evaluate(REACH_JS, list(control))]
+    return [f"{fig['id']}: a reader cannot reach its {control[0]} #{control[1]}: {problem}"
+            for problem in el.evaluate(REACH_JS, list(control))]
 
 
 def exercise(page, fig, patience=5):
@@ -324,7 +326,8 @@ def cjk_problems(page, selector, required=True, cdp=None):
 # Without its plots, axe takes the page with every figure's frame, controls and modebar buttons but not the drawn plot
 # (plotly's .main-svg), which it gives back afterwards untouched. In a plot it finds nothing it could fail: it cannot
 # rate the contrast of SVG text (it answers "incomplete") and only passes the inline styles. Yet the plots cost it
-# about 1.3 s of CPU on a chapter, a third of its time. The pages of AXE_WITH_PLOTS are checked with them, in FIGURE_LANG.
+# about 1.3 s of CPU on a chapter, a third of its time. The pages of AXE_WITH_PLOTS are checked with them, in
+# FIGURE_LANG.
 AXE_RUN_JS = """async (withPlots) => {
   const held = withPlots ? [] : [...document.querySelectorAll('.js-plotly-plot .main-svg')]
     .map(svg => [svg, svg.parentNode, svg.nextSibling]);
@@ -514,9 +517,10 @@ def test_the_checks_catch_a_foreign_request_a_console_error_a_dead_control_and_a
     assert exercise(page, figures["fig-live"]) == []
     dead = exercise(page, figures["fig-dead"], patience=1)
     assert any("changed neither" in p for p in dead) and any("did not change what is drawn" in p for p in dead), dead
-    page.evaluate("""() => { const box = document.getElementById('fig-live').getBoundingClientRect(), cover = document.createElement('div');
-        cover.style.cssText = `position: absolute; left: ${box.left + scrollX}px; top: ${box.top + scrollY}px; width: ${box.width}px;
-                               height: ${box.height}px; z-index: 10`;   // a box over the figure takes every press
+    page.evaluate("""() => { const box = document.getElementById('fig-live').getBoundingClientRect();
+        const cover = document.createElement('div');   // a box over the figure takes every press
+        cover.style.cssText = `position: absolute; left: ${box.left + scrollX}px; top: ${box.top + scrollY}px;
+                               width: ${box.width}px; height: ${box.height}px; z-index: 10`;
         document.body.appendChild(cover); }""")
     covered = reachable(page, figures["fig-live"])
     assert len(covered) == 2 and all("cannot reach its slider #0" in p and "lands on div" in p for p in covered), covered
@@ -615,9 +619,9 @@ def test_a_cjk_font_is_installed():
 
 
 def test_chromium_draws_chinese_with_the_simplified_chinese_face_where_the_per_page_check_looks(site, open_page):
-    """In chromium itself, under this machine's own locale (not the headless shell's zh-cn fontconfig default), a zh page
-    draws its Chinese with the Simplified Chinese face; and the per-page CJK check is not vacuous: a one-figure chapter
-    has Chinese in all the places it looks."""
+    """In chromium itself, under this machine's own locale (not the headless shell's zh-cn fontconfig default), a zh
+    page draws its Chinese with the Simplified Chinese face; and the per-page CJK check is not vacuous: a one-figure
+    chapter has Chinese in all the places it looks."""
     name = "02-seq2seq.md"
     visit = open_page(url_path(site, "zh", name), whole=True)
     page = visit.page
@@ -790,8 +794,9 @@ def toggle_palette(page):
 
 
 def test_figures_follow_the_dark_palette_without_a_reload(site, open_page):
-    """In zh: the en figures are the same figures with other words (tests/test_site.py), themed by the same script."""
-    name, lang = "05-mask.md", "zh"
+    """In FIGURE_LANG only: both languages draw the same figures but for their words (tests/test_site.py), themed by
+    the same script."""
+    name, lang = "05-mask.md", FIGURE_LANG
     visit = open_page(url_path(site, lang, name))
     page = visit.page
     assert set(wait_drawn(page, NEW_PLOT.findall(html_path(site, lang, name).read_text(encoding="utf-8"))))
