@@ -184,7 +184,7 @@ BOTH_MOVED_JS = f"el => {{ const m = ({MOVED_JS})(el); return m.state && m.svg; 
 
 
 # The points a reader presses to use a control (a slider's grip, and its rail where the target tick is; a menu's
-# header or button), each hit-tested in the page with the figure scrolled to the middle of the window: the press
+# header or button), each hit-tested in the page with the control scrolled to the middle of the window: the press
 # lands on the control, or names what covers it. In the page, not as playwright's trial clicks: a third of the CPU.
 REACH_JS = """(el, [kind, index, target]) => {
   const parts = [];
@@ -198,7 +198,7 @@ REACH_JS = """(el, [kind, index, target]) => {
     parts.push(kind === 'dropdown' ? ['header', group.querySelector('.updatemenu-header'), null]
                                    : [`button ${target}`, group.querySelectorAll('.updatemenu-button')[target], null]);
   }
-  el.scrollIntoView({block: 'center'});
+  (parts[0][1] || el).scrollIntoView({block: 'center'});   // the control, not the figure: a tall one may not fit
   return parts.map(([what, part, at]) => {
     if (!part) return `${what}: not drawn`;
     const box = part.getBoundingClientRect(), x = at ? at.getBoundingClientRect() : box;
