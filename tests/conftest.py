@@ -65,6 +65,23 @@ def tables(html):
     return out
 
 
+NEW_PLOT = re.compile(r'Plotly\.newPlot\(\s*"([^"]+)",\s*')
+BETWEEN_ARGS = re.compile(r"\s*,?\s*")
+
+
+def page_figures(html):
+    """Return {div id: [data, layout, config]} of every Plotly.newPlot call in a built page."""
+    figures, decode = {}, json.JSONDecoder().raw_decode
+    for m in NEW_PLOT.finditer(html):
+        args, pos = [], m.end()
+        for _ in range(3):
+            value, pos = decode(html, pos)
+            args.append(value)
+            pos = BETWEEN_ARGS.match(html, pos).end()
+        figures[m.group(1)] = args
+    return figures
+
+
 def table_rows(html):
     """Return every table row of a built page, across all its tables, as cell texts."""
     return [row for table in tables(html) for row in table]

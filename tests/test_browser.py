@@ -80,13 +80,14 @@ class Visit:
 
 
 @pytest.fixture
-def open_page(browser, chromium_if_asked, base_url):
+def open_page(request, browser, base_url):
     """Return open(path, viewport, whole=False) -> Visit: the page loaded in a new context that can reach only the local
     server, in the headless shell (whole=True: in chromium)."""
     contexts = []
 
     def open_(path, viewport=DESKTOP, whole=False):
-        context = (chromium_if_asked() if whole else browser).new_context(viewport=viewport, service_workers="block")
+        shown_in = request.getfixturevalue("chromium") if whole else browser   # chromium starts on first use
+        context = shown_in.new_context(viewport=viewport, service_workers="block")
         contexts.append(context)
         page = context.new_page()
         visit = Visit(context, page, base_url)
@@ -108,12 +109,6 @@ def open_page(browser, chromium_if_asked, base_url):
     yield open_
     for context in contexts:
         context.close()
-
-
-@pytest.fixture
-def chromium_if_asked(request):
-    """Return a function that gives the session's chromium, launching it on first use."""
-    return lambda: request.getfixturevalue("chromium")
 
 
 def wait_until(page, condition, timeout=5):

@@ -1,19 +1,15 @@
 """The vendored plotly.js cartesian bundle: pinned, the Python package's version, and enough for every figure."""
 
 import json
-import re
 import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import LANGS, ROOT, html_path, page_names
+from conftest import LANGS, ROOT, html_path, page_figures, page_names
 
 sys.path.insert(0, str(ROOT / "tools"))
 import vendor_plotly  # noqa: E402
-
-NEW_PLOT = re.compile(r'Plotly\.newPlot\(\s*"([^"]+)",\s*')
-
 
 def test_bundle_matches_its_pin_and_the_python_packages_plotly_js():
     assert vendor_plotly.check(json.loads(vendor_plotly.PIN.read_text())) == []
@@ -34,11 +30,7 @@ def test_the_bundle_registers_the_cartesian_traces():
 
 def figure_trace_types(html):
     """Return the trace types of every figure in a built page, from the JSON each Plotly.newPlot call gets."""
-    types = set()
-    for m in NEW_PLOT.finditer(html):
-        data, _ = json.JSONDecoder().raw_decode(html, m.end())
-        types |= {trace.get("type", "scatter") for trace in data}
-    return types
+    return {trace.get("type", "scatter") for data, _, _ in page_figures(html).values() for trace in data}
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -5,7 +5,7 @@ import math
 import re
 import pytest
 
-from conftest import DOCS, LANGS, page_names
+from conftest import DOCS, LANGS, page_figures, page_names
 
 # What the browser fetches from another host. A canonical link only names the deployed address (the session's
 # build is a deploy build, tests/conftest.py); no browser fetches it.
@@ -17,23 +17,6 @@ def test_both_languages_have_the_same_pages():
     zh = sorted(p.relative_to(DOCS / "zh").as_posix() for p in (DOCS / "zh").rglob("*.md"))
     en = sorted(p.relative_to(DOCS / "en").as_posix() for p in (DOCS / "en").rglob("*.md"))
     assert zh == en
-
-
-NEW_PLOT = re.compile(r'Plotly\.newPlot\(\s*"([^"]+)",\s*')
-BETWEEN_ARGS = re.compile(r"\s*,?\s*")
-
-
-def page_figures(html):
-    """Return {div id: [data, layout, config]} of every Plotly.newPlot call in a built page."""
-    figures, decode = {}, json.JSONDecoder().raw_decode
-    for m in NEW_PLOT.finditer(html):
-        args, pos = [], m.end()
-        for _ in range(3):
-            value, pos = decode(html, pos)
-            args.append(value)
-            pos = BETWEEN_ARGS.match(html, pos).end()
-        figures[m.group(1)] = args
-    return figures
 
 
 def figure_differences(zh, en, path, seen):
