@@ -102,10 +102,14 @@ def test_chinese_search_separator(config):
     import jieba  # noqa: F401  (material segments Chinese only when jieba is importable)
 
 
-def test_serve_watches_primer_and_reloads_it(config, hook, mkdocs_config):
+def test_serve_watches_primer_and_reloads_it(config, hook, mkdocs_config, tmp_path):
+    import copy
+
     assert "primer" in config["watch"]
     import primer.masks  # noqa: F401
-    hook.on_pre_build(mkdocs_config)
+    cfg = copy.copy(mkdocs_config)
+    cfg.docs_dir = str(tmp_path)   # an empty docs folder: the parity check the hook also runs has nothing to read
+    hook.on_pre_build(cfg)
     assert not [m for m in sys.modules if m == "primer" or m.startswith("primer.")]
     import primer  # noqa: F401  (re-import for the tests that follow)
 

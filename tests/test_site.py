@@ -3,6 +3,8 @@
 import json
 import math
 import re
+from html.parser import HTMLParser
+
 import pytest
 
 from conftest import DOCS, LANGS, page_figures, page_names
@@ -72,6 +74,70 @@ def test_the_figure_comparison_catches_a_number_a_trace_or_a_control_step_that_d
         assert figure_differences(fig, other, "f", [0]), other
     assert page_figures('Plotly.newPlot(  "fig-a",  [{"x": [1]}],  {"title": "t"},  {"responsive": true}  )') == {
         "fig-a": [[{"x": [1]}], {"title": "t"}, {"responsive": True}]}
+
+
+class _StyleReading(HTMLParser):
+    """Collect a page's stylesheets (their site paths), its <style> texts, and the kinds of element in its article:
+    (tag, class attribute, style attribute)."""
+
+    def __init__(self):
+        super().__init__()
+        self.sheets, self.styles, self.kinds, self.in_article, self.in_style = [], [], set(), False, False
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "link" and a.get("rel") == "stylesheet":
+            self.sheets.append(re.sub(r"^(\.\./)+", "", a.get("href") or ""))
+        self.in_style = tag == "style"
+        self.in_article = self.in_article or tag == "article"
+        if self.in_article:
+            self.kinds.add((tag, a.get("class") or "", a.get("style") or ""))
+
+    def handle_endtag(self, tag):
+        self.in_article = self.in_article and tag != "article"
+        self.in_style = False
+
+    def handle_data(self, data):
+        if self.in_style:
+            self.styles.append(data)
+
+
+def style_reading(page_html):
+    reading = _StyleReading()
+    reading.feed(page_html)
+    return reading
+
+
+def style_differences(zh_pages, en_pages):
+    """List what would let an en page look different from its zh twin to axe's colour and size rules: other
+    stylesheets or <style> texts, or a kind of element (tag, classes, inline style) that no zh article has."""
+    zh_kinds = set().union(*(p.kinds for p in zh_pages.values()))
+    problems = []
+    for name, en in en_pages.items():
+        zh = zh_pages[name]
+        if (zh.sheets, zh.styles) != (en.sheets, en.styles):
+            problems.append(f"{name}: stylesheets {zh.sheets} in zh, {en.sheets} in en, or other <style> texts")
+        problems += [f"{name}: en has <{tag} class={cls!r} style={style!r}>, which no zh article has"
+                     for tag, cls, style in sorted(en.kinds - zh_kinds)]
+    return problems
+
+
+def test_the_style_rules_checked_in_zh_see_every_kind_of_element_en_shows(read_page):
+    """The browser test runs axe's colour and size rules (tests/test_browser.py STYLE_RULES) in zh only: what they
+    judge comes from the stylesheets, the same on both sides, applied to kinds of element that zh shows too."""
+    zh = {name: style_reading(read_page("zh", name)) for name in page_names()}
+    en = {name: style_reading(read_page("en", name)) for name in page_names()}
+    assert style_differences(zh, en) == []
+    assert all(p.sheets for p in zh.values()) and len(set().union(*(p.kinds for p in zh.values()))) > 50
+
+
+def test_the_style_comparison_catches_another_stylesheet_or_a_new_kind_of_element():
+    page = '<link rel="stylesheet" href="../assets/site.css"><article><p>text <a href="#x">link</a></p></article>'
+    zh = {"a.md": style_reading(page)}
+    assert style_differences(zh, {"a.md": style_reading(page.replace("../", "../../"))}) == []   # en is a level deeper
+    assert style_differences(zh, {"a.md": style_reading(page.replace("site.css", "other.css"))})
+    assert style_differences(zh, {"a.md": style_reading(page.replace("<p>", "<p><mark>x</mark>"))})
+    assert style_differences(zh, {"a.md": style_reading(page.replace('<a href', '<a style="color: #eee" href'))})
 
 
 @pytest.mark.parametrize("name", page_names())
