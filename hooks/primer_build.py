@@ -502,6 +502,9 @@ def install_page_memo(memo):
 
 # ---- `mkdocs build`: every block run ahead, in another process, while this one renders pages
 
+PRERUN_MIN_BLOCKS = 8   # fewer run in the build's process: starting a worker costs 0.5-0.9 s of CPU, a block 0.06 s
+
+
 class Prerun:
     """The blocks of both languages, run in one worker process in page order while the build renders pages.
 
@@ -525,7 +528,7 @@ class Prerun:
         todo = [(locale, code, options) for locale, language, code, options in blocks
                 if language in ("python", "py") and not options.get("session")]
         workers = int(os.environ.get("PRIMER_PRERUN_WORKERS", "1"))   # 0: run every block in the build's process
-        if not todo or workers < 1:
+        if len(todo) < PRERUN_MIN_BLOCKS or workers < 1:
             return
         # spawn, not fork: this process has threads (the notebooks' kernels)
         self.pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))

@@ -216,8 +216,14 @@ def test_the_site_itself_is_in_parity(hook, mkdocs_config, caplog):
 
 # ---- scratch builds: the real config and hooks over a two-page site
 
+# Left out of a scratch build: the search index has no part in what these builds test, and loading its Chinese
+# segmenter's dictionary (jieba) is some 2 s of a 5 s build. The session's builds keep it.
+SEARCH_PLUGIN = re.compile(r"\n  - search:\n(?:      .*\n)+")
+
+
 def scratch_site(tmp_path, zh_body, en_body=None, extra_zh=None, extra_en=None, committed=None, pages=()):
-    """Build a scratch site of index.md (and extra.md, and pages: {(lang, name): body}) in tmp_path; return the process."""
+    """Build a scratch site of index.md (and extra.md, and pages: {(lang, name): body}) in tmp_path, with the real
+    config (but SEARCH_PLUGIN) and hooks; return the process."""
     for part in ("hooks", "overrides"):
         shutil.copytree(ROOT / part, tmp_path / part)
     shutil.copytree(ROOT / "docs" / "assets", tmp_path / "docs" / "assets")
@@ -225,6 +231,8 @@ def scratch_site(tmp_path, zh_body, en_body=None, extra_zh=None, extra_en=None, 
     (tmp_path / "primer").mkdir()  # only watched; the installed primer is imported
     text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     text = text.split("\nnav:")[0] + "\n"  # the real nav names pages this scratch site lacks
+    text, searches = SEARCH_PLUGIN.subn("\n", text)
+    assert searches == 1, "mkdocs.yml's search plugin entry has changed shape: update SEARCH_PLUGIN"
     (tmp_path / "mkdocs.yml").write_text(text, encoding="utf-8")
     for lang, body in (("zh", zh_body), ("en", en_body)):
         if body is not None:
@@ -449,9 +457,14 @@ def test_blocks_run_ahead_give_what_the_build_process_gives(hook, monkeypatch):
     code = ("from primer.figures import page_lang\nimport numpy as np\n"
             "print(page_lang(), np.round(np.random.default_rng(0).normal(size=3), 6))\n")
     failing = "raise ValueError('planted')\n"
+    blocks = [("zh", "python", code, {"id": "a"}), ("en", "python", code, {"id": "a"}),
+              ("en", "python", failing, {"id": "b"}), ("en", "python", code, {"id": "c", "session": "s"})]
+    few = hook.Prerun()
+    few.start(blocks)   # fewer blocks than PRERUN_MIN_BLOCKS: no worker, the build runs them
+    assert few.pool is None and few.futures == {} and few.take(code, "zh") is None
+    monkeypatch.setattr(hook, "PRERUN_MIN_BLOCKS", 3)
     prerun = hook.Prerun()
-    prerun.start([("zh", "python", code, {"id": "a"}), ("en", "python", code, {"id": "a"}),
-                  ("en", "python", failing, {"id": "b"}), ("en", "python", code, {"id": "c", "session": "s"})])
+    prerun.start(blocks)
     assert set(prerun.futures) == {(code, "zh"), (code, "en"), (failing, "en")}   # a session block stays in the build
     for lang in ("zh", "en"):
         monkeypatch.setenv("PRIMER_LANG", lang)
