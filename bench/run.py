@@ -1,7 +1,8 @@
-"""Measure page weight, build and edit-loop times and the decoder's speed against the targets. Never run by tests.
+"""Measure page weight, build and edit-loop times, the test suite and the decoder's speed against the targets. Never run by tests.
 
-    python bench/run.py                      # everything (`make bench`), about 15 minutes on 2 cores
-    python bench/run.py --skip fresh-clone   # leave out a part: pages, build, edit-loop, profile, fresh-clone, decoding
+    python bench/run.py                      # everything (`make bench`), about 22 minutes on 2 cores
+    python bench/run.py --skip fresh-clone   # leave out a part: pages, build, edit-loop, profile, fresh-clone, suite,
+                                             # decoding
 
 Prints Markdown: the summary table of issue 12, then the details of each part.
 """
@@ -25,8 +26,9 @@ import decoding  # noqa: E402
 import pages  # noqa: E402
 import build_profile  # noqa: E402
 import serve  # noqa: E402
+import suite  # noqa: E402
 
-PARTS = ("pages", "build", "edit-loop", "profile", "fresh-clone", "decoding")
+PARTS = ("pages", "build", "edit-loop", "profile", "fresh-clone", "suite", "decoding")
 
 
 def strict_build(root, out, env):
@@ -101,6 +103,12 @@ def main():
         r = serve.fresh_clone(ROOT)
         rows.append(("`make serve` on a fresh clone until the site answers (install included)",
                      f"{r['total_s']:.0f} s (install {r['install_s']:.0f} s)", "report"))
+    if "suite" not in skip:
+        r = suite.measure(ROOT)
+        cpu = "" if r["cpu_s"] is None else f", {r['cpu_s']:.0f} CPU-s"
+        rows.append(("`make test` on a fresh clone: the tests, the install apart",
+                     f"{r['pytest_s'] // 60:.0f} min {r['pytest_s'] % 60:.0f} s{cpu} ({r['counts']}; install "
+                     f"{r['install_s'] / 60:.1f} min)", "< 4 min"))
     if "decoding" not in skip:
         r = decoding.measure()
         rows.append((f"decoder, N = {r['n']:,} tokens: KV-cache speed-up, measured (cost model)",
