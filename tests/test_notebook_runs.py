@@ -3,6 +3,7 @@
 import sys
 
 import nbformat
+import pytest
 
 from conftest import DOCS, ROOT
 
@@ -24,14 +25,19 @@ def run(kernel, path):
     return nb
 
 
-def test_a_notebook_after_another_on_one_kernel_equals_it_on_a_fresh_kernel():
+@pytest.fixture(scope="module")
+def warm():
+    """One kernel for the tests of this module, as the build keeps one for many notebooks: each test's notebooks run
+    after whatever the tests before it ran there."""
+    kernel = hook.WarmKernel()
+    yield kernel
+    kernel.close()
+
+
+def test_a_notebook_after_another_on_one_kernel_equals_it_on_a_fresh_kernel(warm):
     first, second = DOCS / "zh" / "notebooks" / "05-mask.ipynb", DOCS / "en" / "notebooks" / "05-mask.ipynb"
-    warm = hook.WarmKernel()
-    try:
-        run(warm, first)      # sets a CJK font and the language in primer, defines names, draws figures
-        after = run(warm, second)
-    finally:
-        warm.close()
+    run(warm, first)      # sets a CJK font and the language in primer, defines names, draws figures
+    after = run(warm, second)
     fresh_kernel = hook.WarmKernel()
     try:
         fresh = run(fresh_kernel, second)
@@ -42,30 +48,22 @@ def test_a_notebook_after_another_on_one_kernel_equals_it_on_a_fresh_kernel():
     assert any("image/png" in o.get("data", {}) for _, outs in outputs(fresh) for o in outs)
 
 
-def test_the_reset_clears_what_a_notebook_left_behind():
-    warm = hook.WarmKernel()
-    try:
-        nb = nbformat.v4.new_notebook()
-        nb.cells = [nbformat.v4.new_code_cell("leftover = 1\nimport matplotlib\nmatplotlib.rcParams['font.size'] = 31")]
-        warm.run(nb)
-        nb.cells = [nbformat.v4.new_code_cell("import matplotlib\nprint('leftover' in globals(), matplotlib.rcParams['font.size'])")]
-        warm.run(nb)
-    finally:
-        warm.close()
+def test_the_reset_clears_what_a_notebook_left_behind(warm):
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("leftover = 1\nimport matplotlib\nmatplotlib.rcParams['font.size'] = 31")]
+    warm.run(nb)
+    nb.cells = [nbformat.v4.new_code_cell("import matplotlib\nprint('leftover' in globals(), matplotlib.rcParams['font.size'])")]
+    warm.run(nb)
     assert nb.cells[0].outputs[0]["text"].split() == ["False", "10.0"]
 
 
-def test_a_line_printed_in_pieces_is_one_output_whatever_the_flush_timing():
+def test_a_line_printed_in_pieces_is_one_output_whatever_the_flush_timing(warm):
     """A flush mid-line splits a print into two messages, as ipykernel's flush timer sometimes does; the build keeps one."""
-    warm = hook.WarmKernel()
-    try:
-        nb = nbformat.v4.new_notebook()
-        nb.cells = [nbformat.v4.new_code_cell(
-            "import sys\nprint('a', end=''); sys.stdout.flush()\nprint('b')\n"
-            "from IPython.display import display; display('between')\nprint('c')")]
-        warm.run(nb)
-    finally:
-        warm.close()
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(
+        "import sys\nprint('a', end=''); sys.stdout.flush()\nprint('b')\n"
+        "from IPython.display import display; display('between')\nprint('c')")]
+    warm.run(nb)
     assert [(o["output_type"], o.get("text")) for o in nb.cells[0].outputs] == [
         ("stream", "ab\n"), ("display_data", None), ("stream", "c\n")]   # merged only where consecutive: order kept
 
