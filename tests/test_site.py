@@ -103,13 +103,14 @@ class _StyleReading(HTMLParser):
 
 
 def style_reading(page_html):
+    """Read a page's stylesheets, <style> texts and kinds of element in its article."""
     reading = _StyleReading()
     reading.feed(page_html)
     return reading
 
 
 def style_differences(zh_pages, en_pages):
-    """List what would let an en page look different from its zh twin to axe's colour and size rules: other
+    """List what would let an en page look different from its zh twin to axe's colour rules: other
     stylesheets or <style> texts, or a kind of element (tag, classes, inline style) that no zh article has."""
     zh_kinds = set().union(*(p.kinds for p in zh_pages.values()))
     problems = []
@@ -123,7 +124,7 @@ def style_differences(zh_pages, en_pages):
 
 
 def test_the_style_rules_checked_in_zh_see_every_kind_of_element_en_shows(read_page):
-    """The browser test runs axe's colour and size rules (tests/test_browser.py STYLE_RULES) in zh only: what they
+    """The browser test runs axe's colour rules (tests/test_browser.py STYLE_RULES) in zh only: what they
     judge comes from the stylesheets, the same on both sides, applied to kinds of element that zh shows too."""
     zh = {name: style_reading(read_page("zh", name)) for name in page_names()}
     en = {name: style_reading(read_page("en", name)) for name in page_names()}
