@@ -4,9 +4,10 @@ headless shell; tests/browser_util.py says why and what is checked in chromium i
 Each page is visited once, and that visit checks everything a page owes a reader: it stays offline (no
 request leaves the local server), logs no console error, renders its math, draws Chinese with a CJK font,
 passes axe-core with no serious or critical violation (its drawn plots set aside, except on two zh pages that
-draw every kind of figure), names every figure and gives every heatmap a table that agrees with it, draws
-every figure, and answers one real click or drag on each figure's control (in zh; an en page's controls are only
-reached, since the en figures are the zh ones with other words, which tests/test_site.py checks).
+draw every kind of figure; its colour rules in zh only), names every figure and gives every heatmap a table
+that agrees with it, draws every figure, and answers one real click or drag on each figure's control (in zh;
+an en page's controls are only reached, since the en figures are the zh ones with other words, which
+tests/test_site.py checks).
 The visit that completes a language also checks that the table checks compared over 1000 cells in all.
 A test per check plants the problem it looks for and proves the check catches it. Search must find
 Chinese words, and screenshots of chapter 5 are written to tests/artifacts/ for a human to look at.
@@ -24,10 +25,9 @@ import pytest
 
 from browser_util import (ALL_DRAWN_JS, CONTROL_ACTIVE_JS, DESKTOP, FIGURES_JS, MATH_PROBLEMS_JS, PHONE, REVEAL_JS,
                           SNAPSHOT_JS, CHROMIUM, fc_list, launch, serve, start_playwright)
-from conftest import LANGS, REPO_URL, ROOT, SITE_URL, SUB_PATH, html_path, page_names, shared_dir
+from conftest import LANGS, NEW_PLOT, REPO_URL, ROOT, SITE_URL, SUB_PATH, html_path, page_names, shared_dir
 
 SCREENSHOTS = ROOT / "tests" / "artifacts" / "screenshots"
-NEW_PLOT = re.compile(r'Plotly\.newPlot\(\s*"([^"]+)"')
 HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 CJK_FAMILY = re.compile(r"CJK|Source Han|WenQuanYi|Droid Sans Fallback|PingFang|YaHei|Hiragino Sans GB", re.I)
 

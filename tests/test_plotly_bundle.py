@@ -2,7 +2,6 @@
 
 import json
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -10,6 +9,7 @@ from conftest import LANGS, ROOT, html_path, page_figures, page_names
 
 sys.path.insert(0, str(ROOT / "tools"))
 import vendor_plotly  # noqa: E402
+
 
 def test_bundle_matches_its_pin_and_the_python_packages_plotly_js():
     assert vendor_plotly.check(json.loads(vendor_plotly.PIN.read_text())) == []
