@@ -47,10 +47,12 @@ def frequency_table(temperatures, probs, freqs, *, lang=None):
     return md_table(head, rows)
 
 
-def _axis(ticks, title, *, reverse=False, n=None):
+def _axis(axis, ticks, title, *, reverse=False, n=None):
+    """Return the relayout of one axis for a step, key by key: a whole axis object would replace the axis, and drop
+    what the figure set on it (its colour, the page theme's grid colours)."""
     n = len(ticks) if n is None else n
-    return {"tickvals": list(range(len(ticks))), "ticktext": list(ticks), "title": {"text": title},
-            "range": [n - 0.5, -0.5] if reverse else [-0.5, n - 0.5], "autorange": False}
+    return {f"{axis}.tickvals": list(range(len(ticks))), f"{axis}.ticktext": list(ticks), f"{axis}.title.text": title,
+            f"{axis}.range": [n - 0.5, -0.5] if reverse else [-0.5, n - 0.5], f"{axis}.autorange": False}
 
 
 def stage_stepper(stages, probs, vocab, *, temperature, lang=None):
@@ -79,15 +81,15 @@ def stage_stepper(stages, probs, vocab, *, temperature, lang=None):
 
     # 1 tokenize: one row of ids
     add(ids[None, :].astype(float), np.ones((1, ids.size), bool),
-        {**title(0, ids.shape, t["ids"]), "xaxis": _axis(chars, t["pos"]), "yaxis": _axis([""], "", reverse=True), "shapes": []},
+        {**title(0, ids.shape, t["ids"]), **_axis("xaxis", chars, t["pos"]), **_axis("yaxis", [""], "", reverse=True), "shapes": []},
         fmt="{:.0f}", colorscale="Blues", zmin=-10, zmax=len(vocab))
     # 2-4 arrays of width d
     for k, name in ((1, "embed"), (2, "blocks"), (3, "final_norm")):
         a = arr[name]
         lim = float(np.abs(a).max())
         add(a, np.ones(a.shape, bool),
-            {**title(k, a.shape), "xaxis": _axis([str(j) for j in range(a.shape[1])], t["dim"]),
-             "yaxis": _axis(pos, t["pos"], reverse=True), "shapes": []},
+            {**title(k, a.shape), **_axis("xaxis", [str(j) for j in range(a.shape[1])], t["dim"]),
+             **_axis("yaxis", pos, t["pos"], reverse=True), "shapes": []},
             fmt="{:.1f}", colorscale="RdBu", zmin=-lim, zmax=lim)
     # 5 logits: one row per position, the last row is the one that is sampled
     a = arr["logits"]
@@ -95,8 +97,8 @@ def stage_stepper(stages, probs, vocab, *, temperature, lang=None):
     last = dict(type="rect", x0=-0.5, x1=a.shape[1] - 0.5, y0=a.shape[0] - 1.5, y1=a.shape[0] - 0.5,
                 line=dict(color=ACCENT, width=3))
     add(a, np.ones(a.shape, bool),
-        {**title(4, a.shape), "xaxis": _axis([visible_char(c) for c in vocab], t["vocab"]),
-         "yaxis": _axis(pos, t["pos"], reverse=True), "shapes": [last]},
+        {**title(4, a.shape), **_axis("xaxis", [visible_char(c) for c in vocab], t["vocab"]),
+         **_axis("yaxis", pos, t["pos"], reverse=True), "shapes": [last]},
         fmt="", colorscale="RdBu", zmin=-lim, zmax=lim)
     # 6 sample: the last row's distribution and the id drawn from it
     pick = int(arr["sample"][0])
@@ -105,7 +107,7 @@ def stage_stepper(stages, probs, vocab, *, temperature, lang=None):
     p_text = [[f"{v:.2f}"[1:] if v >= 0.005 else "" for v in p[0]]]   # '.40'; near-zero cells left blank
     add(p, np.ones(p.shape, bool),
         {**title(5, arr["sample"].shape, t["prob"].format(t=temperature, c=f"'{visible_char(vocab[pick])}' = {pick}")),
-         "xaxis": _axis([visible_char(c) for c in vocab], t["vocab"]), "yaxis": _axis([""], "", reverse=True), "shapes": [box]},
+         **_axis("xaxis", [visible_char(c) for c in vocab], t["vocab"]), **_axis("yaxis", [""], "", reverse=True), "shapes": [box]},
         fmt="{:.2f}", colorscale="Blues", zmin=0, zmax=1)
     fig.data[-2].text = p_text
     # 7 loop: the sequence before each step; -1 is not written yet
@@ -124,8 +126,8 @@ def stage_stepper(stages, probs, vocab, *, temperature, lang=None):
                              text=np.where(g < 0, "–", "").tolist(), texttemplate="%{text}",   # not written yet: a mark, not only grey
                              xgap=2, ygap=2, showscale=False, colorscale=[[0, CLOSED_COLOR], [1, CLOSED_COLOR]], hoverinfo="skip"))
     steps.append((7, [start, start + 1],
-                  {**title(6, g.shape, t["loop"]), "xaxis": _axis([str(j) for j in range(g.shape[1])], t["pos"]),
-                   "yaxis": _axis([str(k) for k in range(g.shape[0])], t["step"], reverse=True), "shapes": []}))
+                  {**title(6, g.shape, t["loop"]), **_axis("xaxis", [str(j) for j in range(g.shape[1])], t["pos"]),
+                   **_axis("yaxis", [str(k) for k in range(g.shape[0])], t["step"], reverse=True), "shapes": []}))
     fig.update_xaxes(color=MUTED)
     styled(fig, height=480, title=" ")
     fig.update_layout(margin=dict(l=70, r=20, t=60, b=60))
