@@ -495,7 +495,7 @@ def test_the_checks_catch_a_foreign_request_a_console_error_a_dead_control_and_a
     page = visit.page
     page.evaluate("""() => { fetch('https://example.com/tracker.js').catch(() => {});
                             console.error('planted error'); }""")
-    page.add_script_tag(url=base_url + "assets/vendor/plotly/plotly-cartesian.min.js")
+    page.add_script_tag(url=base_url + "assets/vendor/plotly/plotly-primer.min.js")
     page.evaluate("""() => Promise.all([['fig-live', false], ['fig-dead', true]].map(([id, dead]) => {
         const div = document.createElement('div');
         div.id = id;

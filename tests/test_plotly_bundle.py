@@ -1,4 +1,5 @@
-"""The vendored plotly.js cartesian bundle: pinned, the Python package's version, and enough for every figure."""
+"""The vendored plotly.js (built with the traces the figures draw): pinned, the Python package's version, and enough
+for every figure."""
 
 import json
 import sys
@@ -23,9 +24,14 @@ def test_a_version_drift_is_reported(monkeypatch, tmp_path):
     assert any("plotly package ships 3.0.1" in p for p in problems)
 
 
-def test_the_bundle_registers_the_cartesian_traces():
-    assert {"scatter", "bar", "heatmap"} <= vendor_plotly.trace_types()
-    assert "scatter3d" not in vendor_plotly.trace_types()
+def test_a_pin_the_lock_file_does_not_match_is_reported():
+    pin = json.loads(vendor_plotly.PIN.read_text())
+    for key, other in (("version", "4.0.0"), ("integrity", "sha512-x"), ("esbuild", "0.1.0"), ("sha256", "0" * 64)):
+        assert vendor_plotly.check(dict(pin, **{key: other})), key
+
+
+def test_the_bundle_registers_the_three_traces_the_figures_draw_and_no_other():
+    assert vendor_plotly.trace_types() == {"scatter", "bar", "heatmap"}
 
 
 def figure_trace_types(html):
@@ -39,7 +45,7 @@ def test_every_figure_uses_only_traces_the_bundle_has(site, lang):
     used = {name: figure_trace_types(html_path(site, lang, name).read_text(encoding="utf-8")) for name in page_names()}
     assert set().union(*used.values()), "no figure found: the check would pass vacuously"
     missing = {name: sorted(types - have) for name, types in used.items() if types - have}
-    assert missing == {}, f"traces the cartesian bundle lacks: {missing}; vendor a bigger bundle or change the figure"
+    assert missing == {}, f"traces the bundle lacks: {missing}; add them to tools/plotly_bundle/entry.js or change the figure"
 
 
 def test_a_trace_the_bundle_lacks_is_caught():

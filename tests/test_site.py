@@ -154,9 +154,9 @@ def test_plotly_js_is_loaded_once_in_head_on_figure_pages_and_never_inlined(read
     html = read_page(lang, name)
     head = html.split("</head>", 1)[0]
     has_figure = "Plotly.newPlot" in html
-    assert html.count("plotly-cartesian.min.js") == (1 if has_figure else 0)
+    assert html.count("plotly-primer.min.js") == (1 if has_figure else 0)
     if has_figure:
-        assert re.search(r'<script src="[^"]*assets/vendor/plotly/plotly-cartesian\.min\.js"></script>', head)
+        assert re.search(r'<script src="[^"]*assets/vendor/plotly/plotly-primer\.min\.js"></script>', head)
     assert len(html) < 2_000_000, "plotly.js looks inlined"
 
 
@@ -175,7 +175,7 @@ def test_the_repository_link_asks_github_for_nothing(read_page, lang):
 
 
 def test_vendored_assets_are_in_the_site(site):
-    assert (site / "assets/vendor/plotly/plotly-cartesian.min.js").stat().st_size > 1_000_000
+    assert (site / "assets/vendor/plotly/plotly-primer.min.js").stat().st_size > 1_000_000
     assert not (site / "assets/vendor/plotly.min.js").exists()   # the full bundle is never shipped
     assert not (site / "assets/vendor/katex").exists()   # math is MathML made at build (hooks/mathml.py)
 
