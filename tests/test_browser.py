@@ -5,9 +5,10 @@ Each page is visited once, and that visit checks everything a page owes a reader
 request leaves the local server), logs no console error, renders its math, draws Chinese with a CJK font,
 passes axe-core with no serious or critical violation (its drawn plots set aside, except on two zh pages that
 draw every kind of figure; its colour rules in zh only), names every figure and gives every heatmap a table
-that agrees with it, draws every figure, and answers one real click or drag on each figure's control (in zh;
-an en page's controls are only reached, since the en figures are the zh ones with other words, which
-tests/test_site.py checks).
+that agrees with it, draws every figure, and lets a reader reach each figure's control. One figure of each kind
+of control (slider, buttons or dropdown, and the method its steps call) answers a real click or drag, in zh:
+tests/test_figure_controls.py checks every step of every control from the page's JSON, and tests/test_site.py
+that the en figures are the zh ones with other words.
 The visit that completes a language also checks that the table checks compared over 1000 cells in all.
 A test per check plants the problem it looks for and proves the check catches it. Search must find
 Chinese words, and screenshots of chapter 5 are written to tests/artifacts/ for a human to look at.
@@ -25,7 +26,8 @@ import pytest
 
 from browser_util import (ALL_DRAWN_JS, CONTROL_ACTIVE_JS, DESKTOP, FIGURES_JS, MATH_PROBLEMS_JS, PHONE, REVEAL_JS,
                           SNAPSHOT_JS, CHROMIUM, fc_list, launch, serve, start_playwright)
-from conftest import LANGS, NEW_PLOT, REPO_URL, ROOT, SITE_URL, SUB_PATH, html_path, page_names, shared_dir
+from conftest import (LANGS, NEW_PLOT, REPO_URL, ROOT, SITE_URL, SUB_PATH, html_path, once_per_session, page_figures,
+                      page_names, shared_dir)
 
 SCREENSHOTS = ROOT / "tests" / "artifacts" / "screenshots"
 HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
@@ -417,10 +419,37 @@ def figure_table_problems(page, record):
 # ---- every page of both languages, one visit each
 
 VISIT = "test_page_is_offline_quiet_accessible_and_its_figures_are_tabled_drawn_and_respond"
-# Both languages draw the same figures with the same controls, only their words differ (tests/test_site.py). So in
-# one language each control is operated (a redraw costs about 0.6 s of CPU), in the other only reached; and axe sees
-# the plots of AXE_WITH_PLOTS drawn, and runs its STYLE_RULES, in one language.
+# Both languages draw the same figures with the same controls, only their words differ (tests/test_site.py). So axe
+# sees the plots of AXE_WITH_PLOTS drawn, and runs its STYLE_RULES, in one language; and in that language the first
+# figure of each kind of control is operated (a redraw costs about 0.6 s of CPU). Every other control is reached,
+# and its steps are checked from the page's JSON (tests/test_figure_controls.py).
 FIGURE_LANG = "zh"
+
+
+def control_kind(layout):
+    """Return the kind of control pick_control() operates on a figure, from its layout: (type, the methods its steps
+    call), or None."""
+    for slider in layout.get("sliders", []):
+        if slider.get("visible", True) and len(slider.get("steps", [])) >= 2:
+            return "slider", tuple(sorted({s.get("method") for s in slider["steps"]}))
+    for menu in layout.get("updatemenus", []):
+        if menu.get("visible", True) and len(menu.get("buttons", [])) >= 2:
+            return menu.get("type", "dropdown"), tuple(sorted({b.get("method") for b in menu["buttons"]}))
+    return None
+
+
+def operated_figures(site):
+    """Return {figure id: kind}: the first figure, in page order, of each kind of control on the FIGURE_LANG pages."""
+    def read():
+        first = {}
+        for name in page_names():
+            for div, (_data, layout, _config) in page_figures(html_path(site, FIGURE_LANG, name).read_text(
+                    encoding="utf-8")).items():
+                kind = control_kind(layout)
+                if kind and kind not in first:
+                    first[kind] = div
+        return {div: list(kind) for kind, div in first.items()}
+    return once_per_session("operated figures", read)
 
 
 def record_path(lang, name):
@@ -472,9 +501,10 @@ def test_page_is_offline_quiet_accessible_and_its_figures_are_tabled_drawn_and_r
     path.parent.mkdir(parents=True, exist_ok=True)
     path.with_suffix(".tmp").write_text(json.dumps(record), encoding="utf-8")
     path.with_suffix(".tmp").replace(path)
+    operated = operated_figures(site) if lang == FIGURE_LANG else {}
     for fig in figures:
         if fig["drawn"]:
-            problems += exercise(page, fig) if lang == FIGURE_LANG else reachable(page, fig)
+            problems += exercise(page, fig) if fig["id"] in operated else reachable(page, fig)
     page.wait_for_timeout(100)   # let late console messages arrive
     problems += [f"request to another host: {u}" for u in visit.foreign_requests()]
     problems += [f"console error: {e['text']} ({e['url']})" for e in visit.console_errors()]
@@ -486,6 +516,16 @@ def test_the_cross_page_table_check_fails_on_too_few_cells_or_no_closed_cell():
     assert judge_table_records("zh", [{"cells": 700, "labels": ["−∞"]}, {"cells": 400, "labels": ["✓"]}]) == []
     assert judge_table_records("zh", [{"cells": 700, "labels": ["−∞"]}, {"cells": 300, "labels": []}])
     assert judge_table_records("en", [{"cells": 5000, "labels": ["✓", "●"]}])
+
+
+def test_a_figure_of_each_kind_of_control_the_site_has_is_operated(site):
+    """The visits operate operated_figures() only: one per kind of control, every kind the pages have."""
+    operated = operated_figures(site)
+    kinds = {control_kind(layout) for name in page_names() for lang in LANGS
+             for _data, layout, _config in page_figures(html_path(site, lang, name).read_text(encoding="utf-8")).values()}
+    assert {tuple(kind[:1]) + (tuple(kind[1]),) for kind in operated.values()} == kinds - {None}
+    assert {kind[0] for kind in operated.values()} == {"slider", "buttons", "dropdown"}
+    assert [m for kind in operated.values() for m in kind[1]].count("restyle") >= 1   # x/y restyled, not only shown
 
 
 def test_the_checks_catch_a_foreign_request_a_console_error_a_dead_control_and_a_covered_one(open_page, base_url):

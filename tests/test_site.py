@@ -44,7 +44,7 @@ def figure_differences(zh, en, path, seen):
 
 def test_both_languages_draw_the_same_figures_and_only_their_words_differ(read_page):
     """Same figure ids, traces, numbers and controls on both sides of every page. This is why the browser test
-    operates each control in one language only: the other language has the same control with other labels."""
+    operates controls in one language only: the other language has the same controls with other labels."""
     problems, seen, figures = [], [0], 0
     for name in page_names():
         zh, en = page_figures(read_page("zh", name)), page_figures(read_page("en", name))
