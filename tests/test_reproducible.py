@@ -1,6 +1,6 @@
 """Two builds of one commit give the same site, byte for byte (the hook dates both by the commit).
 
-Both are the session's builds (tests/conftest.py): `site`, and `second_site`, made the same way after it.
+Both are the session's builds (tests/conftest.py): `site`, and `second_site`, made the same way after it (without the link check, which writes nothing).
 """
 
 
