@@ -5,8 +5,8 @@ The browser test (tests/test_browser.py) operates one control of each kind, as a
 others' steps, each applied to the figure as plotly.js applies it (a method's arguments, per trace in order).
 """
 
-import copy
 import functools
+import hashlib
 import json
 import re
 
@@ -29,21 +29,29 @@ def controls(layout):
 
 
 def set_path(obj, key, value):
-    """Set 'a.b[2].c' in nested dicts and lists, as plotly.js's nestedProperty does; a whole value replaces."""
+    """Set 'a.b[2].c' in nested dicts and lists, as plotly.js's nestedProperty does (a whole value replaces); return
+    obj's copy with the change. What the path passes through is copied, the rest is shared, never changed."""
     parts = [int(i) if i else name for name, i in PATH_PART.findall(key)]
-    for part, after in zip(parts, parts[1:]):
+
+    def into(node, at):
+        part, rest = parts[at], parts[at + 1:]
+        node = list(node) if isinstance(node, list) else dict(node)
         if isinstance(part, int):
-            obj.extend({} for _ in range(part + 1 - len(obj)))
-        elif not isinstance(obj.get(part), (dict, list)):
-            obj[part] = [] if isinstance(after, int) else {}
-        obj = obj[part]
-    if isinstance(parts[-1], int):
-        obj.extend({} for _ in range(parts[-1] + 1 - len(obj)))
-    obj[parts[-1]] = copy.deepcopy(value)
+            node.extend({} for _ in range(part + 1 - len(node)))
+        if not rest:
+            node[part] = value
+            return node
+        child = node.get(part) if isinstance(node, dict) else node[part]
+        if not isinstance(child, (dict, list)):
+            child = [] if isinstance(rest[0], int) else {}
+        node[part] = into(child, at + 1)
+        return node
+    return into(obj, 0)
 
 
 def restyle(data, changes, indices, where):
-    """Apply a restyle to data in place; a list value gives one item to each trace addressed. Return problems."""
+    """Apply a restyle to the list data (changed traces are replaced by copies); a list value gives one item to each
+    trace addressed. Return problems."""
     traces = list(range(len(data))) if indices is None else [indices] if isinstance(indices, int) else list(indices)
     bad = [i for i in traces if not isinstance(i, int) or not 0 <= i < len(data)]
     if bad:
@@ -54,13 +62,14 @@ def restyle(data, changes, indices, where):
             problems.append(f"{where}: {key!r} gives {len(value)} values to {len(traces)} traces")
             continue
         for n, i in enumerate(traces):
-            set_path(data[i], key, value[n] if isinstance(value, list) else value)
+            data[i] = set_path(data[i], key, value[n] if isinstance(value, list) else value)
     return problems
 
 
 def apply_step(data, layout, step, where):
-    """Return (data, layout, problems): copies of the figure after the step, as plotly.js applies its method."""
-    data, layout = copy.deepcopy(data), copy.deepcopy(layout)
+    """Return (data, layout, problems): the figure after the step, as plotly.js applies its method (new containers
+    where it changed, the figure's own elsewhere)."""
+    data = list(data)
     method, args = step.get("method"), step.get("args") or [{}]
     if method not in METHODS:
         return data, layout, [f"{where}: method {method!r} (expected one of {METHODS})"]
@@ -70,25 +79,38 @@ def apply_step(data, layout, step, where):
                             else None, where)
     relayout = args[0] if method == "relayout" else args[1] if method == "update" and len(args) > 1 else {}
     for key, value in relayout.items():
-        set_path(layout, key, value)
+        layout = set_path(layout, key, value)
     return data, layout, problems
 
 
-def shown(data, layout):
-    """What a state draws, as one comparable text: the controls' own positions aside, an unset `visible` as true,
-    an empty annotation or shape list as none, floats to the 6 digits the site writes."""
-    def norm(v):
-        if isinstance(v, float):
-            return float(f"{v:.6g}")
-        if isinstance(v, dict):
-            return {k: norm(x) for k, x in v.items() if not (k in ("annotations", "shapes") and x == [])}
-        if isinstance(v, list):
-            return [norm(x) for x in v]
-        return v
-    lay = {k: v for k, v in layout.items() if k not in ("sliders", "updatemenus")}
-    lay["controls"] = [[{k: v for k, v in c.items() if k != "active"} for c in layout.get(kind, [])]
-                       for kind in ("sliders", "updatemenus")]
-    return json.dumps(norm([[dict(t, visible=t.get("visible", True)) for t in data], lay]), sort_keys=True)
+def digest(value, memo):
+    """Return a digest of what a value draws: floats to the 6 digits the site writes, an empty annotation or shape
+    list as none. Containers are remembered by identity (shared ones are never changed), so each is read once."""
+    if isinstance(value, float):
+        return repr(float(f"{value:.6g}"))
+    if not isinstance(value, (dict, list)):
+        return json.dumps(value)
+    hit = memo.get(id(value))
+    if hit is not None and hit[0] is value:
+        return hit[1]
+    if isinstance(value, dict):
+        text = "{" + ",".join(f"{k!r}:{digest(v, memo)}" for k, v in sorted(value.items())
+                              if not (k in ("annotations", "shapes") and v == [])) + "}"
+    else:
+        text = "[" + ",".join(digest(v, memo) for v in value) + "]"
+    out = hashlib.sha1(text.encode()).hexdigest()
+    memo[id(value)] = (value, out)
+    return out
+
+
+def shown(data, layout, memo):
+    """What a state draws, as one digest: the controls' own positions aside, an unset `visible` as true."""
+    traces = [digest({k: v for k, v in t.items() if k != "visible"}, memo) + digest(t.get("visible", True), memo)
+              for t in data]
+    rest = {k: v for k, v in layout.items() if k not in ("sliders", "updatemenus")}
+    controls_ = [[{k: v for k, v in c.items() if k != "active"} for c in layout.get(kind, [])]
+                 for kind in ("sliders", "updatemenus")]
+    return digest([traces, rest, controls_], memo)
 
 
 @functools.lru_cache(maxsize=None)
@@ -128,15 +150,15 @@ def invalid(step, data, layout, where):
 def control_problems(div, data, layout):
     """List what is wrong with a figure's controls: an invalid step, two steps that show the same, or a first draw
     that is not what the control's active step shows."""
-    problems = []
-    drawn = shown(data, layout)
+    problems, memo = [], {}
+    drawn = shown(data, layout, memo)
     for kind, index, control, steps in controls(layout):
         states = []
         for j, step in enumerate(steps):
             where = f"{div} {kind} #{index} step {j}"
             after, after_layout, wrong = apply_step(data, layout, step, where)
             problems += wrong + invalid(step, data, layout, where)
-            states.append(shown(after, after_layout))
+            states.append(shown(after, after_layout, memo))
         for j in range(len(states)):
             for k in range(j):
                 if states[j] == states[k]:
