@@ -69,13 +69,13 @@ class Visit:
 
     def __init__(self, context, page, base_url):
         self.context, self.page, self.base_url = context, page, base_url
-        self.requests, self.blocked, self.errors = [], [], []
+        self.requests, self.errors = [], []
 
     def is_local(self, url):
         return url.startswith(self.base_url) or urlsplit(url).scheme in ("data", "blob", "about")
 
     def foreign_requests(self):
-        return sorted({u for u in self.requests if not self.is_local(u)} | set(self.blocked))
+        return sorted({u for u in self.requests if not self.is_local(u)})
 
     def console_errors(self):
         return list(self.errors)   # no allow-list: every console error fails the page
@@ -83,8 +83,8 @@ class Visit:
 
 @pytest.fixture
 def open_page(request, browser, base_url):
-    """Return open(path, viewport, whole=False) -> Visit: the page loaded in a new context that can reach only the local
-    server, in the headless shell (whole=True: in chromium)."""
+    """Return open(path, viewport, whole=False) -> Visit: the page loaded in a new context, in the headless shell
+    (whole=True: in chromium); only the local server answers it (browser_util.LAUNCH_ARGS)."""
     contexts = []
 
     def open_(path, viewport=DESKTOP, whole=False):
@@ -93,14 +93,6 @@ def open_page(request, browser, base_url):
         contexts.append(context)
         page = context.new_page()
         visit = Visit(context, page, base_url)
-
-        def route(r):
-            if visit.is_local(r.request.url):
-                r.continue_()
-            else:                        # never let a request leave the machine; count it as a failure
-                visit.blocked.append(r.request.url)
-                r.abort()
-        context.route("**/*", route)
         page.on("request", lambda r: visit.requests.append(r.url))
         page.on("console", lambda m: m.type == "error" and visit.errors.append(
             {"text": m.text, "url": (m.location or {}).get("url", "")}))
@@ -533,7 +525,10 @@ def test_the_checks_catch_a_foreign_request_a_console_error_a_dead_control_and_a
     visit = open_page("")
     assert visit.page.evaluate(MATH_PROBLEMS_JS) == []
     page = visit.page
-    page.evaluate("""() => { fetch('https://example.com/tracker.js').catch(() => {});
+    failed = []
+    page.on("requestfailed", lambda r: failed.append((r.url, r.failure)))
+    page.evaluate("""() => { ['https://example.com/tracker.js', 'http://192.0.2.1/pixel.gif'].forEach(
+                                 u => fetch(u).catch(() => {}));
                             console.error('planted error'); }""")
     page.add_script_tag(url=base_url + "assets/vendor/plotly/plotly-primer.min.js")
     page.evaluate("""() => Promise.all([['fig-live', false], ['fig-dead', true]].map(([id, dead]) => {
@@ -547,9 +542,11 @@ def test_the_checks_catch_a_foreign_request_a_console_error_a_dead_control_and_a
     }))""")
     page.evaluate("""() => { const m = document.createElement('span'); m.className = 'arithmatex';
                             m.textContent = '\\\\(x^2\\\\)'; document.querySelector('article').appendChild(m); }""")
-    wait_until(page, lambda: visit.foreign_requests() and visit.console_errors())
+    wait_until(page, lambda: len(failed) == 2 and visit.console_errors())
     assert [m.startswith("not rendered") for m in page.evaluate(MATH_PROBLEMS_JS)] == [True]
-    assert visit.foreign_requests() == ["https://example.com/tracker.js"]
+    assert visit.foreign_requests() == ["http://192.0.2.1/pixel.gif", "https://example.com/tracker.js"]
+    # neither left the machine: a host name and a bare address both went to the closed proxy (LAUNCH_ARGS)
+    assert {failure for _url, failure in failed} == {"net::ERR_PROXY_CONNECTION_FAILED"}, failed
     assert "planted error" in [e["text"] for e in visit.console_errors()]
     figures = {f["id"]: f for f in page.evaluate(FIGURES_JS)}
     assert figures["fig-live"]["drawn"] and figures["fig-dead"]["drawn"]
