@@ -1,8 +1,8 @@
 """Every step of every slider, button row and dropdown on the built site, read from the page's JSON: plotly.py's
 validators accept each change it makes, and each step shows something the others do not.
 
-The browser test (tests/test_browser.py) operates one control of each kind, as a reader does; this checks all the
-others' steps, each applied to the figure as plotly.js applies it (a method's arguments, per trace in order).
+The browser test (tests/test_browser.py) operates one control of each kind, as a reader does; this checks every step
+of every control, each applied to the figure as plotly.js applies it (a method's arguments, per trace in order).
 """
 
 import functools
@@ -49,10 +49,24 @@ def set_path(obj, key, value):
     return into(obj, 0)
 
 
+def step_parts(step):
+    """Return (restyle changes, relayout changes, trace indices or None) of a restyle, relayout or update step."""
+    method, args = step.get("method"), step.get("args") or [{}]
+    if method == "relayout":
+        return {}, args[0], None
+    at = 2 if method == "update" else 1   # where the trace indices are
+    return args[0], (args[1] if method == "update" and len(args) > 1 else {}), (args[at] if len(args) > at else None)
+
+
+def addressed(data, indices):
+    """Return the trace indices a restyle addresses (all traces when None)."""
+    return list(range(len(data))) if indices is None else [indices] if isinstance(indices, int) else list(indices)
+
+
 def restyle(data, changes, indices, where):
     """Apply a restyle to the list data (changed traces are replaced by copies); a list value gives one item to each
     trace addressed. Return problems."""
-    traces = list(range(len(data))) if indices is None else [indices] if isinstance(indices, int) else list(indices)
+    traces = addressed(data, indices)
     bad = [i for i in traces if not isinstance(i, int) or not 0 <= i < len(data)]
     if bad:
         return [f"{where}: trace indices {bad} outside 0..{len(data) - 1}"]
@@ -70,15 +84,11 @@ def apply_step(data, layout, step, where):
     """Return (data, layout, problems): the figure after the step, as plotly.js applies its method (new containers
     where it changed, the figure's own elsewhere)."""
     data = list(data)
-    method, args = step.get("method"), step.get("args") or [{}]
-    if method not in METHODS:
-        return data, layout, [f"{where}: method {method!r} (expected one of {METHODS})"]
-    problems = []
-    if method in ("restyle", "update"):
-        problems += restyle(data, args[0], args[2 if method == "update" else 1] if len(args) > (2 if method == "update" else 1)
-                            else None, where)
-    relayout = args[0] if method == "relayout" else args[1] if method == "update" and len(args) > 1 else {}
-    for key, value in relayout.items():
+    if step.get("method") not in METHODS:
+        return data, layout, [f"{where}: method {step.get('method')!r} (expected one of {METHODS})"]
+    restyles, relayouts, indices = step_parts(step)
+    problems = restyle(data, restyles, indices, where)
+    for key, value in relayouts.items():
         layout = set_path(layout, key, value)
     return data, layout, problems
 
@@ -122,12 +132,8 @@ def blank_trace(trace_type):
 def invalid(step, data, layout, where):
     """Ask plotly.py's validators about each property a step sets, on each trace it addresses and on a layout with
     the figure's axes: a misspelt path or a wrong value is a problem."""
-    method, args = step.get("method"), step.get("args") or [{}]
-    restyles = args[0] if method in ("restyle", "update") else {}
-    relayouts = args[0] if method == "relayout" else args[1] if method == "update" and len(args) > 1 else {}
-    indices = args[2 if method == "update" else 1] if len(args) > (2 if method == "update" else 1) else None
-    traces = list(range(len(data))) if indices is None else [indices] if isinstance(indices, int) else list(indices)
-    traces = [i for i in traces if isinstance(i, int) and 0 <= i < len(data)]   # the others are restyle()'s problem
+    restyles, relayouts, indices = step_parts(step)
+    traces = [i for i in addressed(data, indices) if isinstance(i, int) and 0 <= i < len(data)]   # others: restyle()'s
     problems = []
     for key, value in restyles.items():
         values = value if isinstance(value, list) else [value] * len(traces)
