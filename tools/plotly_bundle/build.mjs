@@ -1,5 +1,5 @@
-// Build ../../docs/assets/vendor/plotly/<out> from entry.js: node build.mjs OUT. The settings follow plotly.js's
-// own esbuild-config.js (an IIFE that defines the global Plotly, `global` as window, ES2016), minified with the
+// Build entry.js into one file: node build.mjs OUT (tools/vendor_plotly.py runs it in a scratch copy of this folder,
+// after `npm ci`). The settings follow plotly.js's own esbuild-config.js (an IIFE that defines the global Plotly, `global` as window, ES2016), minified with the
 // licences of the bundled packages kept at the end, as its dist bundles are.
 import * as esbuild from 'esbuild';
 import { readFileSync } from 'node:fs';
