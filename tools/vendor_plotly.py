@@ -5,8 +5,8 @@
     python tools/vendor_plotly.py --update   # after upgrading plotly: pin the version it bundles, then build
 
 The figures draw three trace types (scatter, bar, heatmap), so the site ships plotly.js with only those
-(tools/plotly_bundle/entry.js), not the official cartesian bundle, which adds eight more: 407 KB gzipped instead
-of 496, and about half the CPU to start on every page load. tools/plotly_bundle/ pins plotly.js and esbuild
+(tools/plotly_bundle/entry.js), not the official cartesian bundle, which adds eight more: 407 KB with gzip -9
+instead of 496, and less than half the CPU to start on every page load. tools/plotly_bundle/ pins plotly.js and esbuild
 exactly; `npm ci` checks every package against the sha512 in its package-lock.json, and the build is
 deterministic, so the bundle's sha256 is pinned in PIN and any change to it is caught.
 """
