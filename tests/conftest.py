@@ -82,6 +82,15 @@ def page_figures(html):
     return figures
 
 
+def figure_controls(layout):
+    """Yield (kind, index, control, steps) for each slider, then each menu (kind: 'buttons' or 'dropdown'), of a
+    figure's layout."""
+    for i, slider in enumerate(layout.get("sliders", [])):
+        yield "slider", i, slider, slider.get("steps", [])
+    for i, menu in enumerate(layout.get("updatemenus", [])):
+        yield menu.get("type", "dropdown"), i, menu, menu.get("buttons", [])
+
+
 def table_rows(html):
     """Return every table row of a built page, across all its tables, as cell texts."""
     return [row for table in tables(html) for row in table]

@@ -26,8 +26,8 @@ import pytest
 
 from browser_util import (ALL_DRAWN_JS, CONTROL_ACTIVE_JS, DESKTOP, FIGURES_JS, MATH_PROBLEMS_JS, PHONE, REVEAL_JS,
                           SNAPSHOT_JS, CHROMIUM, fc_list, launch, serve, start_playwright)
-from conftest import (LANGS, NEW_PLOT, REPO_URL, ROOT, SITE_URL, SUB_PATH, html_path, once_per_session, page_figures,
-                      page_names, shared_dir)
+from conftest import (LANGS, NEW_PLOT, REPO_URL, ROOT, SITE_URL, SUB_PATH, figure_controls, html_path, once_per_session,
+                      page_figures, page_names, shared_dir)
 
 SCREENSHOTS = ROOT / "tests" / "artifacts" / "screenshots"
 HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
@@ -421,12 +421,9 @@ FIGURE_LANG = "zh"
 def control_kind(layout):
     """Return the kind of control pick_control() operates on a figure, from its layout: (type, the methods its steps
     call), or None."""
-    for slider in layout.get("sliders", []):
-        if slider.get("visible", True) and len(slider.get("steps", [])) >= 2:
-            return "slider", tuple(sorted({s.get("method") for s in slider["steps"]}))
-    for menu in layout.get("updatemenus", []):
-        if menu.get("visible", True) and len(menu.get("buttons", [])) >= 2:
-            return menu.get("type", "dropdown"), tuple(sorted({b.get("method") for b in menu["buttons"]}))
+    for kind, _index, control, steps in figure_controls(layout):   # sliders first, as pick_control() takes them
+        if control.get("visible", True) and len(steps) >= 2:
+            return kind, tuple(sorted({step.get("method") for step in steps}))
     return None
 
 

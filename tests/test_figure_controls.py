@@ -13,19 +13,11 @@ import re
 import plotly.graph_objects as go
 import pytest
 
-from conftest import LANGS, page_figures, page_names
+from conftest import LANGS, figure_controls, page_figures, page_names
 
 METHODS = ("restyle", "relayout", "update")
 PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 AXIS = re.compile(r"[xy]axis\d*")
-
-
-def controls(layout):
-    """Yield (kind, index, control, steps) for each slider and menu of a figure's layout."""
-    for i, slider in enumerate(layout.get("sliders", [])):
-        yield "slider", i, slider, slider.get("steps", [])
-    for i, menu in enumerate(layout.get("updatemenus", [])):
-        yield menu.get("type", "dropdown"), i, menu, menu.get("buttons", [])
 
 
 def set_path(obj, key, value):
@@ -158,7 +150,7 @@ def control_problems(div, data, layout):
     that is not what the control's active step shows."""
     problems, memo = [], {}
     drawn = shown(data, layout, memo)
-    for kind, index, control, steps in controls(layout):
+    for kind, index, control, steps in figure_controls(layout):
         states = []
         for j, step in enumerate(steps):
             where = f"{div} {kind} #{index} step {j}"
@@ -183,7 +175,7 @@ def test_every_step_of_every_control_is_valid_distinct_and_agrees_with_the_first
     for name in page_names():
         for div, (data, layout, _config) in page_figures(read_page(lang, name)).items():
             problems += [f"{name} {p}" for p in control_problems(div, data, layout)]
-            steps += sum(len(s) for *_, s in controls(layout))
+            steps += sum(len(s) for *_, s in figure_controls(layout))
     assert not problems, "\n".join(problems)
     assert steps > 150   # every control of the site was read, not an empty page
 
