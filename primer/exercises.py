@@ -20,13 +20,13 @@ from primer.scores import additive_score, scaled_dot_score
 from primer.seq2seq import bahdanau_attention
 from primer.softmax import masked_softmax, softmax
 from primer.targets import next_token_pairs
-from primer.architectures import machine_for
+from primer.machines import machine_for
 from primer.config import Config
-from primer.encdec import two_stack_layout
+from primer.encoder_decoder import two_stack_layout
 from primer.decoding import temperature_softmax, top_k_filter, top_p_filter
-from primer.heads import merge_heads, split_heads
-from primer.kvcache import decode_step
-from primer.models import MODELS
+from primer.self_cross_heads import merge_heads, split_heads
+from primer.kv_cache import decode_step
+from primer.published import MODELS
 from primer.position import sinusoidal_encoding
 
 TEXT = json.loads(Path(__file__).with_name("exercises_text.json").read_text(encoding="utf-8"))

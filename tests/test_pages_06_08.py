@@ -5,7 +5,7 @@ import re
 import pytest
 
 from conftest import LANGS, table_rows
-from primer import encdec, leak, mlm
+from primer import encoder_decoder, leak, mlm
 
 CH6, CH7, CH8 = "06-encoder.md", "07-decoder.md", "08-encoder-decoder.md"
 
@@ -88,7 +88,7 @@ def test_projection_counts_are_on_the_page(read_page, lang):
     html = read_page(lang, CH8)
     rows = [r for r in table_rows(html) if len(r) == 3 and r[0].isdigit()]
     assert rows == [[str(t), "6", str(6 * t)] for t in range(1, 7)]
-    assert encdec.projection_counts() == [(t, 6, 6 * t) for t in range(1, 7)]
+    assert encoder_decoder.projection_counts() == [(t, 6, 6 * t) for t in range(1, 7)]
     assert "(n_layers = 6)" in html
     assert "<code>le chat était assis sur le tapis</code> → <code>mat mat mat mat mat mat</code>" in html
 
@@ -102,7 +102,7 @@ def test_layout_table_is_on_the_page(read_page, lang):
 
 
 def test_cross_mask_in_the_figure_is_all_open(read_page):
-    run = encdec.teacher_forced()   # the figure counts the open cells of the mask it draws, row by row
+    run = encoder_decoder.teacher_forced()   # the figure counts the open cells of the mask it draws, row by row
     for lang in LANGS:
         html = unescaped(read_page(lang, CH8))
         for i, w in enumerate(run["tgt"]):

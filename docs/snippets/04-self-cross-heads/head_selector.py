@@ -1,6 +1,6 @@
 from primer.figures import self_cross_heads as figures
 from primer.figures import to_html
-from primer.heads import multi_head_attention, relation_projections, wide_head_weights
+from primer.self_cross_heads import multi_head_attention, relation_projections, wide_head_weights
 from primer.pages.self_cross_heads import (APPLE_D_HEAD, APPLE_FEATURES, APPLE_HEADS, APPLE_RELATIONS, APPLE_STRENGTH,
                                           APPLE_TOKENS, APPLE_X)
 

@@ -1,5 +1,5 @@
 from primer.figures import self_cross_heads as figures
-from primer.heads import multi_head_attention, relation_projections, total_variation, wide_head_weights
+from primer.self_cross_heads import multi_head_attention, relation_projections, total_variation, wide_head_weights
 from primer.pages.self_cross_heads import (APPLE_D_HEAD, APPLE_FEATURES, APPLE_HEADS, APPLE_RELATIONS, APPLE_STRENGTH,
                                           APPLE_TOKENS, APPLE_X)
 

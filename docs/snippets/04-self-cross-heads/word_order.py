@@ -2,7 +2,7 @@ import numpy as np
 
 from primer.figures import self_cross_heads as figures
 from primer.figures import to_html
-from primer.heads import multi_head_attention
+from primer.self_cross_heads import multi_head_attention
 from primer.position import LIKE_HEADS, LIKE_SWAP, LIKE_TOKENS, LIKE_W, LIKE_X, add_positions
 
 

@@ -1,7 +1,7 @@
 from primer.figures import choosing as figures
 from primer.figures import to_html
 from primer.machines import stack_masks
-from primer.models import summary
+from primer.published import summary
 from primer.pages.choosing import MODELS
 
 models = []

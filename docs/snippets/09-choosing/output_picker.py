@@ -1,4 +1,4 @@
-from primer.architectures import OUTPUTS, architecture_for
+from primer.machines import OUTPUTS, architecture_for
 from primer.figures import choosing as figures
 from primer.figures import to_html
 from primer.machines import stack_masks

@@ -2,7 +2,7 @@ import numpy as np
 
 from primer.config import Config
 from primer.figures import kv_cache as figures
-from primer.kvcache import KVCache, decode_cached
+from primer.kv_cache import KVCache, decode_cached
 from primer.transformer import decode, init_stack
 
 rows = []

@@ -1,7 +1,7 @@
 import numpy as np
 
 from primer.figures import kv_cache as figures
-from primer.kvcache import new_row_dependence
+from primer.kv_cache import new_row_dependence
 
 rng = np.random.default_rng(0)
 q, k, v = rng.normal(size=(6, 4)), rng.normal(size=(6, 4)), rng.normal(size=(6, 4))  # 6 positions; row 5 is new

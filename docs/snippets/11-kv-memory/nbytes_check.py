@@ -3,7 +3,7 @@ import numpy as np
 from primer.config import Config
 from primer.counts import kv_cache_bytes
 from primer.figures import kv_memory as figures
-from primer.kvcache import KVCache, decode_cached
+from primer.kv_cache import KVCache, decode_cached
 from primer.transformer import init_stack
 
 cfg = Config()                                       # the tiny decoder: 2 layers, 4 heads of 4 dims

@@ -2,7 +2,7 @@ from dataclasses import replace
 
 from primer.counts import format_bytes, kv_cache_bytes
 from primer.figures import kv_memory as figures
-from primer.models import model
+from primer.published import model
 
 rows = []
 for name, n in (("Llama-2-70B", 4096), ("Mistral-7B", 8192)):   # grouped-query attention: fewer KV heads, same query heads

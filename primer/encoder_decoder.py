@@ -13,19 +13,18 @@ import numpy as np
 from primer._checks import positive_int
 from primer.counts import count_weights
 from primer.decoding import generate as decode_loop
-from primer.kvcache import decode_cached
+from primer.kv_cache import decode_cached
 from primer.machines import masks, stack_masks
-from primer.pages import encoder_decoder as page
 from primer.transformer import embed, encode, encoder_kv, init_block, init_stack, stack
-from primer.vocab import to_ids
+from primer.vocab import BOS, to_ids
 
 
-def model(cfg=page.CFG, enc_seed=page.ENC_SEED, dec_seed=page.DEC_SEED):  # -> (encoder params, decoder params)
+def model(cfg, enc_seed, dec_seed):  # -> (encoder params, decoder params)
     """Return seeded weights of an encoder stack and of a decoder stack with cross-attention. Used in chapter 8."""
     return init_stack(enc_seed, cfg), init_stack(dec_seed, cfg, cross=True)
 
 
-def generate(source, enc, dec, cfg, steps=page.STEPS, reuse_kv=True, ops=None):  # [m] ids -> [steps] ids
+def generate(source, enc, dec, cfg, steps, reuse_kv=True, ops=None):  # [m] ids -> [steps] ids
     """Encode the source once, then generate `steps` tokens greedily from BOS (id 0); return them, BOS excluded.
 
     reuse_kv=True projects the encoder's K/V once per decoder layer, before the first step, and
@@ -41,11 +40,9 @@ def generate(source, enc, dec, cfg, steps=page.STEPS, reuse_kv=True, ops=None): 
     return [int(t) for t in decode_loop([0], dec, cfg, steps, ops=ops, **kv)[1:]]
 
 
-def projection_counts(max_steps=page.STEPS, cfg=page.CFG, source=page.SOURCE):  # -> list of (steps, reused, naive)
+def projection_counts(ids, enc, dec, cfg, max_steps):  # [m] ids -> list of (steps, reused, naive)
     """Return the encoder-side K/V projections of a run of 1 .. max_steps steps, reused vs recomputed. Used in chapter 8."""
     max_steps = positive_int("max_steps", max_steps)
-    enc, dec = model(cfg)
-    ids = to_ids(source, page.VOCAB, "source")
     rows = []
     for t in range(1, max_steps + 1):
         once, naive = Counter(), Counter()
@@ -55,19 +52,18 @@ def projection_counts(max_steps=page.STEPS, cfg=page.CFG, source=page.SOURCE):  
     return rows
 
 
-def teacher_forced(cfg=page.CFG, source=page.SOURCE, target=page.TARGET):  # -> dict of per-layer weights
+def teacher_forced(source, target, vocab, enc, dec, cfg):  # -> dict of per-layer weights
     """Run both stacks on the page's sentence pair (decoder input: BOS + target shifted right).
 
     Returns {"enc": per-layer encoder self weights [h, m, m], "self": decoder self [h, n, n],
     "cross": decoder cross [h, n, m], "src": source words, "tgt": decoder input words}.
     Used in chapter 8 (encoder-decoder).
     """
-    enc, dec = model(cfg)
-    src = to_ids(source, page.VOCAB, "source")
+    src = to_ids(source, vocab, "source")
     memory, enc_w = stack(embed(src, enc, cfg), enc, cfg, masks("encoder", len(src))[0])
-    tgt_in = [page.BOS] + list(target[:-1])
+    tgt_in = [BOS] + list(target[:-1])
     dec_w = []
-    decode_cached(to_ids(tgt_in, page.VOCAB, "target"), dec, cfg, memory_kv=encoder_kv(memory, dec, cfg), weights=dec_w)
+    decode_cached(to_ids(tgt_in, vocab, "target"), dec, cfg, memory_kv=encoder_kv(memory, dec, cfg), weights=dec_w)
     return {"enc": [w["self"] for w in enc_w], "self": [w["self"] for w in dec_w],
             "cross": [w["cross"] for w in dec_w], "src": list(source), "tgt": tgt_in}
 
@@ -91,7 +87,7 @@ def two_stack_layout(n_source, n_target):  # -> ([L, L] bool, [L, L] region code
     return mask, np.where(mask, region, CLOSED)
 
 
-def prompt_layout(source=page.SOURCE, target=page.TARGET, tags=(page.SOURCE_TAG, page.TARGET_TAG)):  # -> (words, [L, L] bool, [L, L] region codes)
+def prompt_layout(source, target, tags):  # -> (words, [L, L] bool, [L, L] region codes)
     """Lay the pair out as one decoder-only prompt, 'French: ... English: ...', under one causal mask. Used in chapter 8."""
     if not source or not target:
         raise ValueError("source and target must not be empty")
@@ -104,14 +100,14 @@ def prompt_layout(source=page.SOURCE, target=page.TARGET, tags=(page.SOURCE_TAG,
     return words, mask, np.where(mask, region, CLOSED)
 
 
-def layout_summary(source=page.SOURCE, target=page.TARGET):  # -> list of (name, grid side, open cells, source reads later source)
+def layout_summary(source, target, tags):  # -> list of (name, grid side, open cells, source reads later source)
     """Return, for each layout, the grid side, how many cells are open, and whether a source word reads later source words.
 
     Used in chapter 8 (encoder-decoder).
     """
     m, n = len(source), len(target)
     two, _ = two_stack_layout(m, n)
-    _, one, _ = prompt_layout(source, target)
+    _, one, _ = prompt_layout(source, target, tags)
     start = 2  # the source begins after "French", ":"
     src_one = one[start:start + m, start:start + m]
     return [("two_stacks", len(two), int(two.sum()), bool(np.triu(two[:m, :m], 1).any())),
@@ -121,7 +117,7 @@ def layout_summary(source=page.SOURCE, target=page.TARGET):  # -> list of (name,
 SUBLAYERS = (("self", ("ln1", "self")), ("cross", ("ln2", "cross")), ("ffn", ("ln3", "ff1", "ff2")))  # Used in chapter 8.
 
 
-def block_anatomy(cfg=page.CFG, seed=0):  # -> list of (sub-layer, encoder-block params or None, decoder-block params or None)
+def block_anatomy(cfg, seed=0):  # -> list of (sub-layer, encoder-block params or None, decoder-block params or None)
     """Count each sub-layer's weights (its LayerNorm included) in an encoder block and a decoder block. Used in chapter 8."""
     rng = np.random.default_rng(seed)
     enc, dec = init_block(rng, cfg), init_block(rng, cfg, cross=True)

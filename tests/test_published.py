@@ -3,7 +3,7 @@
 import pytest
 
 from primer.counts import count_params, format_bytes, kv_cache_bytes
-from primer.models import MODELS, model, summary
+from primer.published import MODELS, model, same_size, summary
 
 # Rounded totals are the authors'; exact totals are those of the released checkpoints (Hugging Face
 # model cards / safetensors headers), an oracle independent of this code.
@@ -46,3 +46,13 @@ def test_transformer_base_is_the_papers_table_3():
     c = model("Transformer-base").config
     assert (c.n_layers, c.d_model, c.n_heads, c.d_ff, c.d_head) == (6, 512, 8, 2048, 64)
     assert model("Transformer-base").machine == "encoder-decoder"
+
+
+# ---- one size, opposite masks (chapter 7)
+
+def test_bert_base_and_gpt_1_have_equal_blocks_and_opposite_masks():
+    bert, gpt = same_size(("BERT-base", "GPT-1"))
+    assert (bert["mask"], gpt["mask"]) == ("full", "causal")
+    for key in ("n_layers", "d_model", "n_heads", "d_ff", "block_weights"):
+        assert bert[key] == gpt[key]
+    assert bert["block_weights"] == 12 * (4 * 768 * 768 + 2 * 768 * 3072 + 4 * 768 + 3072 + 768)

@@ -3,17 +3,28 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import load_snippet
 from primer import causal_mask, full_mask
 from primer.decoding import greedy
 from primer.machines import MACHINES, masks, reach
-from primer.pages.sampling_pipeline import CFG, PROMPT, SOURCE, VOCAB
-from primer.pages.today import CAPTION
-from primer.pipeline import (STAGES, block_kinds, blocks, dependence, detokenize, forward, patchify, prefix_dependence,
-                             prefix_forward, run, shared_weights, source_memory, tokenize, toy_image)
+from primer.pages import sampling_pipeline as page
+from primer.pages.sampling_pipeline import PROMPT, SOURCE
+from primer.sampling_pipeline import CFG, STAGES, VOCAB, blocks, dependence, detokenize, forward, shared_weights, source_memory, tokenize
+from primer.sampling_pipeline import run as run_pipeline
+from primer.image_prefix import prefix_dependence, toy_image
+from primer.pages.today import CAPTION, IMAGE_SEED, IMAGE_SIDE, PATCH_SIDE
 from primer.transformer import decode, embed, encode, init_stack, stack
 
-PARAMS = shared_weights()
+PARAMS = shared_weights(page.SEED)
+
+
+def run(n_new=page.N_NEW, temperature=page.TEMPERATURE, seed=page.SAMPLE_SEED, greedy=False):
+    """Run the pipeline on the page's prompt and weights."""
+    return run_pipeline(PROMPT, PARAMS, n_new=n_new, temperature=temperature, seed=seed, greedy=greedy)
+
+
+def page_memory():
+    """Return the encoder's output for the page's source."""
+    return source_memory(SOURCE, page.ENCODER_SEED)
 texts = st.text(alphabet=VOCAB, min_size=1, max_size=20)
 
 
@@ -33,7 +44,7 @@ def test_vocabulary_fits_the_config():
 @given(texts, st.sampled_from(MACHINES))
 def test_stages_2_to_4_equal_the_transformer_stack(text, machine):
     ids = tokenize(text)
-    memory = source_memory() if machine == "encoder-decoder" else None
+    memory = page_memory() if machine == "encoder-decoder" else None
     self_mask, cross_mask = masks(machine, ids.size, None if memory is None else len(memory))
     out = forward(ids, PARAMS, CFG, machine, memory)
     x = embed(ids, PARAMS, CFG)
@@ -47,13 +58,13 @@ def test_forward_agrees_with_encode_and_decode():
     plain = init_stack(0, CFG)
     assert np.allclose(forward(ids, plain, CFG, "encoder")["final_norm"], encode(ids, plain, CFG), atol=1e-12)
     assert np.allclose(forward(ids, plain, CFG, "decoder")["logits"], decode(ids, plain, CFG), atol=1e-12)
-    memory = source_memory()
+    memory = page_memory()
     assert np.allclose(forward(ids, PARAMS, CFG, "encoder-decoder", memory)["logits"],
                        decode(ids, PARAMS, CFG, memory=memory), atol=1e-12)
 
 
 def test_source_memory_is_a_separate_encoders_output():
-    assert np.allclose(source_memory(), encode(tokenize(SOURCE), init_stack(1, CFG), CFG))
+    assert np.allclose(page_memory(), encode(tokenize(SOURCE), init_stack(1, CFG), CFG))
 
 
 def test_run_records_seven_stages_with_their_shapes():
@@ -96,7 +107,7 @@ def test_run_with_other_seeds_is_still_seeded():
 def test_dependence_equals_stage_3_masks():
     n, m = len(PROMPT), len(SOURCE)
     for machine in MACHINES:
-        assert np.array_equal(dependence(PROMPT, machine, SOURCE), reach(machine, n, m)), machine
+        assert np.array_equal(dependence(PROMPT, machine, SOURCE, PARAMS, page.ENCODER_SEED), reach(machine, n, m)), machine
     assert reach("encoder", n, m)[:, :n].all() and not reach("encoder", n, m)[:, n:].any()
     assert np.array_equal(reach("decoder", n, m)[:, :n], causal_mask(n))
     assert reach("encoder-decoder", n, m)[:, n:].all()
@@ -104,36 +115,9 @@ def test_dependence_equals_stage_3_masks():
 
 def test_blocks_with_memory_defaults_to_a_full_cross_mask():
     x = embed(tokenize(PROMPT), PARAMS, CFG)
-    mem = source_memory()
+    mem = page_memory()
     assert np.array_equal(blocks(x, PARAMS, CFG, causal_mask(7), mem),
                           blocks(x, PARAMS, CFG, causal_mask(7), mem, full_mask(7, len(mem))))
-
-
-def test_patchify():
-    image = np.arange(16.0).reshape(4, 4)
-    assert patchify(image, 2).tolist() == [[0, 1, 4, 5], [2, 3, 6, 7], [8, 9, 12, 13], [10, 11, 14, 15]]
-    assert patchify(image, 4).shape == (1, 16)
-    assert np.array_equal(patchify(image, 1).ravel(), image.ravel())
-
-
-def test_image_prefix_dependence():
-    dep = prefix_dependence()
-    p, n = 4, len(CAPTION)
-    assert dep.shape == (p + n, p + n)
-    assert dep[:, :p].all()                       # the sensor saw the whole image: every row reads every patch
-    assert not dep[:p, p:].any()                  # the prefix never reads the text after it
-    assert np.array_equal(dep[p:, p:], causal_mask(n))
-    assert prefix_forward(toy_image()).shape == (p + n, CFG.vocab_size)
-
-
-def test_block_kinds():
-    kinds = block_kinds()
-    assert kinds == {"decoder-only": [(("self", "ff1"), 2224, 2)],
-                     "encoder-decoder": [(("self", "ff1"), 2224, 2), (("self", "cross", "ff1"), 3344, 2)]}
-    d = CFG.d_model
-    attn = 4 * (d * d + d)
-    ff = d * CFG.d_ff + CFG.d_ff + CFG.d_ff * d + d
-    assert 2224 == attn + ff + 4 * d and 3344 == 2 * attn + ff + 6 * d
 
 
 STAGE_NAMES = {"zh": ["① 分词", "② 嵌入", "③ N 个带掩码的块", "④ 最终归一化", "⑤ logits", "⑥ 采样", "⑦ 循环"],
@@ -162,22 +146,7 @@ def test_pipeline_figures_have_working_controls(lang):
     assert list(MACHINES) == ["encoder", "decoder", "encoder-decoder"]
     assert [b.label for b in buttons] == MACHINE_BUTTONS[lang]
     assert len(swap.data) == 12 and all(sum(b.args[0]["visible"]) == 4 for b in buttons)
-    dep = prefix_dependence()
-    assert len(today.prefix_figure(toy_image(), dep, 4, CAPTION, lang=lang).data) == 3
+    image = toy_image(IMAGE_SEED, IMAGE_SIDE)
+    dep = prefix_dependence(image, CAPTION, PARAMS, IMAGE_SEED, PATCH_SIDE)
+    assert len(today.prefix_figure(image, dep, 4, CAPTION, lang=lang).data) == 3
     assert figs.reads([True, True, False, True, False, True, True], 4, lang=lang).startswith("0–1, 3 + ")
-
-
-@settings(max_examples=10, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.integers(1, 6), st.integers(1, 6))
-def test_chapter_13_numpy_core_reads_like_primers_image_prefix(seed, p, t):
-    core = load_snippet("13-today/core_numpy.py")
-    rng = np.random.default_rng(seed)
-    reads = core["image_prefix_reads"](rng.normal(size=(p, 8)), rng.normal(size=(t, 8)), rng.normal(size=(8, 8)) / 3)
-    expected = np.zeros((p + t, p + t), bool)
-    expected[:, :p] = True                                       # every output reads every patch
-    expected[p:, p:] = causal_mask(t)                            # text reads text no later than itself
-    assert np.array_equal(reads, expected)
-    pd = prefix_dependence()                                     # primer's image prefix on the page: the same pattern
-    n_patches = pd.shape[0] - len(CAPTION)
-    assert pd[:, :n_patches].all() and not pd[:n_patches, n_patches:].any()
-    assert np.array_equal(pd[n_patches:, n_patches:], causal_mask(len(CAPTION)))

@@ -4,7 +4,7 @@ from hypothesis import strategies as st
 
 from conftest import load_snippet
 from primer import attention, causal_mask, full_mask
-from primer.heads import (merge_heads, multi_head_attention, relation_projections, split_heads, total_variation,
+from primer.self_cross_heads import (merge_heads, multi_head_attention, relation_projections, split_heads, total_variation,
                           wide_head_weights)
 from primer.pages.self_cross_heads import (APPLE_D_HEAD, APPLE_FEATURES, APPLE_HEADS, APPLE_RELATIONS, APPLE_STRENGTH,
                                           APPLE_TOKENS, APPLE_X, CROSS_SOURCE, CROSS_SOURCE_X, CROSS_TARGET,

@@ -1,4 +1,4 @@
-"""Published models: each one's machine and shape (a primer.config.Config) with its source.
+"""Published models: each one's machine and shape (a primer.config.Config) with its source, and their sizes compared.
 
 Parameter counts and KV-cache bytes are both computed from these shapes (primer.counts); nothing
 here is a typed-in result except the rounded totals the authors published, kept to compare with.
@@ -106,3 +106,27 @@ def summary(name):  # str -> dict
     total = sum(parts.values())
     return {"name": name, "machine": m.machine, "config": m.config, "parts": parts, "total": total,
             "published": m.total, "source": m.total_source, "difference": (total - m.total) / m.total}
+
+
+# ---- one size, opposite masks ---------------------------------------------------------------------
+
+def same_size(names):  # -> list of dicts
+    """Return each published model's shape, the weights inside its blocks and its self-attention mask.
+
+    The weights inside the blocks are attention, feed-forward and their biases, counted from the
+    published shape (primer.counts); embeddings, norms and heads are left out. Used in chapter 7 (decoder).
+    """
+    if isinstance(names, str) or not names:
+        raise ValueError(f"names must be a non-empty sequence of model names, got {names!r}")
+    rows = []
+    for name in names:
+        m = model(name)
+        if m.machine == "encoder-decoder":
+            raise ValueError(f"names must name encoders or decoders (one stack), got {name!r}")
+        parts = count_params(m.config, m.machine)
+        c = m.config
+        rows.append({"name": name, "machine": m.machine, "n_layers": c.n_layers, "d_model": c.d_model,
+                     "n_heads": c.n_heads, "d_ff": c.d_ff,
+                     "block_weights": parts["attention"] + parts["feed_forward"] + parts["biases"],
+                     "mask": "full" if m.machine == "encoder" else "causal", "source": m.source})
+    return rows
