@@ -10,4 +10,4 @@ i = APPLE_TOKENS.index("苹果")                              # the query row to
 keys = {APPLE_TOKENS.index(w): w for w in ("甜", "买", "斤")}
 rows = [(name, weights[h, i], total_variation(weights[h, i], wide[i])) for h, name in enumerate(APPLE_HEADS)]
 rows.append(("wide", wide[i], 0.0))
-print(figures.wide_table("苹果", keys, rows))
+print(figures.wide_head_table("苹果", keys, rows))

@@ -16,4 +16,4 @@ outputs = {}
 for key, prep in (("no_pe", lambda x: x), ("with_pe", add_positions)):
     out_a, out_b = block(prep(LIKE_X)), block(prep(LIKE_X[swap]))
     outputs[key] = (out_a, out_b, np.abs(out_b[np.argsort(swap)] - out_a))   # B's rows put back in A's word order
-print(to_html(figures.order_toggle(LIKE_TOKENS, tokens_b, outputs), div_id="fig-word-order"))
+print(to_html(figures.word_order(LIKE_TOKENS, tokens_b, outputs), div_id="fig-word-order"))

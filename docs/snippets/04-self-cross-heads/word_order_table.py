@@ -20,4 +20,4 @@ for key, f in (("no_pe", block), ("with_pe", block_with_positions)):
     gap = permutation_gap(f, LIKE_X, swap)
     like_diff = float(np.max(np.abs(f(LIKE_X)[like] - f(LIKE_X[swap])[like])))
     rows.append((key, gap, like_diff))
-print(figures.order_table(rows))
+print(figures.word_order_table(rows))

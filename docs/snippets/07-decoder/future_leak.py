@@ -8,4 +8,4 @@ from primer.figures import to_html
 
 # "the cat sat on the mat" vs "... the rug": decode() with its causal mask, and the same stack with a full mask
 words, changed, result = leak.experiment(mlm.SENTENCE, CHANGED_POSITION, CHANGED_WORD, CAT_VOCAB, Config(vocab_size=len(CAT_VOCAB)), SEED)
-print(to_html(figures.leak_toggle(words, changed, result), div_id="fig-future-leak"))
+print(to_html(figures.future_leak(words, changed, result), div_id="fig-future-leak"))

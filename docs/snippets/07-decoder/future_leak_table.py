@@ -6,4 +6,4 @@ from primer.vocab import CAT_VOCAB
 from primer.figures import decoder as figures
 
 words, changed, result = leak.experiment(mlm.SENTENCE, CHANGED_POSITION, CHANGED_WORD, CAT_VOCAB, Config(vocab_size=len(CAT_VOCAB)), SEED)
-print(figures.leak_table(words, changed, result))
+print(figures.future_leak_table(words, changed, result))

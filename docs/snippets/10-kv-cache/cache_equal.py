@@ -15,4 +15,4 @@ for n_layers, n_heads, n in ((1, 1, 5), (2, 4, 16), (4, 2, 40), (6, 8, 64)):
     cached = np.vstack([decode_cached(tokens[i:i + 1], params, cfg, cache)  # one new token per step
                         for i in range(n)])
     rows.append((n_layers, n_heads, n, np.abs(cached - full).max()))
-print(figures.equality_table(rows))
+print(figures.cache_equal(rows))

@@ -14,5 +14,5 @@ for w in windows:
         shown[w] = (masked_softmax(scores, mask), mask)
     except ValueError as err:                   # primer refuses a window that empties every row
         refused[w] = str(err)
-fig = figures.window_slider(scores, windows, shown, refused)
-print(to_html(fig, div_id="fig-window-slider"))
+fig = figures.sliding_window(scores, windows, shown, refused)
+print(to_html(fig, div_id="fig-sliding-window"))

@@ -3,5 +3,5 @@ from primer.figures import encoder as figures
 from primer.figures import to_html
 
 ns = list(range(2, 13))
-fig = figures.open_grid(ns, [full_mask(n) for n in ns])
-print(to_html(fig, div_id="fig-full-mask-grid"))
+fig = figures.full_masks(ns, [full_mask(n) for n in ns])
+print(to_html(fig, div_id="fig-full-masks"))

@@ -3,5 +3,5 @@ from primer.pages.sampling_pipeline import N_NEW, PROMPT, SAMPLE_SEED, SEED, TEM
 from primer.sampling_pipeline import VOCAB, run, shared_weights
 
 stages, text = run(PROMPT, shared_weights(SEED), n_new=N_NEW, temperature=TEMPERATURE, seed=SAMPLE_SEED)
-print(figures.stage_table(stages, VOCAB))
+print(figures.pipeline_stages_table(stages, VOCAB))
 print(f"`{text!r}`")

@@ -6,5 +6,5 @@ from primer.figures import to_html
 mask = causal_mask(4)
 correct = masked_softmax(FOUR_SCORES, mask)[LEAK_ROW]
 buggy = masked_softmax(FOUR_SCORES, mask, fill=0.0)[LEAK_ROW]
-fig = figures.rule_toggle(correct, buggy, mask[LEAK_ROW], leak_key=LEAK_KEY)
-print(to_html(fig, div_id="fig-leak-row2"))
+fig = figures.fill_rule(correct, buggy, mask[LEAK_ROW], leak_key=LEAK_KEY)
+print(to_html(fig, div_id="fig-fill-rule"))

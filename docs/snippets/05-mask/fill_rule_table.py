@@ -5,4 +5,4 @@ from primer.figures import mask as figures
 mask = causal_mask(4)
 correct = masked_softmax(FOUR_SCORES, mask)[LEAK_ROW]            # closed keys get −∞
 buggy = masked_softmax(FOUR_SCORES, mask, fill=0.0)[LEAK_ROW]    # closed keys get 0: the bug
-print(figures.rule_table(correct, buggy, mask[LEAK_ROW], leak_key=LEAK_KEY))
+print(figures.fill_rule_table(correct, buggy, mask[LEAK_ROW], leak_key=LEAK_KEY))

@@ -10,4 +10,4 @@ for name in MODELS:                                     # BERT-base, GPT-1, T5-b
     n_tgt = 4 if m["machine"] == "encoder-decoder" else 6
     m["masks"] = stack_masks(m["machine"], n_src=6, n_tgt=n_tgt)
     models.append(m)
-print(to_html(figures.model_picker(models), div_id="fig-model-picker"))
+print(to_html(figures.model_params(models), div_id="fig-model-params"))

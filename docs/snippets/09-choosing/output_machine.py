@@ -8,4 +8,4 @@ masks = {}
 for c in choices:
     src, tgt = figures.example_tokens(c.output)
     masks[c.output] = stack_masks(c.machine, len(src), len(tgt))
-print(to_html(figures.output_picker(choices, masks), div_id="fig-output-picker"))
+print(to_html(figures.output_machine(choices, masks), div_id="fig-output-machine"))

@@ -9,4 +9,4 @@ w_q, w_k, w_v = relation_projections(APPLE_FEATURES, APPLE_HEADS, APPLE_RELATION
 _, weights = multi_head_attention(APPLE_X, APPLE_X, w_q, w_k, w_v, None, n_heads=len(APPLE_HEADS))  # [3, 10, 10]
 by_head = dict(zip(APPLE_HEADS, weights))
 by_head["wide"] = wide_head_weights(APPLE_X, w_q, w_k)   # the same projections as ONE head of width 3 x 4
-print(to_html(figures.head_selector(APPLE_TOKENS, by_head), div_id="fig-head-selector"))
+print(to_html(figures.head_weights(APPLE_TOKENS, by_head), div_id="fig-head-weights"))

@@ -5,4 +5,4 @@ from primer.pages.today import CAPTION, IMAGE_SEED, IMAGE_SIDE, PATCH_SIDE
 from primer.sampling_pipeline import shared_weights
 
 dep = prefix_dependence(toy_image(IMAGE_SEED, IMAGE_SIDE), CAPTION, shared_weights(SEED), IMAGE_SEED, PATCH_SIDE)
-print(figures.prefix_table(dep, (IMAGE_SIDE // PATCH_SIDE) ** 2, CAPTION))
+print(figures.image_prefix_table(dep, (IMAGE_SIDE // PATCH_SIDE) ** 2, CAPTION))

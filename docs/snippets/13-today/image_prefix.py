@@ -7,5 +7,5 @@ from primer.sampling_pipeline import shared_weights
 
 image = toy_image(IMAGE_SEED, IMAGE_SIDE)                                   # seeded random pixels, 4 x 4
 dep = prefix_dependence(image, CAPTION, shared_weights(SEED), IMAGE_SEED, PATCH_SIDE)               # perturb one input, see which outputs move
-fig = figures.prefix_figure(image, dep, (IMAGE_SIDE // PATCH_SIDE) ** 2, CAPTION)
-print(to_html(fig, div_id="fig-sensor"))
+fig = figures.image_prefix(image, dep, (IMAGE_SIDE // PATCH_SIDE) ** 2, CAPTION)
+print(to_html(fig, div_id="fig-image-prefix"))

@@ -7,4 +7,4 @@ from primer.seq2seq import alignment
 labels = {"zh-en": "中 → EN", "en-fr": "EN → FR (black cat)", "en-fr-2": "EN → FR (je t'aime)"}
 examples = [(labels[name], *alignment(*EXAMPLES[name])) for name in EXAMPLES]
 fig = figures.alignment_heatmaps(examples, active=list(EXAMPLES).index(DEFAULT_EXAMPLE))
-print(to_html(fig, div_id="fig-align"))
+print(to_html(fig, div_id="fig-alignment-heatmaps"))

@@ -9,6 +9,6 @@ temps = (0,) + SLIDER_TEMPERATURES                              # step 0 is gree
 one_hot = np.eye(NEXT_LOGITS.size)[greedy(NEXT_LOGITS)]         # greedy always picks the largest logit
 probs = [one_hot] + [temperature_softmax(NEXT_LOGITS, t) for t in SLIDER_TEMPERATURES]
 freqs = [one_hot] + [frequencies(NEXT_LOGITS, t, N_DRAWS, DRAW_SEED) for t in SLIDER_TEMPERATURES]
-fig = figures.temperature_slider(temps, probs, freqs, [entropy_bits(p) for p in probs],
+fig = figures.temperature(temps, probs, freqs, [entropy_bits(p) for p in probs],
                               n_draws=N_DRAWS, active=temps.index(1.0))
-print(to_html(fig, div_id="fig-temperature-slider"))
+print(to_html(fig, div_id="fig-temperature"))
