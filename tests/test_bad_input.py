@@ -23,7 +23,8 @@ from primer import sampling_pipeline as pipeline, position, probe, rnn, rounding
 from primer._checks import bool_mask, float_array, int_at_least
 from primer.attention import attention
 from primer.config import Config
-from primer.figures import _style as figure_style
+from primer import language
+from primer.figures.controls import add_control
 from primer.figures import glossary
 from primer.masks import additive_mask, batch_mask, causal_mask, empty_rows, full_mask, key_padding_mask, window_mask
 from primer.pages import encoder_decoder as ed_page
@@ -467,11 +468,11 @@ TABLE = [
     case(lambda: rounding.is_rounding(np.array([np.nan])), "x", "is_rounding-nan"),
 
     # ---- the figure builders' shared checks
-    case(lambda: figure_style.page_lang("fr"), "lang", "page_lang-unknown", "lang must be one of"),
-    case(lambda: figure_style.labels("no_such_section", "en"), "section", "labels-unknown"),
-    case(lambda: figure_style.add_control(go.Figure(), [("a", [], None), ("b", [], None)], kind="wheel"), "kind", "add_control-unknown"),
-    case(lambda: figure_style.add_control(go.Figure(), []), "steps", "add_control-no-steps"),
-    case(lambda: figure_style.add_control(go.Figure(), [("a", [], None), ("b", [], None)], active=2), "active", "add_control-active"),
+    case(lambda: language.page_lang("fr"), "lang", "page_lang-unknown", "lang must be one of"),
+    case(lambda: language.labels("no_such_section", "en"), "section", "labels-unknown"),
+    case(lambda: add_control(go.Figure(), [("a", [], None), ("b", [], None)], kind="wheel"), "kind", "add_control-unknown"),
+    case(lambda: add_control(go.Figure(), []), "steps", "add_control-no-steps"),
+    case(lambda: add_control(go.Figure(), [("a", [], None), ("b", [], None)], active=2), "active", "add_control-active"),
     case(lambda: glossary.glossary_table([], {}, lang="en"), "terms", "glossary_table-size"),
     case(lambda: glossary.glossary_table([{"key": "k", "zh": "z", "en": "e"}], {"en": {}}, lang="en"), "terms",
          "glossary_table-missing-field"),

@@ -252,7 +252,7 @@ def test_temperature_slider_has_one_step_per_temperature(lang):
 
     temps = (0, 0.5, 1.0, 2.0)
     probs = [np.eye(5)[0]] + [temperature_softmax(NEXT_LOGITS, t) for t in temps[1:]]
-    fig = figs.temperature_slider(temps, probs, probs, [entropy_bits(p) for p in probs], n_draws=10, active=2, lang=lang)
+    fig = figs.temperature(temps, probs, probs, [entropy_bits(p) for p in probs], n_draws=10, active=2, lang=lang)
     steps = fig.layout.sliders[0].steps
     assert len(steps) == 4 and len(fig.data) == 12
     assert steps[0].label == ("0（贪心）" if lang == "zh" else "0 (greedy)")

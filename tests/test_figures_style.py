@@ -9,7 +9,8 @@ import pytest
 
 from primer import causal_mask
 from primer.figures import md_table, page_lang, pct, to_html
-from primer.figures._style import CLOSED_COLOR, NEG_INF, TEMPLATE, add_control, heatmap_traces, styled
+from primer.figures.controls import add_control
+from primer.figures.look import CLOSED_COLOR, NEG_INF, TEMPLATE, heatmap_traces, styled
 
 
 def test_closed_cells_are_drawn_by_a_second_trace_with_a_label():

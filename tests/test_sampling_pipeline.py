@@ -133,7 +133,7 @@ def test_pipeline_figures_have_working_controls(lang):
     from primer.decoding import temperature_softmax
 
     stages, _ = run()
-    fig = figs.stage_stepper(stages, temperature_softmax(stages[4].array[-1], 1.0), VOCAB, temperature=1.0, lang=lang)
+    fig = figs.pipeline_stages(stages, temperature_softmax(stages[4].array[-1], 1.0), VOCAB, temperature=1.0, lang=lang)
     steps = fig.layout.sliders[0].steps
     assert len(steps) == 7 and len(fig.data) == 14
     for k, s in enumerate(steps):
@@ -141,12 +141,12 @@ def test_pipeline_figures_have_working_controls(lang):
         assert s.args[1]["title.text"].startswith(STAGE_NAMES[lang][k])
     n, m = len(PROMPT), len(SOURCE)
     masks = {name: reach(name, n, m) for name in MACHINES}
-    swap = figs.swap_figure(masks, masks, PROMPT, SOURCE, lang=lang)
+    swap = figs.mask_swap(masks, masks, PROMPT, SOURCE, lang=lang)
     buttons = swap.layout.updatemenus[0].buttons
     assert list(MACHINES) == ["encoder", "decoder", "encoder-decoder"]
     assert [b.label for b in buttons] == MACHINE_BUTTONS[lang]
     assert len(swap.data) == 12 and all(sum(b.args[0]["visible"]) == 4 for b in buttons)
     image = toy_image(IMAGE_SEED, IMAGE_SIDE)
     dep = prefix_dependence(image, CAPTION, PARAMS, IMAGE_SEED, PATCH_SIDE)
-    assert len(today.prefix_figure(image, dep, 4, CAPTION, lang=lang).data) == 3
+    assert len(today.image_prefix(image, dep, 4, CAPTION, lang=lang).data) == 3
     assert figs.reads([True, True, False, True, False, True, True], 4, lang=lang).startswith("0–1, 3 + ")

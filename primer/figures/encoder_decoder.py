@@ -4,7 +4,9 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from primer.figures._style import ACCENT, LEFT_COLOR, RIGHT_COLOR, finish, heatmap_traces, labels, styled, tick_labels
+from primer.figures.controls import finish
+from primer.figures.look import ACCENT, LEFT_COLOR, RIGHT_COLOR, heatmap_traces, styled, tick_labels
+from primer.language import labels
 from primer.figures.tables import md_table
 
 CROSS_COLOR = "#9467bd"
@@ -136,7 +138,7 @@ def cross_rows(src, tgt, cross_w, mask, *, lang=None):
     return finish(fig, steps, kind="slider", prefix=t["row"], height=440, margin=dict(t=60), title_step=0)
 
 
-def layouts(two, one, *, lang=None):
+def two_layouts(two, one, *, lang=None):
     """Draw the two layouts of a translation on one grid each; buttons switch layout.
 
     two and one are (words, mask, region codes) as primer.encdec builds them.

@@ -3,7 +3,9 @@
 import numpy as np
 import plotly.graph_objects as go
 
-from primer.figures._style import ACCENT, MUTED, add_control, labels, styled
+from primer.figures.controls import add_control
+from primer.figures.look import ACCENT, MUTED, styled
+from primer.language import labels
 from primer.figures.tables import FD_AGREE, fmt_below, md_table
 
 
