@@ -279,7 +279,7 @@ TABLE = [
     case(lambda: mlm.context_of(["a", "b"], 0, sides="up"), "sides", "context_of-sides"),
     case(lambda: mlm.fill_mask(top=0), "top", "fill_mask-top"),
 
-    # ---- machines, probe, leak, architectures (chapters 7 and 9)
+    # ---- machines, probe, leak, published (chapters 7 and 9)
     case(lambda: machines.check_machine("transformer"), "machine", "check_machine-unknown"),
     case(lambda: machines.masks("transformer", 3), "machine", "masks-unknown-machine", "machine must be one of"),
     case(lambda: machines.masks("encoder", 0), "n", "masks-size", "n must be"),

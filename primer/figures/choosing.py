@@ -174,7 +174,7 @@ def model_params(models, *, lang=None):
 def output_machine(choices, masks_by_output, *, lang=None):
     """Draw, for each shape of output, the architecture it calls for and that machine's masks; a dropdown picks.
 
-    choices: list of primer.architectures.Choice; masks_by_output: output -> (enc, dec, cross) masks.
+    choices: list of primer.machines.Choice; masks_by_output: output -> (enc, dec, cross) masks.
 
     Page: 09-choosing.md
     """

@@ -10,7 +10,7 @@ from primer.language import labels
 from primer.figures.tables import md_table
 
 CROSS_COLOR = "#9467bd"
-REGION_COLORS = {1: LEFT_COLOR, 2: CROSS_COLOR, 3: RIGHT_COLOR, 4: "#8c564b"}  # encdec region codes
+REGION_COLORS = {1: LEFT_COLOR, 2: CROSS_COLOR, 3: RIGHT_COLOR, 4: "#8c564b"}  # primer.encoder_decoder region codes
 
 
 def _stack_boxes(n_layers, layer, x, color):
@@ -141,7 +141,7 @@ def cross_rows(src, tgt, cross_w, mask, *, lang=None):
 def two_layouts(two, one, *, lang=None):
     """Draw the two layouts of a translation on one grid each; buttons switch layout.
 
-    two and one are (words, mask, region codes) as primer.encdec builds them.
+    two and one are (words, mask, region codes) as primer.encoder_decoder builds them.
 
     Page: 08-encoder-decoder.md
     """

@@ -60,7 +60,7 @@ def _axis(axis, ticks, title, *, reverse=False, n=None):
 def pipeline_stages(stages, probs, vocab, *, temperature, lang=None):
     """Draw each stage's real array as a heatmap; a slider steps through the seven stages.
 
-    stages: the seven (name, array) records of primer.pipeline.run; probs: stage 6's distribution.
+    stages: the seven (name, array) records of primer.sampling_pipeline.run; probs: stage 6's distribution.
 
     Page: 12-sampling-pipeline.md
     """

@@ -133,7 +133,7 @@ def _num(x):
 
 
 def config_table(published, *, lang=None):
-    """Return a Markdown table of an encoder-decoder's published shape (a primer.models.Published), with d_k computed from it.
+    """Return a Markdown table of an encoder-decoder's published shape (a primer.published.Published), with d_k computed from it.
 
     Page: 04-self-cross-heads.md
     """
