@@ -9,8 +9,11 @@ from page_tables import unescaped
 from primer import encoder_decoder
 from primer.config import Config
 from primer.pages import encoder_decoder as page
+from primer.vocab import to_ids
 
 PAGE = "08-encoder-decoder.md"
+CFG = Config(**page.CONFIG)
+MODEL = encoder_decoder.model(CFG, page.ENC_SEED, page.DEC_SEED)   # the page's two seeded stacks
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -18,7 +21,8 @@ def test_projection_counts_are_on_the_page(read_page, lang):
     html = read_page(lang, PAGE)
     rows = [r for r in table_rows(html) if len(r) == 3 and r[0].isdigit()]
     assert rows == [[str(t), "6", str(6 * t)] for t in range(1, 7)]
-    assert encoder_decoder.projection_counts() == [(t, 6, 6 * t) for t in range(1, 7)]
+    counts = encoder_decoder.projection_counts(to_ids(page.SOURCE, page.VOCAB), *MODEL, CFG, page.STEPS)
+    assert counts == [(t, 6, 6 * t) for t in range(1, 7)]
     assert "(n_layers = 6)" in html
     assert "<code>le chat était assis sur le tapis</code> → <code>mat mat mat mat mat mat</code>" in html
 
@@ -32,8 +36,7 @@ def test_layout_table_is_on_the_page(read_page, lang):
 
 
 def test_cross_mask_in_the_figure_is_all_open(read_page):
-    cfg = Config(**page.CONFIG)   # the figure counts the open cells of the mask it draws, row by row
-    run = encoder_decoder.teacher_forced(page.SOURCE, page.TARGET, page.VOCAB, *encoder_decoder.model(cfg, page.ENC_SEED, page.DEC_SEED), cfg)
+    run = encoder_decoder.teacher_forced(page.SOURCE, page.TARGET, page.VOCAB, *MODEL, CFG)   # the figure counts the open cells it draws
     for lang in LANGS:
         html = unescaped(read_page(lang, PAGE))
         for i, w in enumerate(run["tgt"]):
