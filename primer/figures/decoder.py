@@ -109,7 +109,7 @@ def future_leak_table(words, changed, result, *, lang=None):
     return md_table([t["pos"], t["tok"], t["on"], t["off"]], rows)
 
 
-def pairs_table(inputs, targets, n_tokens, bos=None, *, lang=None):
+def next_token_pairs_table(inputs, targets, n_tokens, bos=None, *, lang=None):
     """Return a Markdown table of next-token exercises (input token, token to predict) and their count.
 
     Page: 07-decoder.md
