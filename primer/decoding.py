@@ -10,7 +10,7 @@ import numbers
 import numpy as np
 
 from primer._checks import float_array, nonneg_int, positive_int
-from primer.kvcache import KVCache, decode_cached
+from primer.kv_cache import KVCache, decode_cached
 from primer.softmax import softmax
 from primer.transformer import check_tokens
 

@@ -1,14 +1,12 @@
 """The notebooks' exercises: run the reader's function against primer's on random and edge-case inputs.
 
-`check(name, fn)` prints, in the notebook's language ($PRIMER_LANG, set by `use_language`), that fn
+`check(name, fn)` prints, in the notebook's language (primer.language.page_lang, set by `use_language`), that fn
 passed, or the first input where it differs and how; a stub (raising NotImplementedError or
 returning None) gets "not yet". Each exercise's reference is primer's own function.
 """
 
-import json
 import os
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Callable
 
 import numpy as np
@@ -20,17 +18,16 @@ from primer.scores import additive_score, scaled_dot_score
 from primer.seq2seq import bahdanau_attention
 from primer.softmax import masked_softmax, softmax
 from primer.targets import next_token_pairs
-from primer.architectures import machine_for
+from primer.machines import machine_for
 from primer.config import Config
-from primer.encdec import two_stack_layout
+from primer.encoder_decoder import two_stack_layout
 from primer.decoding import temperature_softmax, top_k_filter, top_p_filter
-from primer.heads import merge_heads, split_heads
-from primer.kvcache import decode_step
-from primer.models import MODELS
+from primer.self_cross_heads import merge_heads, split_heads
+from primer.kv_cache import decode_step
+from primer.published import MODELS
+from primer.language import LANGS, labels, page_lang  # noqa: F401  (labels, page_lang: for the notebooks)
 from primer.position import sinusoidal_encoding
 
-TEXT = json.loads(Path(__file__).with_name("exercises_text.json").read_text(encoding="utf-8"))
-LABELS = Path(__file__).with_name("figures") / "labels"   # the figures' string tables, read without importing plotly
 CJK_FONTS = ("Noto Sans CJK SC", "Noto Sans CJK JP", "Source Han Sans SC", "Microsoft YaHei", "PingFang SC",
              "WenQuanYi Zen Hei", "SimHei")   # whichever is installed draws the Chinese labels
 TOL = 1e-9      # float answers: two correct formulas differ by rounding, far below this
@@ -38,8 +35,8 @@ TOL = 1e-9      # float answers: two correct formulas differ by rounding, far be
 
 def use_language(lang):
     """Set the notebook's language (zh or en) for the checks and the figure labels; in zh, give matplotlib a CJK font."""
-    if lang not in TEXT:
-        raise ValueError(f"lang must be one of {tuple(TEXT)}, got {lang!r}")
+    if lang not in LANGS:
+        raise ValueError(f"lang must be one of {LANGS}, got {lang!r}")
     os.environ["PRIMER_LANG"] = lang
     import matplotlib
     from matplotlib import font_manager
@@ -48,19 +45,8 @@ def use_language(lang):
     matplotlib.rcParams["font.family"] = ["DejaVu Sans", *cjk]   # per-glyph fallback: Latin from DejaVu, Chinese from CJK
 
 
-def page_lang():
-    """Return the notebook's language: $PRIMER_LANG, else 'en'."""
-    lang = os.environ.get("PRIMER_LANG") or "en"
-    return lang if lang in TEXT else "en"
-
-
-def labels(section):
-    """Return the site's figure labels of one section in the notebook's language, for the matplotlib plots."""
-    return json.loads((LABELS / f"{page_lang()}.json").read_text(encoding="utf-8"))[section]
-
-
 def _t(key, **kw):
-    return TEXT[page_lang()][key].format(**kw)
+    return labels("exercises")[key].format(**kw)
 
 
 # ---- comparing an answer with primer's ----------------------------------------------------------

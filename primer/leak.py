@@ -9,14 +9,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from primer import mlm
-from primer.machines import run
-from primer.pages import decoder as page
-from primer.pages import encoder as stack_page
 from primer.probe import movement
 from primer.transformer import init_stack, logits
-from primer.vocab import CAT_VOCAB, to_ids
-from primer.vocab import CAT_VOCAB, to_ids
+from primer.transformer import run_machine as run
+from primer.vocab import to_ids
 
 
 @dataclass(frozen=True)
@@ -54,11 +50,11 @@ def leak_test(tokens, position, new_token, params, cfg):  # [n], int, int -> Lea
     return LeakResult(int(position), deltas[0], deltas[1])
 
 
-def experiment(seed=stack_page.SEED, cfg=stack_page.CFG):  # -> (words, changed words, LeakResult)
-    """Run the page's leak test: 'the cat sat on the mat' vs '... the rug', seeded tiny weights. Used in chapter 7."""
+def experiment(words, position, word, vocab, cfg, seed):  # -> (words, changed words, LeakResult)
+    """Run the leak test on a sentence: words[position] becomes word, with seeded tiny weights. Used in chapter 7."""
     params = init_stack(seed, cfg)
-    words = list(mlm.SENTENCE)
+    words = list(words)
     changed = list(words)
-    changed[page.CHANGED_POSITION] = page.CHANGED_WORD
-    result = leak_test(to_ids(words, CAT_VOCAB), page.CHANGED_POSITION, int(to_ids([page.CHANGED_WORD], CAT_VOCAB)[0]), params, cfg)
+    changed[position] = word
+    result = leak_test(to_ids(words, vocab), position, int(to_ids([word], vocab)[0]), params, cfg)
     return words, changed, result

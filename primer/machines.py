@@ -1,9 +1,11 @@
-"""Which mask each machine uses: the one place that decides it, and the stack run under it.
+"""The three machines: which mask each one uses (the one place that decides it) and which one an output needs.
 
 A machine is the block of primer.transformer under one setting of the mask knob: full (encoder),
 causal (decoder), causal plus a full cross rectangle over the source (encoder-decoder).
 mask[i, j] True: query i may read key j.
 """
+
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -62,17 +64,50 @@ def reach(machine, n, m):  # -> [n, n + m]
     return np.concatenate([self_mask, np.zeros((n, m), bool) if cross_mask is None else cross_mask], axis=1)
 
 
-def run(machine, tokens, params, cfg, memory=None):  # [n] -> [n, d]
-    """Run the stack of a machine on token ids (reading memory, the encoder's output, if it is the encoder-decoder).
+# ---- which machine an output needs ----------------------------------------------------------------
 
-    Returns the final-normed hidden states; primer.transformer.logits turns them into next-token scores.
-    Used in chapters 7 (decoder) and 9 (choosing).
+OUTPUTS = ("label", "span", "text", "translation")
+
+# Two questions decide it: is the output new tokens written one by one, and do those tokens read
+# a separate, complete input (another language, another modality)?
+_QUESTIONS = {
+    "label": (False, False),        # one class for the whole input
+    "span": (False, False),         # a start and an end position inside the input
+    "text": (True, False),          # a continuation of the input, token by token
+    "translation": (True, True),    # new tokens that read a whole sentence of another language
+}
+
+EXAMPLE_MODEL = {"encoder": "BERT-base", "decoder": "GPT-1", "encoder-decoder": "T5-base"}
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The architecture an output calls for, and the two answers that chose it. Used in chapter 9 (choosing)."""
+
+    output: str
+    writes_tokens: bool
+    reads_separate_input: bool
+    machine: str
+    example: str
+
+
+def machine_for(writes_tokens, reads_separate_input):  # bool, bool -> str
+    """Return the machine: nothing written -> encoder; written from a separate input -> encoder-decoder; else decoder.
+
+    Used in chapter 9 (choosing).
     """
-    if (machine == "encoder-decoder") != (memory is not None):
-        raise ValueError(f"memory (the encoder's output) is read by the encoder-decoder only, got machine={check_machine(machine)!r} "
-                         f"with memory {'given' if memory is not None else 'missing'}")
-    from primer.transformer import embed, stack   # here, not at the top: transformer asks this module for its masks
+    for name, value in (("writes_tokens", writes_tokens), ("reads_separate_input", reads_separate_input)):
+        if not isinstance(value, bool):
+            raise ValueError(f"{name} must be True or False, got {value!r}")
+    if not writes_tokens:
+        return "encoder"
+    return "encoder-decoder" if reads_separate_input else "decoder"
 
-    x = embed(tokens, params, cfg)
-    self_mask, cross_mask = masks(machine, len(x), None if memory is None else np.shape(memory)[0])
-    return stack(x, params, cfg, self_mask, memory=memory, cross_mask=cross_mask)[0]
+
+def architecture_for(output):  # str -> Choice
+    """Return the architecture an output of this shape calls for (one of OUTPUTS). Used in chapter 9 (choosing)."""
+    if output not in _QUESTIONS:
+        raise ValueError(f"output must be one of {OUTPUTS}, got {output!r}")
+    writes, separate = _QUESTIONS[output]
+    machine = machine_for(writes, separate)
+    return Choice(output, writes, separate, machine, EXAMPLE_MODEL[machine])

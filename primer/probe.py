@@ -9,6 +9,8 @@ same sums differently, e.g. when a variant is one row longer. What can read j mo
 import numpy as np
 
 from primer._checks import nonneg_int, positive_int
+from primer.machines import check_machine
+from primer.transformer import init_stack, logits, run_machine
 
 
 def nudge(tokens, j, vocab_size):  # [n] -> [n]
@@ -45,3 +47,40 @@ def movement(run, base, variants):  # run: input -> [n, ...]; -> [n, len(variant
     if not columns:
         raise ValueError("variants must hold at least one changed input")
     return np.stack(columns, axis=1)
+
+
+def run_seeded(machine, tokens, cfg, seeds, source=None):  # [n], [m] -> [n, ...]
+    """Run a machine with seeded weights: the encoder's hidden states, a decoder's logits.
+
+    seeds is (encoder seed, decoder seed); the encoder-decoder reads source through its encoder.
+    Used in chapter 9 (choosing).
+    """
+    enc_seed, dec_seed = seeds
+    if check_machine(machine) == "encoder":
+        return run_machine("encoder", tokens, init_stack(enc_seed, cfg), cfg)
+    if machine == "decoder":
+        params = init_stack(dec_seed, cfg)
+        return logits(run_machine("decoder", tokens, params, cfg), params)
+    if source is None:
+        raise ValueError("source is required for the encoder-decoder")
+    memory = run_machine("encoder", source, init_stack(enc_seed, cfg), cfg)
+    params = init_stack(dec_seed, cfg, cross=True)
+    return logits(run_machine("encoder-decoder", tokens, params, cfg, memory), params)
+
+
+def influence(machine, tokens, source, cfg, seeds):  # -> ([n, n], [n, m] or None)
+    """Measure what each output of a seeded machine reads: change one input token, record how far every output row moves.
+
+    Returns (own[i, j], src[i, j]): the largest change in output row i when token j of the
+    sequence (own) or of the source (src; None unless encoder-decoder) is replaced by another id.
+    Used in chapter 9 (choosing).
+    """
+    tokens = np.asarray(tokens)
+    source = np.asarray(source) if check_machine(machine) == "encoder-decoder" else None
+    own = movement(lambda t: run_seeded(machine, t, cfg, seeds, source), tokens,
+                   [nudge(tokens, j, cfg.vocab_size) for j in range(len(tokens))])
+    if source is None:
+        return own, None
+    src = movement(lambda s: run_seeded(machine, tokens, cfg, seeds, s), source,
+                   [nudge(source, j, cfg.vocab_size) for j in range(len(source))])
+    return own, src

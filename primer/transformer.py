@@ -10,7 +10,8 @@ import numpy as np
 
 from primer._checks import bool_mask, float_array
 from primer.attention import attention
-from primer.heads import merge_heads, split_heads
+from primer.self_cross_heads import merge_heads, split_heads
+from primer.machines import check_machine
 from primer.machines import masks as machine_masks   # the one place that says which mask a machine uses
 from primer.position import sinusoidal_encoding
 
@@ -210,3 +211,17 @@ def decode(tokens, params, cfg, memory=None, ops=None):  # [n] -> [n, vocab]
     x = embed(tokens, params, cfg)
     h, _ = stack(x, params, cfg, machine_masks("decoder", len(x))[0], memory=memory, ops=ops)
     return logits(h, params)
+
+
+def run_machine(machine, tokens, params, cfg, memory=None):  # [n] -> [n, d]
+    """Run the stack of a machine on token ids (reading memory, the encoder's output, if it is the encoder-decoder).
+
+    Returns the final-normed hidden states; logits turns them into next-token scores.
+    Used in chapters 7 (decoder) and 9 (choosing).
+    """
+    if (machine == "encoder-decoder") != (memory is not None):
+        raise ValueError(f"memory (the encoder's output) is read by the encoder-decoder only, got machine={check_machine(machine)!r} "
+                         f"with memory {'given' if memory is not None else 'missing'}")
+    x = embed(tokens, params, cfg)
+    self_mask, cross_mask = machine_masks(machine, len(x), None if memory is None else np.shape(memory)[0])
+    return stack(x, params, cfg, self_mask, memory=memory, cross_mask=cross_mask)[0]

@@ -17,12 +17,14 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from primer import architectures, counts, decoding, encdec, gradcheck, heads, kvcache, leak, machines, mlm, models, targets
-from primer import pipeline, position, probe, rnn, rounding, scores, seq2seq, transformer, vocab
+from primer import counts, decoding, encoder_decoder, gradcheck, image_prefix, kv_cache, leak, machines, mlm, published, targets
+from primer import self_cross_heads as heads
+from primer import sampling_pipeline as pipeline, position, probe, rnn, rounding, scores, seq2seq, transformer, vocab
 from primer._checks import bool_mask, float_array, int_at_least
 from primer.attention import attention
 from primer.config import Config
-from primer.figures import _style as figure_style
+from primer import language
+from primer.figures.controls import add_control
 from primer.figures import glossary
 from primer.masks import additive_mask, batch_mask, causal_mask, empty_rows, full_mask, key_padding_mask, window_mask
 from primer.pages import encoder_decoder as ed_page
@@ -40,7 +42,9 @@ EXPERIMENT = dict(d=4, d_in=2, input_scale=0.01, seed=0)
 S2S = (np.ones((2, 3)), np.ones((4, 5)), np.ones((3, 6)), np.ones((5, 6)), np.ones(6))   # s, h, w_s, w_h, v
 W3 = np.ones((3, 2))                                     # a [d=3, d_k=2] projection for decode_step
 ED_IDS = vocab.to_ids(ed_page.SOURCE, ed_page.VOCAB)
-PIPE = pipeline.shared_weights()
+PIPE = pipeline.shared_weights(0)
+ED_CFG = Config(**ed_page.CONFIG)
+ED_MODEL = encoder_decoder.model(ED_CFG, ed_page.ENC_SEED, ed_page.DEC_SEED)
 
 
 def rng():
@@ -50,9 +54,9 @@ def rng():
 def decode_past_max_len():
     """Fill a max_len=4 cache with 3 tokens, then ask for 2 more."""
     cfg = Config(max_len=4)
-    params, cache = transformer.init_stack(0, cfg), kvcache.KVCache(cfg)
-    kvcache.decode_cached(np.array([1, 2, 3]), params, cfg, cache)
-    kvcache.decode_cached(np.array([1, 2]), params, cfg, cache)
+    params, cache = transformer.init_stack(0, cfg), kv_cache.KVCache(cfg)
+    kv_cache.decode_cached(np.array([1, 2, 3]), params, cfg, cache)
+    kv_cache.decode_cached(np.array([1, 2]), params, cfg, cache)
 
 
 def stack_with_memory(cross_mask):
@@ -275,7 +279,7 @@ TABLE = [
     case(lambda: mlm.context_of(["a", "b"], 0, sides="up"), "sides", "context_of-sides"),
     case(lambda: mlm.fill_mask(top=0), "top", "fill_mask-top"),
 
-    # ---- machines, probe, leak, architectures (chapters 7 and 9)
+    # ---- machines, probe, leak, published (chapters 7 and 9)
     case(lambda: machines.check_machine("transformer"), "machine", "check_machine-unknown"),
     case(lambda: machines.masks("transformer", 3), "machine", "masks-unknown-machine", "machine must be one of"),
     case(lambda: machines.masks("encoder", 0), "n", "masks-size", "n must be"),
@@ -288,10 +292,10 @@ TABLE = [
     case(lambda: machines.stack_masks("decoder", 2, 0), "n_tgt", "stack_masks-size"),
     case(lambda: machines.stack_masks("encoder", 0, 2), "n_src", "stack_masks-n_src-size"),
     case(lambda: machines.reach("encoder", 3, 0), "m", "reach-size", "m must be"),
-    case(lambda: machines.run("rnn", np.array([1]), PARAMS, CFG), "machine", "run-unknown-machine", "machine must be one of"),
-    case(lambda: machines.run("encoder-decoder", np.array([1]), PARAMS, CFG), "memory", "run-memory"),
-    case(lambda: machines.run("decoder", np.array([1]), PARAMS, CFG, np.zeros((2, 16))), "memory", "run-memory-unwanted"),
-    case(lambda: machines.run("encoder", np.array([99]), PARAMS, CFG), "tokens", "run-tokens-range"),
+    case(lambda: transformer.run_machine("rnn", np.array([1]), PARAMS, CFG), "machine", "run-unknown-machine", "machine must be one of"),
+    case(lambda: transformer.run_machine("encoder-decoder", np.array([1]), PARAMS, CFG), "memory", "run-memory"),
+    case(lambda: transformer.run_machine("decoder", np.array([1]), PARAMS, CFG, np.zeros((2, 16))), "memory", "run-memory-unwanted"),
+    case(lambda: transformer.run_machine("encoder", np.array([99]), PARAMS, CFG), "tokens", "run-tokens-range"),
     case(lambda: probe.nudge(np.array([1, 2]), 5, 10), "j", "nudge-position", "j must be a position"),
     case(lambda: probe.nudge(np.array([1, 2]), -1, 5), "j", "nudge-below-0", "j must be"),
     case(lambda: probe.nudge(np.array([1, 2]), 0, 0), "vocab_size", "nudge-vocab_size-size"),
@@ -304,25 +308,25 @@ TABLE = [
     case(lambda: leak.leak_test(np.array([1, 2]), -1, 3, PARAMS, CFG), "position", "leak_test-position-below-0"),
     case(lambda: leak.leak_test(np.array([1.0, 2.0]), 1, 3, PARAMS, CFG), "tokens", "leak_test-float", "integer ids"),
     case(lambda: leak.leak_test(np.array([1, 2, 3]), 1, 2, PARAMS, CFG), "new_token", "leak_test-same-token", "differ"),
-    case(lambda: architectures.run("rnn", np.array([1, 2])), "machine", "architectures.run-unknown-machine"),
-    case(lambda: architectures.run("encoder-decoder", np.array([1, 2])), "source", "architectures.run-source"),
-    case(lambda: architectures.run("encoder", np.array([99])), "tokens", "architectures.run-tokens-range"),
-    case(lambda: architectures.machine_for(1, False), "writes_tokens", "machine_for-bool"),
-    case(lambda: architectures.machine_for(True, None), "reads_separate_input", "machine_for-none"),
-    case(lambda: architectures.architecture_for("poem"), "output", "architecture_for-unknown"),
-    case(lambda: architectures.same_size("GPT-1"), "names", "same_size-str"),
-    case(lambda: architectures.same_size(("T5-base",)), "names", "same_size-unknown"),
+    case(lambda: probe.run_seeded("rnn", np.array([1, 2]), CFG, (0, 1)), "machine", "run_seeded-unknown-machine"),
+    case(lambda: probe.run_seeded("encoder-decoder", np.array([1, 2]), CFG, (0, 1)), "source", "run_seeded-source"),
+    case(lambda: probe.run_seeded("encoder", np.array([99]), CFG, (0, 1)), "tokens", "run_seeded-tokens-range"),
+    case(lambda: machines.machine_for(1, False), "writes_tokens", "machine_for-bool"),
+    case(lambda: machines.machine_for(True, None), "reads_separate_input", "machine_for-none"),
+    case(lambda: machines.architecture_for("poem"), "output", "architecture_for-unknown"),
+    case(lambda: published.same_size("GPT-1"), "names", "same_size-str"),
+    case(lambda: published.same_size(("T5-base",)), "names", "same_size-unknown"),
     case(lambda: targets.next_token_pairs([1]), "tokens", "next_token_pairs-size"),
     case(lambda: targets.next_token_pairs([], bos=0), "tokens", "next_token_pairs-bos-size"),
 
     # ---- encoder-decoder (chapter 8)
-    case(lambda: encdec.two_stack_layout(0, 3), "n_source", "two_stack_layout-size"),
-    case(lambda: encdec.two_stack_layout(2, 0), "n_target", "two_stack_layout-n_target-size"),
-    case(lambda: encdec.prompt_layout((), ("a",)), "source", "prompt_layout-empty", "must not be empty"),
-    case(lambda: encdec.teacher_forced(source=("chien",)), "source", "teacher_forced-unknown", r"unknown \['chien'\]"),
-    case(lambda: encdec.generate(ED_IDS, *encdec.model(), ed_page.CFG, 0), "steps", "encdec.generate-size"),
-    case(lambda: encdec.generate(ED_IDS, *encdec.model(), ed_page.CFG, 65), "steps", "encdec.generate-past-max_len", "max_len"),
-    case(lambda: encdec.projection_counts(0), "max_steps", "projection_counts-size"),
+    case(lambda: encoder_decoder.two_stack_layout(0, 3), "n_source", "two_stack_layout-size"),
+    case(lambda: encoder_decoder.two_stack_layout(2, 0), "n_target", "two_stack_layout-n_target-size"),
+    case(lambda: encoder_decoder.prompt_layout((), ("a",), ("French", "English")), "source", "prompt_layout-empty", "must not be empty"),
+    case(lambda: encoder_decoder.teacher_forced(("chien",), ed_page.TARGET, ed_page.VOCAB, *ED_MODEL, ED_CFG), "source", "teacher_forced-unknown", r"unknown \['chien'\]"),
+    case(lambda: encoder_decoder.generate(ED_IDS, *ED_MODEL, ED_CFG, 0), "steps", "encoder_decoder.generate-size"),
+    case(lambda: encoder_decoder.generate(ED_IDS, *ED_MODEL, ED_CFG, 65), "steps", "encoder_decoder.generate-past-max_len", "max_len"),
+    case(lambda: encoder_decoder.projection_counts(ED_IDS, *ED_MODEL, ED_CFG, 0), "max_steps", "projection_counts-size"),
 
     # ---- counts and the published models (chapters 3, 9, 10, 11)
     case(lambda: counts.attention_cost(0, 512), "n", "attention_cost-size"),
@@ -342,11 +346,11 @@ TABLE = [
     case(lambda: counts.kv_cache_bytes(CFG, 1, batch=0), "batch", "kv_cache_bytes-batch"),
     case(lambda: counts.kv_cache_bytes(CFG, 1, bytes_per_value=0), "bytes_per_value", "kv_cache_bytes-bytes"),
     case(lambda: counts.format_bytes(-1), "n_bytes", "format_bytes-below-0"),
-    case(lambda: models.model("GPT-5"), "name", "model-unknown"),
-    case(lambda: models.summary("Llama-2-7B"), "name", "summary-no-published-total"),
-    case(lambda: models.Published("m", "decoder", {"d_model": 8}, "x"), "config", "Published-config"),
-    case(lambda: models.Published("", "decoder", CFG, "x"), "name", "Published-name"),
-    case(lambda: models.Published("m", "transducer", CFG, "x"), "machine", "Published-unknown-machine"),
+    case(lambda: published.model("GPT-5"), "name", "model-unknown"),
+    case(lambda: published.summary("Llama-2-7B"), "name", "summary-no-published-total"),
+    case(lambda: published.Published("m", "decoder", {"d_model": 8}, "x"), "config", "Published-config"),
+    case(lambda: published.Published("", "decoder", CFG, "x"), "name", "Published-name"),
+    case(lambda: published.Published("m", "transducer", CFG, "x"), "machine", "Published-unknown-machine"),
 
     # ---- decoding, the KV cache (chapters 10 and 12)
     case(lambda: decoding.temperature_softmax(np.ones(3), 0), "temperature", "temperature_softmax-T-0", "T -> 0 is greedy decoding"),
@@ -407,33 +411,33 @@ TABLE = [
     case(lambda: counts.total_rows(3, True, n_layers=0), "n_layers", "total_rows-size"),
     case(lambda: counts.total_rows(-1, True), "n_steps", "total_rows-below-0"),
     case(lambda: counts.speedup(3, "flops"), "work", "speedup-unknown-work", "work must be one of"),
-    case(lambda: kvcache.KVCache(CFG, dtype=np.int32), "dtype", "KVCache-dtype", "dtype must be a floating-point type"),
-    case(lambda: kvcache.decode_cached(np.array([1]), PARAMS, CFG, kvcache.KVCache(Config(n_layers=1))), "cache", "decode_cached-config",
+    case(lambda: kv_cache.KVCache(CFG, dtype=np.int32), "dtype", "KVCache-dtype", "dtype must be a floating-point type"),
+    case(lambda: kv_cache.decode_cached(np.array([1]), PARAMS, CFG, kv_cache.KVCache(Config(n_layers=1))), "cache", "decode_cached-config",
          "cache must be made for the same Config"),
     case(decode_past_max_len, "tokens", "decode_cached-past-max_len", r"start \+ len\(tokens\) must be <= max_len=4"),
-    case(lambda: kvcache.decode_cached(np.array([40]), PARAMS, CFG, kvcache.KVCache(CFG)), "tokens", "decode_cached-tokens-range",
+    case(lambda: kv_cache.decode_cached(np.array([40]), PARAMS, CFG, kv_cache.KVCache(CFG)), "tokens", "decode_cached-tokens-range",
          "tokens must be ids in"),
-    case(lambda: kvcache.decode_cached(np.array([0]), encdec.model()[1], ed_page.CFG, memory_kv=[]), "memory_kv",
+    case(lambda: kv_cache.decode_cached(np.array([0]), ED_MODEL[1], ED_CFG, memory_kv=[]), "memory_kv",
          "decode_cached-memory_kv-layers", r"one \(K, V\) per layer"),
-    case(lambda: kvcache.decode_step(np.ones(4), np.ones((2, 3)), np.ones((2, 4)), *(np.ones((4, 4)),) * 3), "k_cache", "decode_step-shape",
+    case(lambda: kv_cache.decode_step(np.ones(4), np.ones((2, 3)), np.ones((2, 4)), *(np.ones((4, 4)),) * 3), "k_cache", "decode_step-shape",
          r"k_cache must have shape \[t, 4\]"),
-    case(lambda: kvcache.decode_step(np.ones(3), np.zeros((2, 2)), np.zeros(4), W3, W3, W3), "v_cache", "decode_step-v_cache-shape",
+    case(lambda: kv_cache.decode_step(np.ones(3), np.zeros((2, 2)), np.zeros(4), W3, W3, W3), "v_cache", "decode_step-v_cache-shape",
          r"v_cache must have shape \[t, 2\]"),
-    case(lambda: kvcache.decode_step(np.ones(3), np.zeros((2, 2)), np.zeros((1, 2)), W3, W3, W3), "k_cache", "decode_step-cache-rows",
+    case(lambda: kv_cache.decode_step(np.ones(3), np.zeros((2, 2)), np.zeros((1, 2)), W3, W3, W3), "k_cache", "decode_step-cache-rows",
          "k_cache and v_cache must hold the same number of rows"),
-    case(lambda: kvcache.decode_step(np.ones((2, 3)), np.zeros((0, 2)), np.zeros((0, 2)), W3, W3, W3), "x_new", "decode_step-x_new-shape",
+    case(lambda: kv_cache.decode_step(np.ones((2, 3)), np.zeros((0, 2)), np.zeros((0, 2)), W3, W3, W3), "x_new", "decode_step-x_new-shape",
          "x_new must be one row"),
-    case(lambda: kvcache.decode_step(np.array([1.0, np.nan, 0.0]), np.zeros((0, 2)), np.zeros((0, 2)), W3, W3, W3), "x_new",
+    case(lambda: kv_cache.decode_step(np.array([1.0, np.nan, 0.0]), np.zeros((0, 2)), np.zeros((0, 2)), W3, W3, W3), "x_new",
          "decode_step-nan", "x_new must be finite"),
-    case(lambda: kvcache.decode_step(np.ones(3), np.zeros((0, 2)), np.zeros((0, 2)), np.ones((4, 2)), W3, W3), "w_q",
+    case(lambda: kv_cache.decode_step(np.ones(3), np.zeros((0, 2)), np.zeros((0, 2)), np.ones((4, 2)), W3, W3), "w_q",
          "decode_step-w-rows", "w_q, w_k and w_v must have d = 3 rows"),
-    case(lambda: kvcache.decode_step(np.ones(3), np.zeros((0, 2)), np.zeros((0, 2)), np.ones((3, 5)), W3, W3), "w_k",
+    case(lambda: kv_cache.decode_step(np.ones(3), np.zeros((0, 2)), np.zeros((0, 2)), np.ones((3, 5)), W3, W3), "w_k",
          "decode_step-d_k", "w_q and w_k must give the same d_k"),
-    case(lambda: kvcache.old_rows_drift(np.array([1, 2]), 3, PARAMS, CFG, "window"), "machine", "old_rows_drift-unknown-machine",
+    case(lambda: kv_cache.old_rows_drift(np.array([1, 2]), 3, PARAMS, CFG, "window"), "machine", "old_rows_drift-unknown-machine",
          "machine must be one of"),
-    case(lambda: kvcache.old_rows_drift(np.array([1, 2]), 3, PARAMS, CFG, "encoder-decoder"), "machine", "old_rows_drift-machine",
+    case(lambda: kv_cache.old_rows_drift(np.array([1, 2]), 3, PARAMS, CFG, "encoder-decoder"), "machine", "old_rows_drift-machine",
          "machine must be 'encoder' or 'decoder'"),
-    case(lambda: kvcache.new_row_dependence(np.ones((1, 2)), np.ones((1, 2)), np.ones((1, 2))), "q", "new_row_dependence-size",
+    case(lambda: kv_cache.new_row_dependence(np.ones((1, 2)), np.ones((1, 2)), np.ones((1, 2))), "q", "new_row_dependence-size",
          "same number of rows n >= 2"),
 
     # ---- the pipeline (chapters 12 and 13), rounding
@@ -446,29 +450,29 @@ TABLE = [
     case(lambda: pipeline.forward(pipeline.tokenize(PROMPT), PIPE, pipeline.CFG, "gpt"), "machine", "forward-unknown-machine",
          "machine must be one of"),
     case(lambda: pipeline.forward(pipeline.tokenize("ab"), PIPE, pipeline.CFG, "encoder-decoder"), "memory", "forward-memory"),
-    case(lambda: pipeline.forward(pipeline.tokenize(PROMPT), PIPE, pipeline.CFG, "decoder", pipeline.source_memory()), "memory",
+    case(lambda: pipeline.forward(pipeline.tokenize(PROMPT), PIPE, pipeline.CFG, "decoder", pipeline.source_memory("le chat", 1)), "memory",
          "forward-memory-unwanted", "memory is read only"),
-    case(lambda: pipeline.dependence(machine="gpt"), "machine", "dependence-unknown-machine", "machine must be one of"),
+    case(lambda: pipeline.dependence(PROMPT, "gpt", "le chat", PIPE, 1), "machine", "dependence-unknown-machine", "machine must be one of"),
     case(lambda: pipeline.blocks(np.zeros((3, 16)), PIPE, pipeline.CFG, causal_mask(4)), "self_mask", "blocks-self_mask-shape"),
     case(lambda: pipeline.blocks(np.zeros((3, 16)), PIPE, pipeline.CFG, causal_mask(3), np.zeros((2, 16)), full_mask(3, 3)),
          "cross_mask", "blocks-cross_mask-shape"),
-    case(lambda: pipeline.patchify(np.ones((5, 5)), 2), "patch", "patchify-divide", "divisible"),
-    case(lambda: pipeline.patchify(np.zeros((4, 3)), 2), "image", "patchify-not-square", "square"),
-    case(lambda: pipeline.patchify(np.zeros((4, 4)), 0), "patch", "patchify-size"),
-    case(lambda: pipeline.patchify(np.zeros(4), 2), "image", "patchify-flat", "dimension"),
-    case(lambda: pipeline.run("the cat", n_new=-1), "n_new", "pipeline.run-below-0"),
-    case(lambda: pipeline.run(n_new=60), "n_new", "pipeline.run-past-max_len", "max_len"),
-    case(lambda: pipeline.run(temperature=0), "temperature", "pipeline.run-T-0", "greedy"),
-    case(lambda: pipeline.run(seed=-1), "seed", "pipeline.run-seed-below-0"),
+    case(lambda: image_prefix.patchify(np.ones((5, 5)), 2), "patch", "patchify-divide", "divisible"),
+    case(lambda: image_prefix.patchify(np.zeros((4, 3)), 2), "image", "patchify-not-square", "square"),
+    case(lambda: image_prefix.patchify(np.zeros((4, 4)), 0), "patch", "patchify-size"),
+    case(lambda: image_prefix.patchify(np.zeros(4), 2), "image", "patchify-flat", "dimension"),
+    case(lambda: pipeline.run("the cat", PIPE, n_new=-1, temperature=1.0, seed=0), "n_new", "pipeline.run-below-0"),
+    case(lambda: pipeline.run(PROMPT, PIPE, n_new=60, temperature=1.0, seed=0), "n_new", "pipeline.run-past-max_len", "max_len"),
+    case(lambda: pipeline.run(PROMPT, PIPE, n_new=8, temperature=0, seed=0), "temperature", "pipeline.run-T-0", "greedy"),
+    case(lambda: pipeline.run(PROMPT, PIPE, n_new=8, temperature=1.0, seed=-1), "seed", "pipeline.run-seed-below-0"),
     case(lambda: pipeline.shared_weights(-1), "seed", "shared_weights-seed-below-0"),
     case(lambda: rounding.is_rounding(np.array([np.nan])), "x", "is_rounding-nan"),
 
     # ---- the figure builders' shared checks
-    case(lambda: figure_style.page_lang("fr"), "lang", "page_lang-unknown", "lang must be one of"),
-    case(lambda: figure_style.labels("no_such_section", "en"), "section", "labels-unknown"),
-    case(lambda: figure_style.add_control(go.Figure(), [("a", [], None), ("b", [], None)], kind="wheel"), "kind", "add_control-unknown"),
-    case(lambda: figure_style.add_control(go.Figure(), []), "steps", "add_control-no-steps"),
-    case(lambda: figure_style.add_control(go.Figure(), [("a", [], None), ("b", [], None)], active=2), "active", "add_control-active"),
+    case(lambda: language.page_lang("fr"), "lang", "page_lang-unknown", "lang must be one of"),
+    case(lambda: language.labels("no_such_section", "en"), "section", "labels-unknown"),
+    case(lambda: add_control(go.Figure(), [("a", [], None), ("b", [], None)], kind="wheel"), "kind", "add_control-unknown"),
+    case(lambda: add_control(go.Figure(), []), "steps", "add_control-no-steps"),
+    case(lambda: add_control(go.Figure(), [("a", [], None), ("b", [], None)], active=2), "active", "add_control-active"),
     case(lambda: glossary.glossary_table([], {}, lang="en"), "terms", "glossary_table-size"),
     case(lambda: glossary.glossary_table([{"key": "k", "zh": "z", "en": "e"}], {"en": {}}, lang="en"), "terms",
          "glossary_table-missing-field"),

@@ -3,10 +3,8 @@
 import numpy as np
 import pytest
 
-from conftest import LANGS, tables
 from primer import attention, causal_mask
 from primer.conventions import CONVENTIONS
-from primer.figures import mask as figures
 
 
 class _Torch:
@@ -134,10 +132,3 @@ def test_every_torch_row_is_measured_here():
                 ("torch.nn.MultiheadAttention", "attn_mask (bool)"),
                 ("torch.nn.MultiheadAttention", "key_padding_mask (bool)")}
     assert {(c.call, c.argument) for c in CONVENTIONS if c.checked == "torch"} == measured
-
-
-@pytest.mark.parametrize("lang", LANGS)
-def test_the_pages_table_is_the_measured_one(read_page, lang):
-    import markdown
-    expected = tables(markdown.markdown(figures.conventions_table(CONVENTIONS, lang=lang), extensions=["tables"]))
-    assert expected[0] in tables(read_page(lang, "05-mask.md"))

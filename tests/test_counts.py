@@ -15,8 +15,8 @@ from primer.counts import (PARTS, attention_cost, cost_ratio, cost_row, count_pa
                            kv_cache_bytes, measured_ops, predicted_ops, rnn_cost, serial_steps, speedup, total_rows,
                            total_scores)
 from primer.decoding import generate
-from primer.kvcache import KVCache, decode_cached
-from primer.models import model
+from primer.kv_cache import KVCache, decode_cached
+from primer.published import model
 from primer.transformer import init_stack
 
 small = st.integers(1, 6)

@@ -98,7 +98,7 @@ def pct(x):
 
 
 def test_frequency_table_numbers():
-    # pinned on both language pages by tests/test_pages_12_13.py
+    # pinned on both language pages by tests/pages/test_12_sampling_pipeline.py
     expected = {
         0.5: (["83.8%", "11.3%", "4.2%", "0.6%", "0.1%"], ["84.1%", "11.1%", "4.1%", "0.6%", "0.1%"]),
         1.0: (["58.7%", "21.6%", "13.1%", "4.8%", "1.8%"], ["58.8%", "21.4%", "13.4%", "4.7%", "1.8%"]),
@@ -252,7 +252,7 @@ def test_temperature_slider_has_one_step_per_temperature(lang):
 
     temps = (0, 0.5, 1.0, 2.0)
     probs = [np.eye(5)[0]] + [temperature_softmax(NEXT_LOGITS, t) for t in temps[1:]]
-    fig = figs.temperature_slider(temps, probs, probs, [entropy_bits(p) for p in probs], n_draws=10, active=2, lang=lang)
+    fig = figs.temperature(temps, probs, probs, [entropy_bits(p) for p in probs], n_draws=10, active=2, lang=lang)
     steps = fig.layout.sliders[0].steps
     assert len(steps) == 4 and len(fig.data) == 12
     assert steps[0].label == ("0（贪心）" if lang == "zh" else "0 (greedy)")

@@ -9,8 +9,8 @@ import plotly.graph_objects as go
 import pytest
 
 from conftest import LANGS, html_path, page_names
-from primer.figures._style import (ACCENT, CLOSED_COLOR, LEFT_COLOR, NEG_INF, OPEN_SCALE, RIGHT_COLOR, describe,
-                                   heatmap_traces, lean, to_html)
+from primer.figures.html import describe, lean, to_html
+from primer.figures.look import ACCENT, CLOSED_COLOR, LEFT_COLOR, NEG_INF, OPEN_SCALE, RIGHT_COLOR, heatmap_traces
 
 # Machado, Oliveira & Fernandes (2009), severity 1: the three dichromacies, applied to linear RGB.
 CVD = {

@@ -8,8 +8,9 @@ import plotly.graph_objects as go
 import pytest
 
 from primer import causal_mask
-from primer.figures import md_table, page_lang, pct, to_html
-from primer.figures._style import CLOSED_COLOR, NEG_INF, TEMPLATE, add_control, heatmap_traces, styled
+from primer.figures import md_table, pct, to_html
+from primer.figures.controls import add_control
+from primer.figures.look import CLOSED_COLOR, NEG_INF, TEMPLATE, heatmap_traces, styled
 
 
 def test_closed_cells_are_drawn_by_a_second_trace_with_a_label():
@@ -37,13 +38,6 @@ def test_html_has_a_fixed_div_id_and_no_plotly_js():
     assert 'id="fig-test"' in html and "Plotly.newPlot" in html
     assert len(html) < 20_000 and "cdn" not in html.lower()
     assert json.loads(re.search(r"\"fig-test\",\s*(\[\{.*?\}\]),", html).group(1))[0]["y"] == [1, 2]
-
-
-def test_page_language(monkeypatch):
-    monkeypatch.delenv("PRIMER_LANG", raising=False)
-    assert page_lang() == "en"
-    monkeypatch.setenv("PRIMER_LANG", "zh")
-    assert page_lang() == "zh" and page_lang("en") == "en"
 
 
 def test_tables():

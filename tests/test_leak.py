@@ -2,15 +2,19 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from primer import leak
-from primer.pages.encoder import CFG
+from primer import leak, mlm
+from primer.config import Config
+from primer.pages.decoder import CHANGED_POSITION, CHANGED_WORD
+from primer.pages.encoder import SEED
 from primer.rounding import is_rounding
 from primer.transformer import init_stack
 from primer.vocab import CAT_VOCAB
 
+CFG = Config(vocab_size=len(CAT_VOCAB))
+
 
 def test_page_experiment_both_outcomes():
-    words, changed, r = leak.experiment()
+    words, changed, r = leak.experiment(mlm.SENTENCE, CHANGED_POSITION, CHANGED_WORD, CAT_VOCAB, CFG, SEED)
     assert words == ["the", "cat", "sat", "on", "the", "mat"] and changed[-1] == "rug"
     assert is_rounding(r.earlier_masked)                    # unmoved with the mask
     assert is_rounding(r.delta_masked[:5])

@@ -7,8 +7,10 @@ from hypothesis import strategies as st
 
 from primer import causal_mask, full_mask
 from primer.config import Config
-from primer.machines import MACHINES, masks, reach, run, stack_masks
-from primer.transformer import decode, encode, init_stack
+from conftest import load_snippet
+from primer.machines import EXAMPLE_MODEL, MACHINES, OUTPUTS, architecture_for, machine_for, masks, reach, stack_masks
+from primer.published import model
+from primer.transformer import decode, encode, init_stack, run_machine as run
 
 CFG = Config()
 
@@ -61,3 +63,42 @@ def test_run_is_the_transformers_encoder_and_decoder(tokens, seed):
     assert np.abs(logits - decode(tokens, params, CFG)).max() <= 1e-12
     logits = run("encoder-decoder", tokens, params, CFG, memory) @ params["wte"].T
     assert np.abs(logits - decode(tokens, params, CFG, memory=memory)).max() <= 1e-12
+
+
+# ---- which machine an output needs (chapter 9)
+
+def test_output_rule():
+    got = {o: architecture_for(o).machine for o in OUTPUTS}
+    assert got == {"label": "encoder", "span": "encoder", "text": "decoder", "translation": "encoder-decoder"}
+    for o in OUTPUTS:
+        c = architecture_for(o)
+        assert c.example == EXAMPLE_MODEL[c.machine] and model(c.example).machine == c.machine
+
+
+@given(st.booleans(), st.booleans())
+def test_machine_for_covers_every_answer(writes, separate):
+    machine = machine_for(writes, separate)
+    assert machine in MACHINES
+    assert (machine == "encoder") == (not writes)
+
+
+# ---- the chapter's numpy core agrees with primer (chapter 9)
+
+def test_chapter_9_core_numpy_equals_primer_on_random_inputs():
+    from primer.attention import attention
+
+    core = load_snippet("09-choosing/core_numpy.py")
+    rng = np.random.default_rng(9)
+    for machine in MACHINES:
+        for n, m in ((1, 1), (4, 3), (6, 2)):
+            ours, theirs = core["masks_for"](machine, n, m), masks(machine, n, m)
+            assert np.array_equal(ours[0], theirs[0])
+            assert (ours[1] is None) == (theirs[1] is None)
+            if ours[1] is not None:
+                assert np.array_equal(ours[1], theirs[1])
+            x, w = rng.normal(size=(n, 5)), [rng.normal(size=(5, 3)) for _ in range(3)]
+            f = core["attention_layer"](ours[0], *w)
+            assert np.allclose(f(x), attention(x @ w[0], x @ w[1], x @ w[2], theirs[0])[0], atol=1e-12)
+            assert np.array_equal(core["reads"](f, x), ours[0])
+    with pytest.raises(ValueError, match="machine must be"):
+        core["masks_for"]("seq2seq", 3)

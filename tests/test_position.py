@@ -3,7 +3,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from primer import causal_mask
-from primer.heads import multi_head_attention
+from primer.self_cross_heads import multi_head_attention
 from primer.position import LIKE_HEADS, LIKE_SWAP, LIKE_W, LIKE_X, add_positions, permutation_gap, sinusoidal_encoding
 
 even = st.integers(1, 32).map(lambda k: 2 * k)

@@ -1,12 +1,18 @@
 """The one dependence probe: change an input, measure how far each output row moved."""
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from primer import attention, causal_mask
-from primer.probe import movement, nudge
+from primer.config import Config
+from primer.machines import MACHINES, masks
+from primer.pages.choosing import SEEDS, SOURCE, TARGET
+from primer.probe import influence, movement, nudge, run_seeded
 from primer.rounding import is_rounding
+
+TINY = Config()
 
 
 @given(st.lists(st.integers(0, 9), min_size=1, max_size=8), st.data())
@@ -39,3 +45,28 @@ def test_under_a_causal_mask_earlier_rows_never_move(n, seed):
 def test_a_longer_variant_compares_only_the_old_rows():
     moved = movement(lambda t: np.cumsum(np.asarray(t, float))[:, None], [1, 2, 3], [[1, 2, 3, 4], [1, 5, 3]])
     assert moved.tolist() == [[0.0, 0.0], [0.0, 3.0], [0.0, 3.0]]
+
+
+# ---- the seeded machines of chapter 9: what the real block reads (measured) against their masks
+
+@pytest.mark.parametrize("machine", MACHINES)
+def test_measured_reads_equal_the_masks_cell_for_cell(machine):
+    self_mask, cross_mask = masks(machine, len(TARGET), len(SOURCE))
+    own, src = influence(machine, TARGET, SOURCE, TINY, SEEDS)
+    assert np.array_equal(own > 1e-3, self_mask)     # open cells move visibly, masked ones by rounding at most
+    assert is_rounding(own[~self_mask])
+    if cross_mask is None:
+        assert src is None
+    else:
+        assert np.array_equal(src > 1e-3, cross_mask)   # every output reads every source token
+
+
+def test_decoder_outputs_do_not_move_when_a_future_token_changes():
+    own, _ = influence("decoder", np.array([1, 2, 3, 4, 5, 6]), SOURCE, TINY, SEEDS)
+    assert is_rounding(np.triu(own, k=1)) and np.all(np.diag(own) > 1e-3)
+
+
+def test_run_shapes():
+    assert run_seeded("encoder", TARGET, TINY, SEEDS).shape == (len(TARGET), 16)
+    assert run_seeded("decoder", TARGET, TINY, SEEDS).shape == (len(TARGET), 32)
+    assert run_seeded("encoder-decoder", TARGET, TINY, SEEDS, SOURCE).shape == (len(TARGET), 32)

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from primer import window_mask
 from primer.config import Config
 from primer.counts import kv_cache_bytes
-from primer.models import model
+from primer.published import model
 
 
 def bytes_of_keys_the_last_query_reads(cfg, n_tokens, bytes_per_value=2):

@@ -12,23 +12,12 @@ from pathlib import Path
 
 import yaml
 
+from primer.language import labels
+
 ROOT = Path(__file__).resolve().parents[1]
 SPECS = ROOT / "notebooks"
 SNIPPETS = ROOT / "docs" / "snippets"
 LANGS = ("zh", "en")
-WORDS = {  # the headings every notebook shares
-    "zh": {"code": "## 本章的代码\n\n和章节页上执行的是同一段 numpy 代码，可以直接改、直接跑。",
-           "exercises": "## 练习\n\n每道题：先补全函数、运行那一格，再运行下面的检查格。检查格会在随机输入和边界情况上"
-                        "把你的函数和 primer 的实现对比，说出第一处不同。答案在折叠起来的格子里。",
-           "exercise": "### 练习 {k}：{title}",
-           "intro": "本笔记本只需要 numpy、matplotlib 和 primer（`pip install -e .`），在任何 Jupyter 里都能跑。"},
-    "en": {"code": "## The chapter's code\n\nThe same numpy code the chapter page runs; change it and run it.",
-           "exercises": "## Exercises\n\nFor each one: fill in the function, run its cell, then run the check below it. "
-                        "The check compares your function with primer's on random inputs and edge cases and "
-                        "names the first difference. The solution sits in a collapsed cell.",
-           "exercise": "### Exercise {k}: {title}",
-           "intro": "This notebook needs only numpy, matplotlib and primer (`pip install -e .`) and runs in any Jupyter."},
-}
 
 
 def chapters():
@@ -60,7 +49,7 @@ def _code(cell_id, text, tags=(), hidden=False):
 
 def notebook(chapter, lang):
     """Return the notebook of a chapter in one language, as a dict (nbformat 4.5, no outputs)."""
-    s, w = spec(chapter), WORDS[lang]
+    s, w = spec(chapter), labels("notebook", lang)
     cells = [_md("title", f"# {s['title'][lang]}\n\n{s['intro'][lang].strip()}\n\n{w['intro']}"),
              _code("language", f'from primer.exercises import check, labels, use_language\n\nuse_language("{lang}")',
                    tags=["language"]),

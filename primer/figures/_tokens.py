@@ -3,7 +3,7 @@
 import numpy as np
 import plotly.graph_objects as go
 
-from primer.figures._style import ACCENT, CLOSED_COLOR, LEFT_COLOR
+from primer.figures.look import ACCENT, CLOSED_COLOR, LEFT_COLOR
 
 
 def arc_top(n, pad=0.35):

@@ -4,14 +4,16 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from primer.figures._style import ACCENT, MUTED, finish, heatmap_traces, labels, page_lang, styled
+from primer.figures.controls import finish
+from primer.figures.look import ACCENT, MUTED, heatmap_traces, styled
+from primer.language import labels, page_lang
 from primer.figures.tables import FD_AGREE, fmt_below, md_table, pct
 
 
 SCORE_ORDER = ("additive", "dot", "bilinear", "scaled")
 
 
-def score_table(scores, weights, *, lang=None):
+def scores_table(scores, weights, *, lang=None):
     """Return a Markdown table: one row per score function, each key's raw score and softmax weight.
 
     Page: 03-attention.md
@@ -83,7 +85,7 @@ def variance_chart(d_ks, variances, saturations, n_keys, *, lang=None):
     return styled(fig, height=440)
 
 
-def reach_heatmap(reach_by_mask, *, lang=None):
+def gradient_reach(reach_by_mask, *, lang=None):
     """Draw ‖∂output_i/∂input_j‖ as a heatmap; buttons switch between no mask and the causal mask.
 
     Page: 03-attention.md

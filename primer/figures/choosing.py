@@ -4,7 +4,9 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from primer.figures._style import ACCENT, MUTED, add_control, finish, heatmap_traces, labels, styled
+from primer.figures.controls import add_control, finish
+from primer.figures.look import ACCENT, MUTED, heatmap_traces, styled
+from primer.language import labels
 from primer.figures.tables import md_table
 from primer.rounding import BOUND
 
@@ -121,7 +123,7 @@ def _three_masks(fig, enc, dec, cross, t, x_labels):
     return shown, layout, notes
 
 
-def model_picker(models, *, lang=None):
+def model_params(models, *, lang=None):
     """Draw a model's masks and where its parameters are; buttons pick the model.
 
     models: list of dicts with name, machine, config (a primer.config.Config), parts ({part: count}), total,
@@ -169,10 +171,10 @@ def model_picker(models, *, lang=None):
     return finish(fig, steps, kind="buttons", y=1.1, height=720, margin=dict(t=90))
 
 
-def output_picker(choices, masks_by_output, *, lang=None):
+def output_machine(choices, masks_by_output, *, lang=None):
     """Draw, for each shape of output, the architecture it calls for and that machine's masks; a dropdown picks.
 
-    choices: list of primer.architectures.Choice; masks_by_output: output -> (enc, dec, cross) masks.
+    choices: list of primer.machines.Choice; masks_by_output: output -> (enc, dec, cross) masks.
 
     Page: 09-choosing.md
     """

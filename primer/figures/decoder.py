@@ -4,7 +4,9 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from primer.figures._style import ACCENT, MUTED, add_control, finish, heatmap_traces, labels, styled, tick_labels
+from primer.figures.controls import add_control, finish
+from primer.figures.look import ACCENT, MUTED, heatmap_traces, styled, tick_labels
+from primer.language import labels
 from primer.figures._tokens import arc_trace, token_figure, token_trace
 from primer.figures.tables import md_table
 from primer.rounding import is_rounding
@@ -68,7 +70,7 @@ def visible_range(words, weights, *, lang=None):
     return finish(fig, steps, kind="slider", prefix=t["token"], active=active, height=400, margin=dict(t=60), title_step=active)
 
 
-def leak_toggle(words, changed, result, *, lang=None):
+def future_leak(words, changed, result, *, lang=None):
     """Draw each position's max |Δ| after one future token changes; buttons switch the mask on and off.
 
     Page: 07-decoder.md
@@ -93,7 +95,7 @@ def leak_toggle(words, changed, result, *, lang=None):
     return styled(fig, height=420)
 
 
-def leak_table(words, changed, result, *, lang=None):
+def future_leak_table(words, changed, result, *, lang=None):
     """Return a Markdown table of each position's max |Δ| with the causal mask and with a full mask.
 
     Page: 07-decoder.md
@@ -107,7 +109,7 @@ def leak_table(words, changed, result, *, lang=None):
     return md_table([t["pos"], t["tok"], t["on"], t["off"]], rows)
 
 
-def pairs_table(inputs, targets, n_tokens, bos=None, *, lang=None):
+def next_token_pairs_table(inputs, targets, n_tokens, bos=None, *, lang=None):
     """Return a Markdown table of next-token exercises (input token, token to predict) and their count.
 
     Page: 07-decoder.md

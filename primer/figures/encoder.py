@@ -4,7 +4,9 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from primer.figures._style import ACCENT, LEFT_COLOR, MUTED, RIGHT_COLOR, add_control, finish, heatmap_traces, labels, styled
+from primer.figures.controls import add_control, finish
+from primer.figures.look import ACCENT, LEFT_COLOR, MUTED, RIGHT_COLOR, heatmap_traces, styled
+from primer.language import labels
 from primer.figures._tokens import arc_top, arc_trace, token_figure, token_trace
 from primer.figures.tables import md_table, pct
 
@@ -33,7 +35,7 @@ def both_directions(words, weights, *, lang=None):
     return styled(fig, height=460)
 
 
-def open_grid(ns, masks, *, lang=None):
+def full_masks(ns, masks, *, lang=None):
     """Draw the n×n mask for each n; a slider changes n and every cell stays open.
 
     Page: 06-encoder.md
@@ -100,7 +102,7 @@ def mlm_walk(words, position, steps, vocab, *, top=6, lang=None):
     return finish(fig, specs, kind="slider", prefix=t["step_prefix"], height=560, margin=dict(t=60), title_step=0)
 
 
-def masking_table(rows, n_tokens, rate, *, lang=None):
+def mlm_masking_table(rows, n_tokens, rate, *, lang=None):
     """Return a Markdown table of the positions BERT's rule picked, and a line with the rate achieved.
 
     Page: 06-encoder.md
@@ -111,7 +113,7 @@ def masking_table(rows, n_tokens, rate, *, lang=None):
     return md_table([t["pos"], t["tok"], t["action"], t["shown"]], body) + "\n" + line + "\n"
 
 
-def guesses_table(guesses, *, lang=None):
+def mlm_guesses_table(guesses, *, lang=None):
     """Return a Markdown table: for each context ('none', 'left', 'right', 'both'), the top guesses.
 
     Page: 06-encoder.md

@@ -4,11 +4,13 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from primer.figures._style import ACCENT, LEFT_COLOR, RIGHT_COLOR, finish, heatmap_traces, labels, styled, tick_labels
+from primer.figures.controls import finish
+from primer.figures.look import ACCENT, LEFT_COLOR, RIGHT_COLOR, heatmap_traces, styled, tick_labels
+from primer.language import labels
 from primer.figures.tables import md_table
 
 CROSS_COLOR = "#9467bd"
-REGION_COLORS = {1: LEFT_COLOR, 2: CROSS_COLOR, 3: RIGHT_COLOR, 4: "#8c564b"}  # encdec region codes
+REGION_COLORS = {1: LEFT_COLOR, 2: CROSS_COLOR, 3: RIGHT_COLOR, 4: "#8c564b"}  # primer.encoder_decoder region codes
 
 
 def _stack_boxes(n_layers, layer, x, color):
@@ -136,10 +138,10 @@ def cross_rows(src, tgt, cross_w, mask, *, lang=None):
     return finish(fig, steps, kind="slider", prefix=t["row"], height=440, margin=dict(t=60), title_step=0)
 
 
-def layouts(two, one, *, lang=None):
+def two_layouts(two, one, *, lang=None):
     """Draw the two layouts of a translation on one grid each; buttons switch layout.
 
-    two and one are (words, mask, region codes) as primer.encdec builds them.
+    two and one are (words, mask, region codes) as primer.encoder_decoder builds them.
 
     Page: 08-encoder-decoder.md
     """

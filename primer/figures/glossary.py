@@ -1,6 +1,6 @@
 """The glossary page's table, built from the term list (docs/snippets/glossary/terms.yml)."""
 
-from primer.figures._style import page_lang
+from primer.language import page_lang
 from primer.figures.tables import md_table
 
 OTHER = {"zh": "en", "en": "zh"}

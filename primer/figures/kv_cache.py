@@ -4,7 +4,9 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from primer.figures._style import ACCENT, MUTED, add_control, finish, labels, styled
+from primer.figures.controls import add_control, finish
+from primer.figures.look import ACCENT, MUTED, styled
+from primer.language import labels
 from primer.figures.tables import fmt_change, md_table
 from primer.rounding import is_rounding
 
@@ -84,7 +86,7 @@ def _e(x):
     return fmt_change(x)
 
 
-def equality_table(rows, *, lang=None):
+def cache_equal(rows, *, lang=None):
     """Return a Markdown table of (layers, heads, length, max |difference|) rows.
 
     Page: 10-kv-cache.md
@@ -107,7 +109,7 @@ def drift_table(causal, full, *, lang=None):
     return md_table([t["what"], t["causal"], t["full"]], rows)
 
 
-def dependence_table(change, *, lang=None):
+def kv_dependence_table(change, *, lang=None):
     """Return a Markdown table: which old rows, once replaced by noise, move the new row's output.
 
     Page: 10-kv-cache.md

@@ -2,7 +2,8 @@
 
 import plotly.graph_objects as go
 
-from primer.figures._style import ACCENT, MUTED, labels, styled
+from primer.figures.look import ACCENT, MUTED, styled
+from primer.language import labels
 from primer.figures.tables import md_table
 
 GIB = 1024 ** 3

@@ -4,7 +4,9 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from primer.figures._style import ACCENT, CLOSED_COLOR, MUTED, NEG_INF, add_control, heatmap_traces, labels, styled
+from primer.figures.controls import add_control
+from primer.figures.look import ACCENT, CLOSED_COLOR, MUTED, NEG_INF, heatmap_traces, styled
+from primer.language import labels
 from primer.figures.tables import md_table, pct
 
 
@@ -56,7 +58,7 @@ def row_walk(weights, mask, *, lang=None):
     return styled(fig, height=400)
 
 
-def rule_toggle(correct, buggy, open_row, *, leak_key, lang=None):
+def fill_rule(correct, buggy, open_row, *, leak_key, lang=None):
     """Draw one row's weights under the −∞ rule and the 0 rule; buttons switch the rule.
 
     Page: 05-mask.md
@@ -80,7 +82,7 @@ def rule_toggle(correct, buggy, open_row, *, leak_key, lang=None):
     return styled(fig, height=400)
 
 
-def window_slider(scores, windows, weights_by_window, refusals, *, lang=None):
+def sliding_window(scores, windows, weights_by_window, refusals, *, lang=None):
     """Draw the weights under each window; the slider runs down to windows that primer refuses.
 
     Page: 05-mask.md
@@ -190,7 +192,7 @@ def conventions_table(conventions, *, lang=None):
     return md_table(head, rows)
 
 
-def rule_table(correct, buggy, open_row, *, leak_key, lang=None):
+def fill_rule_table(correct, buggy, open_row, *, leak_key, lang=None):
     """Return a Markdown table of one row's weights under the −∞ rule and the buggy 0 rule.
 
     Page: 05-mask.md

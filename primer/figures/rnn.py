@@ -3,7 +3,9 @@
 import numpy as np
 import plotly.graph_objects as go
 
-from primer.figures._style import ACCENT, MUTED, add_control, labels, styled
+from primer.figures.controls import add_control
+from primer.figures.look import ACCENT, MUTED, styled
+from primer.language import labels
 from primer.figures.tables import FD_AGREE, fmt_below, md_table
 
 
@@ -76,7 +78,7 @@ def gradient_curves(norms, steps, radii, *, active_steps, active_radius, lang=No
     return styled(fig, height=560)
 
 
-def first_step_table(radii, first, steps, *, lang=None):
+def gradient_table(radii, first, steps, *, lang=None):
     """Return a Markdown table of ||dL/dh_1|| per spectral radius (columns) and activation (rows).
 
     Page: 01-rnn.md
@@ -100,7 +102,7 @@ def gradcheck_table(rows, *, lang=None):
     return md_table([t["what"], t["largest"], t["diff"]], out)
 
 
-def norm_table(radii, radius, norm, *, lang=None):
+def radius_norm_table(radii, radius, norm, *, lang=None):
     """Return a Markdown table: for each W of the experiment, its spectral radius and its spectral norm.
 
     Page: 01-rnn.md

@@ -4,11 +4,13 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from primer.figures._style import ACCENT, CLOSED_COLOR, MUTED, add_control, finish, heatmap_traces, labels, styled
+from primer.figures.controls import add_control, finish
+from primer.figures.look import ACCENT, CLOSED_COLOR, MUTED, heatmap_traces, styled
+from primer.language import labels
 from primer.figures.tables import md_table, pct, ranges, visible_char
 
 
-def temperature_slider(temperatures, probs, freqs, entropies, *, n_draws, active=0, lang=None):
+def temperature(temperatures, probs, freqs, entropies, *, n_draws, active=0, lang=None):
     """Draw probabilities as bars and seeded-draw frequencies as dots, one slider step per temperature.
 
     temperatures may hold 0, drawn as the greedy step; probs, freqs and entropies are per step.
@@ -55,10 +57,10 @@ def _axis(axis, ticks, title, *, reverse=False, n=None):
             f"{axis}.range": [n - 0.5, -0.5] if reverse else [-0.5, n - 0.5], f"{axis}.autorange": False}
 
 
-def stage_stepper(stages, probs, vocab, *, temperature, lang=None):
+def pipeline_stages(stages, probs, vocab, *, temperature, lang=None):
     """Draw each stage's real array as a heatmap; a slider steps through the seven stages.
 
-    stages: the seven (name, array) records of primer.pipeline.run; probs: stage 6's distribution.
+    stages: the seven (name, array) records of primer.sampling_pipeline.run; probs: stage 6's distribution.
 
     Page: 12-sampling-pipeline.md
     """
@@ -135,7 +137,7 @@ def stage_stepper(stages, probs, vocab, *, temperature, lang=None):
     return fig
 
 
-def stage_table(stages, vocab, *, lang=None):
+def pipeline_stages_table(stages, vocab, *, lang=None):
     """Return a Markdown table of the seven stages: name, shape and the first values of the first row.
 
     Page: 12-sampling-pipeline.md
@@ -155,7 +157,7 @@ def stage_table(stages, vocab, *, lang=None):
     return md_table([t["col_stage"], t["col_name"], t["col_shape"], t["col_glimpse"]], rows)
 
 
-def swap_figure(masks, deps, text, source, *, lang=None):
+def mask_swap(masks, deps, text, source, *, lang=None):
     """Draw stage 3's masks and the measured dependence side by side; buttons switch the machine.
 
     masks[machine] and deps[machine] are [n, n + m] bool: text columns, then source columns.
@@ -212,7 +214,7 @@ def dependence_table(deps, text, *, lang=None):
     return md_table(head, rows)
 
 
-def filter_menu(settings, before, after, masses, freqs, *, n_draws, active=0, lang=None):
+def top_k_top_p(settings, before, after, masses, freqs, *, n_draws, active=0, lang=None):
     """Draw one distribution before and after a top-k / top-p filter, with seeded-draw frequencies; a menu picks the filter.
 
     settings: one menu label per filter, e.g. "top-k = 2" (None: no filter); after, masses (the kept

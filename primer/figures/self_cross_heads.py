@@ -4,12 +4,14 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from primer.figures._style import add_control, finish, heatmap_traces, labels, page_lang, styled
+from primer.figures.controls import add_control, finish
+from primer.figures.look import heatmap_traces, styled
+from primer.language import labels, page_lang
 from primer.figures.tables import fmt_change, md_table, pct
 from primer.rounding import is_rounding
 
 
-def head_selector(tokens, weights_by_head, *, lang=None):
+def head_weights(tokens, weights_by_head, *, lang=None):
     """Draw one attention-weight heatmap per head; buttons choose the head (the wide head included).
 
     Page: 04-self-cross-heads.md
@@ -28,7 +30,7 @@ def head_selector(tokens, weights_by_head, *, lang=None):
     return finish(fig, steps, kind="buttons", y=1.04, height=560, margin=dict(t=90))
 
 
-def wide_table(query, keys, rows, *, lang=None):
+def wide_head_table(query, keys, rows, *, lang=None):
     """Return a Markdown table of one query's weights on a few keys, per head and for the one wide head.
 
     Page: 04-self-cross-heads.md
@@ -44,7 +46,7 @@ def wide_table(query, keys, rows, *, lang=None):
     return md_table(head, body)
 
 
-def cross_toggle(source, target, self_weights, cross_weights, *, lang=None):
+def cross_weights(source, target, self_weights, cross_weights, *, lang=None):
     """Draw the square self-attention map and the rectangular cross-attention map; buttons switch.
 
     Page: 04-self-cross-heads.md
@@ -71,7 +73,7 @@ def cross_table(source, target, weights, *, lang=None):
     return md_table(head, body)
 
 
-def pe_heatmap(pe, *, lang=None):
+def position_encoding(pe, *, lang=None):
     """Draw the positional encoding as a heatmap: positions down, dimensions across.
 
     Page: 04-self-cross-heads.md
@@ -86,7 +88,7 @@ def pe_heatmap(pe, *, lang=None):
     return styled(fig, height=460, title=t["pe"])
 
 
-def order_toggle(tokens_a, tokens_b, outputs, *, lang=None):
+def word_order(tokens_a, tokens_b, outputs, *, lang=None):
     """Draw both sentences' outputs and their word-matched difference; buttons add or drop positions.
 
     outputs maps "no_pe" / "with_pe" to (out_a, out_b, diff), each [n, d].
@@ -116,7 +118,7 @@ def order_toggle(tokens_a, tokens_b, outputs, *, lang=None):
     return finish(fig, steps, kind="buttons", y=1.14, height=360, margin=dict(t=100, r=40))
 
 
-def order_table(rows, *, lang=None):
+def word_order_table(rows, *, lang=None):
     """Return a Markdown table: permutation gap and 喜欢's output difference, without and with positions.
 
     Page: 04-self-cross-heads.md
@@ -131,7 +133,7 @@ def _num(x):
 
 
 def config_table(published, *, lang=None):
-    """Return a Markdown table of an encoder-decoder's published shape (a primer.models.Published), with d_k computed from it.
+    """Return a Markdown table of an encoder-decoder's published shape (a primer.published.Published), with d_k computed from it.
 
     Page: 04-self-cross-heads.md
     """

@@ -3,7 +3,9 @@
 import numpy as np
 import plotly.graph_objects as go
 
-from primer.figures._style import OPEN_SCALE, finish, labels
+from primer.figures.controls import finish
+from primer.figures.look import OPEN_SCALE
+from primer.language import labels
 from primer.figures.tables import md_table, pct
 
 

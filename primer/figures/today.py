@@ -4,11 +4,12 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from primer.figures._style import ACCENT, heatmap_traces, labels, styled
+from primer.figures.look import ACCENT, heatmap_traces, styled
+from primer.language import labels
 from primer.figures.tables import md_table, ranges, visible_char
 
 
-def prefix_table(dep, n_patches, text, *, lang=None):
+def image_prefix_table(dep, n_patches, text, *, lang=None):
     """Return a Markdown table: each row of [image patches; text], the patches and text positions its output depends on.
 
     Page: 13-today.md
@@ -25,7 +26,7 @@ def prefix_table(dep, n_patches, text, *, lang=None):
     return md_table([t["row_kind"], t["col_patches"], t["col_text"]], rows)
 
 
-def prefix_figure(image, dep, n_patches, text, *, lang=None):
+def image_prefix(image, dep, n_patches, text, *, lang=None):
     """Draw the toy image cut into patches, and the measured dependence of every row of [patches; text].
 
     Page: 13-today.md

@@ -2,8 +2,6 @@
 
 import numpy as np
 
-from primer.config import Config
-
 # Five candidate next words after "the cat sat on the ..." and illustrative logits for them
 # (typed in, not produced by a trained model). The words themselves live in the figure labels.
 NEXT_LOGITS = np.array([2.0, 1.0, 0.5, -0.5, -1.5])                  # used in chapter 12
@@ -12,9 +10,7 @@ TABLE_TEMPERATURES = (0.5, 1.0, 2.0)                                  # the tabl
 N_DRAWS = 10_000      # seeded draws the empirical frequencies are counted over; used in chapter 12
 DRAW_SEED = 0         # used in chapter 12
 
-# The seven-stage pipeline on a toy character vocabulary: one id per character, 32 of them.
-VOCAB = " abcdefghijklmnopqrstuvwxyz.,!?'"                                                  # used in chapters 12 and 13
-CFG = Config(vocab_size=len(VOCAB), d_model=16, n_heads=4, d_ff=32, n_layers=2, max_len=64)  # used in chapters 12 and 13
+# The seven-stage pipeline runs on primer.sampling_pipeline's toy character vocabulary and model.
 SEED = 0              # the shared stack's weights (with cross-attention sub-layers, unused unless read); chapters 12, 13
 ENCODER_SEED = 1      # the separate encoder whose output the encoder-decoder reads; used in chapter 12
 PROMPT = "the cat"    # used in chapter 12

@@ -4,4 +4,4 @@ from primer.rnn import ACTIVATIONS, gradient_norms
 
 T = max(STEPS)
 first = {act: [gradient_norms(T, r, activation=act, **EXPERIMENT)[0] for r in RADII] for act in ACTIVATIONS}  # ||dL/dh_1||
-print(figures.first_step_table(RADII, first, T))
+print(figures.gradient_table(RADII, first, T))

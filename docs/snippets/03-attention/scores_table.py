@@ -11,4 +11,4 @@ scores = {
     "scaled": scaled_dot_score(SCORE_Q, SCORE_K)[0],
 }
 weights = {name: softmax(s) for name, s in scores.items()}
-print(figures.score_table(scores, weights))
+print(figures.scores_table(scores, weights))

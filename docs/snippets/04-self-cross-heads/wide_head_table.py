@@ -1,5 +1,5 @@
 from primer.figures import self_cross_heads as figures
-from primer.heads import multi_head_attention, relation_projections, total_variation, wide_head_weights
+from primer.self_cross_heads import multi_head_attention, relation_projections, total_variation, wide_head_weights
 from primer.pages.self_cross_heads import (APPLE_D_HEAD, APPLE_FEATURES, APPLE_HEADS, APPLE_RELATIONS, APPLE_STRENGTH,
                                           APPLE_TOKENS, APPLE_X)
 
@@ -10,4 +10,4 @@ i = APPLE_TOKENS.index("苹果")                              # the query row to
 keys = {APPLE_TOKENS.index(w): w for w in ("甜", "买", "斤")}
 rows = [(name, weights[h, i], total_variation(weights[h, i], wide[i])) for h, name in enumerate(APPLE_HEADS)]
 rows.append(("wide", wide[i], 0.0))
-print(figures.wide_table("苹果", keys, rows))
+print(figures.wide_head_table("苹果", keys, rows))

@@ -2,7 +2,7 @@ import numpy as np
 
 from primer.figures import self_cross_heads as figures
 from primer.figures import to_html
-from primer.heads import multi_head_attention
+from primer.self_cross_heads import multi_head_attention
 from primer.position import LIKE_HEADS, LIKE_SWAP, LIKE_TOKENS, LIKE_W, LIKE_X, add_positions
 
 
@@ -16,4 +16,4 @@ outputs = {}
 for key, prep in (("no_pe", lambda x: x), ("with_pe", add_positions)):
     out_a, out_b = block(prep(LIKE_X)), block(prep(LIKE_X[swap]))
     outputs[key] = (out_a, out_b, np.abs(out_b[np.argsort(swap)] - out_a))   # B's rows put back in A's word order
-print(to_html(figures.order_toggle(LIKE_TOKENS, tokens_b, outputs), div_id="fig-word-order"))
+print(to_html(figures.word_order(LIKE_TOKENS, tokens_b, outputs), div_id="fig-word-order"))

@@ -1,7 +1,7 @@
 import numpy as np
 
 from primer.figures import self_cross_heads as figures
-from primer.heads import multi_head_attention
+from primer.self_cross_heads import multi_head_attention
 from primer.position import LIKE_HEADS, LIKE_SWAP, LIKE_W, LIKE_X, add_positions, permutation_gap
 
 
@@ -20,4 +20,4 @@ for key, f in (("no_pe", block), ("with_pe", block_with_positions)):
     gap = permutation_gap(f, LIKE_X, swap)
     like_diff = float(np.max(np.abs(f(LIKE_X)[like] - f(LIKE_X[swap])[like])))
     rows.append((key, gap, like_diff))
-print(figures.order_table(rows))
+print(figures.word_order_table(rows))

@@ -1,11 +1,13 @@
 from primer import full_mask, mlm
 from primer.figures import encoder as figures
 from primer.figures import to_html
-from primer.pages.encoder import CFG, SEED
+from primer.config import Config
+from primer.pages.encoder import SEED
 from primer.transformer import embed, init_stack, stack
 from primer.vocab import CAT_VOCAB, to_ids
 
 words = list(mlm.SENTENCE)                          # the cat sat on the mat
+CFG = Config(vocab_size=len(CAT_VOCAB))              # primer's tiny stack over the cat vocabulary
 params = init_stack(SEED, CFG)                      # seeded random weights, not a trained model
 x = embed(to_ids(words, CAT_VOCAB), params, CFG)
 _, per_layer = stack(x, params, CFG, full_mask(len(words)))   # the encoder: a full mask

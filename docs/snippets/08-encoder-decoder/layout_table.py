@@ -1,5 +1,5 @@
-from primer import encdec
+from primer import encoder_decoder
 from primer.pages import encoder_decoder as page
 from primer.figures import encoder_decoder as figures
 
-print(figures.layout_table(encdec.layout_summary(page.SOURCE, page.TARGET)))
+print(figures.layout_table(encoder_decoder.layout_summary(page.SOURCE, page.TARGET, (page.SOURCE_TAG, page.TARGET_TAG))))

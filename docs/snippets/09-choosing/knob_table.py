@@ -1,6 +1,8 @@
-from primer.architectures import SOURCE, TARGET, influence
+from primer.config import Config
 from primer.figures import choosing as figures
 from primer.machines import MACHINES, masks
+from primer.pages.choosing import SEEDS, SOURCE, TARGET
+from primer.probe import influence
 
-states = [(machine, *masks(machine, len(TARGET), len(SOURCE)), *influence(machine)) for machine in MACHINES]
+states = [(machine, *masks(machine, len(TARGET), len(SOURCE)), *influence(machine, TARGET, SOURCE, Config(), SEEDS)) for machine in MACHINES]
 print(figures.knob_table(states))

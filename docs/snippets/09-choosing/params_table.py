@@ -1,6 +1,6 @@
 from primer.counts import count_params
 from primer.figures import choosing as figures
-from primer.models import model, summary
+from primer.published import model, summary
 from primer.pages.choosing import MODELS
 
 print(figures.params_table([summary(name) for name in MODELS]))

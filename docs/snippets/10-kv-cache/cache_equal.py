@@ -2,7 +2,7 @@ import numpy as np
 
 from primer.config import Config
 from primer.figures import kv_cache as figures
-from primer.kvcache import KVCache, decode_cached
+from primer.kv_cache import KVCache, decode_cached
 from primer.transformer import decode, init_stack
 
 rows = []
@@ -15,4 +15,4 @@ for n_layers, n_heads, n in ((1, 1, 5), (2, 4, 16), (4, 2, 40), (6, 8, 64)):
     cached = np.vstack([decode_cached(tokens[i:i + 1], params, cfg, cache)  # one new token per step
                         for i in range(n)])
     rows.append((n_layers, n_heads, n, np.abs(cached - full).max()))
-print(figures.equality_table(rows))
+print(figures.cache_equal(rows))

@@ -1,7 +1,8 @@
 from primer.figures import sampling_pipeline as figures
 from primer.machines import MACHINES
-from primer.pages.sampling_pipeline import PROMPT, SOURCE
-from primer.pipeline import dependence
+from primer.pages.sampling_pipeline import ENCODER_SEED, PROMPT, SEED, SOURCE
+from primer.sampling_pipeline import dependence, shared_weights
 
-deps = {name: dependence(PROMPT, name, SOURCE) for name in MACHINES}
+params = shared_weights(SEED)
+deps = {name: dependence(PROMPT, name, SOURCE, params, ENCODER_SEED) for name in MACHINES}
 print(figures.dependence_table(deps, PROMPT))

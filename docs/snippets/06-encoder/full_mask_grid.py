@@ -1,7 +1,0 @@
-from primer import full_mask
-from primer.figures import encoder as figures
-from primer.figures import to_html
-
-ns = list(range(2, 13))
-fig = figures.open_grid(ns, [full_mask(n) for n in ns])
-print(to_html(fig, div_id="fig-full-mask-grid"))

@@ -1,9 +1,0 @@
-import numpy as np
-
-from primer.figures import kv_cache as figures
-from primer.kvcache import new_row_dependence
-
-rng = np.random.default_rng(0)
-q, k, v = rng.normal(size=(6, 4)), rng.normal(size=(6, 4)), rng.normal(size=(6, 4))  # 6 positions; row 5 is new
-change = new_row_dependence(q, k, v)    # replace rows 0..4 of q, of k, of v by noise; watch row 5's output
-print(figures.dependence_table(change))

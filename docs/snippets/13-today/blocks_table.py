@@ -1,6 +1,0 @@
-from primer.figures import today as figures
-from primer.pages.sampling_pipeline import CFG
-from primer.pipeline import block_kinds
-
-# primer's tiny shape (d = 16, 4 heads, d_ff = 32, 2 layers per stack), weights counted from the arrays
-print(figures.block_kinds_table(block_kinds(CFG)))

@@ -1,0 +1,244 @@
+"""The HTML a figure prints as: lean plotly JSON inside a named <figure>, with a "show as table" for heatmaps."""
+
+import base64
+import copy
+import functools
+import json
+import math
+import re
+from html import escape as html_escape
+
+import numpy as np
+import plotly.io as pio
+
+from primer.figures.controls import control_steps
+from primer.figures.look import TEMPLATE
+from primer.language import labels
+
+DRAWN_DIGITS = 4   # significant digits of a number that is only drawn: far below a pixel, a colour step
+HOVER_DIGITS = 6   # significant digits of a number hovered without a format (plotly shows fewer)
+
+
+
+def to_html(fig, div_id, *, label=None):
+    """Return the figure as an HTML fragment with a fixed div id; plotly.js is loaded once by the page.
+
+    The figure is written lean (see `lean`): the site's small template, numbers to the precision shown,
+    no duplicate trace for a state a control switches to. It sits in a <figure> named for screen
+    readers (label, else `describe`); a figure with a heatmap gets a closed "show as table" below it,
+    which the page's figure-a11y.js fills with the numbers of the heatmaps shown at the moment.
+    """
+    fig_dict = lean(fig)
+    words = labels("figure_html")
+    name = html_escape(label or describe(fig_dict))
+    table = ""
+    if any(t.get("type") == "heatmap" for t in fig_dict["data"]):
+        table = (f'<details class="primer-figure-table" data-figure="{div_id}"><summary>{words["show_table"]}</summary>'
+                 f'<div class="primer-figure-table__body"></div></details>')
+    return f'<figure class="primer-figure" aria-label="{name}">' + pio.to_html(
+        fig_dict,
+        validate=False,
+        full_html=False,
+        include_plotlyjs=False,
+        div_id=div_id,
+        default_width="100%",
+        default_height=f"{fig.layout.height or 420}px",
+        config={"displaylogo": False, "responsive": True},
+    ) + table + "</figure>"
+
+
+def _plain(text):
+    """Return a label's text without plotly's HTML tags."""
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", str(text))).strip() if text else ""
+
+
+def describe(fig_dict, lang=None):
+    """Return a one-line name of a figure: its kind (heatmap rows x columns, or chart), then its title,
+    else its panel titles, else its trace names and axis titles."""
+    words = labels("figure_html", lang)
+    layout, data = fig_dict.get("layout", {}), fig_dict.get("data", [])
+    heat = [t for t in data if t.get("type") == "heatmap" and t.get("y") is not None and t.get("x") is not None]
+    kind = words["heatmap"].format(rows=len(heat[0]["y"]), cols=len(heat[0]["x"])) if heat else words["chart"]
+    title = layout.get("title")
+    parts = [_plain(title.get("text") if isinstance(title, dict) else title)]
+    if not parts[0]:
+        parts = [_plain(a.get("text")) for a in layout.get("annotations", []) if a.get("text")][:6]
+    if not any(parts):
+        parts = list(dict.fromkeys(_plain(t.get("name")) for t in data if t.get("name")))[:6]
+        parts += [_plain(v["title"].get("text") if isinstance(v.get("title"), dict) else v.get("title"))
+                  for k, v in sorted(layout.items()) if re.fullmatch(r"[xy]axis\d*", k) and isinstance(v, dict)]
+    parts = [p for p in parts if p]
+    return kind + (words["sep"] + " · ".join(parts) if parts else "")
+
+
+_VERBATIM = {"customdata", "text", "hovertext", "ids", "meta", "name"}   # printed as they are: never rounded
+_FORMAT = re.compile(r"%\{([a-z]+)(?::([^}]*))?\}")
+
+
+def _rounder(fmt):
+    """Return a function rounding a float to what the d3 format fmt shows ('.3f', '.4g', ',', ...), or None."""
+    if fmt is None:
+        return functools.partial(_significant, digits=HOVER_DIGITS)
+    m = re.fullmatch(r"[,+ ]*(?:\.(\d+))?~?([a-z%]?)", fmt)
+    if not m:
+        return None                               # a format we do not read: keep every digit
+    places, kind = m.group(1), m.group(2)
+    if kind == "f" and places is not None:
+        return lambda v: round(v, int(places))
+    if kind == "%" and places is not None:
+        return lambda v: round(v, int(places) + 2)
+    if kind in ("g", "e", "s", "r", "") and places is not None:
+        return functools.partial(_significant, digits=max(int(places), 1))
+    if kind == "d":
+        return lambda v: float(round(v))
+    return None                                   # ',' alone prints up to 12 digits: keep them
+
+
+def _significant(v, digits):
+    if not math.isfinite(v) or (v == int(v) and abs(v) < 1e15):   # whole numbers are short already
+        return v
+    return float(f"{v:.{digits}g}")
+
+
+def _round_all(obj, rnd):
+    """Return obj with every float (in nested lists, dicts, numpy arrays) passed through rnd."""
+    if isinstance(obj, dict) and "bdata" in obj and "dtype" in obj:   # plotly's base64 typed array
+        shape = [int(n) for n in str(obj.get("shape", "-1")).split(",")]
+        obj = np.frombuffer(base64.b64decode(obj["bdata"]), dtype=obj["dtype"]).reshape(shape)
+    if isinstance(obj, np.ndarray):
+        obj = obj.tolist()
+    if isinstance(obj, float):
+        return rnd(obj)
+    if isinstance(obj, np.floating):
+        return rnd(float(obj))
+    if isinstance(obj, dict):
+        return {k: _round_all(v, rnd) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_round_all(v, rnd) for v in obj]
+    return obj
+
+
+def _finest(rounders):
+    """Combine the rounders of one value printed twice: keep what the finer print shows (None keeps all)."""
+    if any(r is None for r in rounders):
+        return None
+    return lambda v: min((r(v) for r in rounders), key=lambda x: abs(x - v))
+
+
+def trace_rounders(trace):
+    """Return {'x': rounder, 'y': ..., 'z': ...} for one trace dict: each coordinate to the precision it is shown at."""
+    template = trace.get("hovertemplate")
+    skipped = trace.get("hoverinfo") in ("skip", "none")
+    shown = {}
+    if isinstance(template, str):
+        for name, fmt in _FORMAT.findall(template):
+            shown.setdefault(name, []).append(_rounder(fmt or None))
+    out = {}
+    for axis in ("x", "y", "z"):
+        if skipped or (isinstance(template, str) and axis not in shown):
+            out[axis] = functools.partial(_significant, digits=DRAWN_DIGITS)   # drawn, never printed
+        elif axis in shown:
+            out[axis] = _finest(shown[axis])
+        else:
+            out[axis] = functools.partial(_significant, digits=HOVER_DIGITS)   # plotly's own hover label
+    return out
+
+
+def _visibility(fig_dict):
+    """Return the visible flags of every trace in every state (the initial one, then each control step), or None.
+
+    None when a control does more than switch visibility (restyles data, names traces): then traces
+    cannot be merged safely.
+    """
+    n = len(fig_dict["data"])
+    flags = [t.get("visible", True) for t in fig_dict["data"]]
+    if any(not isinstance(f, bool) for f in flags):
+        return None                               # 'legendonly' is neither shown nor hidden
+    states = [flags]
+    for step in control_steps(fig_dict.get("layout", {})):
+        args = step["args"]
+        if step["method"] == "relayout":
+            continue
+        if step["method"] not in ("update", "restyle") or len(args) > 2 or not isinstance(args[0], dict):
+            return None
+        if set(args[0]) - {"visible"}:
+            return None
+        vis = args[0].get("visible")
+        if vis is not None:
+            if not isinstance(vis, list) or len(vis) != n or any(not isinstance(v, bool) for v in vis):
+                return None
+            states.append(vis)
+    return states
+
+
+def merge_duplicate_traces(fig_dict):
+    """Merge traces that are identical but for `visible` and never shown together; remap every control.
+
+    A slider that shows the same curve in several states then carries it once. What is drawn in
+    each state does not change.
+    """
+    data = fig_dict["data"]
+    states = _visibility(fig_dict)
+    if states is None or len(data) < 2:
+        return fig_dict
+    keys = [json.dumps({k: v for k, v in t.items() if k != "visible"}, sort_keys=True, default=str) for t in data]
+    keep, target = [], {}
+    for i, key in enumerate(keys):
+        for j in keep:
+            if keys[j] == key and not any(s[i] and s[j] for s in states):
+                target[i] = j
+                break
+        else:
+            keep.append(i)
+            target[i] = i
+    if len(keep) == len(data):
+        return fig_dict
+    new_index = {old: new for new, old in enumerate(keep)}
+
+    def remap(flags):
+        out = [False] * len(keep)
+        for i, on in enumerate(flags):
+            out[new_index[target[i]]] |= on is True
+        return out
+
+    initial = remap([t.get("visible", True) for t in data])
+    fig_dict["data"] = [dict(data[i], visible=initial[new_index[i]]) if "visible" in data[i] or not initial[new_index[i]]
+                        else data[i] for i in keep]
+    for step in control_steps(fig_dict.get("layout", {})):
+        vis = step["args"][0].get("visible") if step["args"] and isinstance(step["args"][0], dict) else None
+        if vis is not None:
+            step["args"][0]["visible"] = remap(vis)
+    return fig_dict
+
+
+def lean(fig):
+    """Return the figure as a dict to write: site template, numbers rounded to the precision shown, duplicates merged.
+
+    x, y and z are rounded to the format the hover template prints them with (to 6 significant digits
+    when plotly prints them itself, to 4 when they are only drawn); customdata, text and ids are kept
+    as they are; every other float gets 6 significant digits. Each heatmap must name its colorscale:
+    the site template carries none.
+    """
+    fig_dict = copy.deepcopy(fig) if isinstance(fig, dict) else fig.to_dict()   # to_dict copies already; arrays stay arrays
+    generic = functools.partial(_significant, digits=HOVER_DIGITS)
+    keep = lambda v: v   # noqa: E731
+    traces = []
+    for trace in fig_dict.get("data", []):
+        if trace.get("type") == "heatmap" and "colorscale" not in trace:
+            raise ValueError("a heatmap trace must set colorscale: the site template carries no default one")
+        rounders = trace_rounders(trace)
+        traces.append({k: v if k in _VERBATIM else _round_all(v, (rounders.get(k, generic) or keep))
+                       for k, v in trace.items()})
+    layout = dict(fig_dict.get("layout", {}), template=TEMPLATE.to_plotly_json())
+    lean_layout = _round_all(layout, generic)
+    for before, after in zip(control_steps(layout), control_steps(lean_layout)):   # restyled x / y / z: as their trace
+        args = before["args"]
+        if before["method"] in ("update", "restyle") and args and isinstance(args[0], dict):
+            for axis in ("x", "y", "z"):
+                if isinstance(args[0].get(axis), list) and len(args[0][axis]) == len(traces):
+                    after["args"][0][axis] = [_round_all(v, trace_rounders(t)[axis] or keep)
+                                              for v, t in zip(args[0][axis], traces)]
+    out = {"data": traces, "layout": lean_layout}
+    if fig_dict.get("frames"):
+        out["frames"] = fig_dict["frames"]
+    return merge_duplicate_traces(out)

@@ -1,0 +1,77 @@
+"""Chapter 4 (self, cross, multi-head, position) over the built site: the numbers primer printed, the figures and their controls."""
+
+import json
+
+import pytest
+
+from conftest import LANGS, table_rows
+from page_tables import figure_script, rows_starting
+
+PAGE = "04-self-cross-heads.md"
+
+
+def escaped(text):
+    return json.dumps(text)[1:-1]
+
+
+HEAD_BUTTONS = {"zh": ["头 1：属性", "头 2：动作", "头 3：数量", "一个宽头（三头拼成一头）"],
+                "en": ["head 1: attribute", "head 2: action", "head 3: quantity", "one wide head (three heads as one)"]}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_config_of_the_original_transformer(read_page, lang):
+    rows = table_rows(read_page(lang, PAGE))
+    rows = rows[rows.index({"zh": ["字段", "取值", "来源"], "en": ["field", "value", "source"]}[lang]):]
+    values = [r[1] for r in rows[1:]]
+    assert values == ["6", "6", "512", "8", "2048", "64"]
+    assert "d_k = d_model / h" in rows[-1][0]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_wide_head_table(read_page, lang):
+    rows = table_rows(read_page(lang, PAGE))
+    start = [i for i, r in enumerate(rows) if r[0] == {"zh": "查询「苹果」", "en": "query 苹果"}[lang]]
+    assert len(start) == 1
+    rows = rows[start[0]:start[0] + 5]
+    body = rows[1:]
+    assert [r[1:] for r in body] == [
+        ["90.9%", "1.0%", "1.0%", "7.1%", "0.63"],
+        ["1.0%", "90.9%", "1.0%", "7.1%", "0.63"],
+        ["1.0%", "1.0%", "90.9%", "7.1%", "0.63"],
+        ["28.4%", "28.4%", "28.4%", "14.8%", "0.00"],
+    ]
+    assert rows[0][1:4] == ["甜", "买", "斤"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_head_selector_has_four_buttons(read_page, lang):
+    script = figure_script(read_page(lang, PAGE), "fig-head-weights")
+    assert '"updatemenus"' in script
+    for label in HEAD_BUTTONS[lang]:
+        assert f'"label":"{escaped(label)}"' in script
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_word_order_table(read_page, lang):
+    html = read_page(lang, PAGE)
+    labels = {"zh": ("不加位置编码", "加上位置编码"), "en": ("no positional encoding", "with positional encoding")}[lang]
+    (no_pe,), (with_pe,) = rows_starting(html, labels[0]), rows_starting(html, labels[1])
+    assert no_pe[1:] == ["< 1e-12", "< 1e-12"]                      # equivariant: rounding only
+    assert with_pe[1:] == ["3.793", "1.525"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_cross_attention_table(read_page, lang):
+    html = read_page(lang, PAGE)
+    assert "weights.shape = (3, 5), out.shape = (3, 3)" in html
+    assert rows_starting(html, "I") == [["I", "72%", "7%", "7%", "7%", "7%"]]
+    assert rows_starting(html, "apples") == [["apples", "7%", "7%", "7%", "7%", "72%"]]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_chapter_4_figures(read_page, lang):
+    html = read_page(lang, PAGE)
+    for div in ("fig-cross-weights", "fig-head-weights", "fig-word-order", "fig-position-encoding"):
+        assert f'id="{div}"' in html
+    assert '"updatemenus"' in figure_script(html, "fig-word-order")
+    assert '"updatemenus"' in figure_script(html, "fig-cross-weights")

@@ -1,0 +1,44 @@
+"""Chapter 5 (the mask) over the built site: the numbers primer printed, the figures and their controls."""
+
+import re
+
+import markdown
+import numpy as np
+import pytest
+
+from conftest import LANGS, tables
+from page_tables import table_with
+from primer import causal_mask, masked_softmax
+from primer.conventions import CONVENTIONS
+from primer.figures import mask as figures
+from primer.pages.mask import FOUR_SCORES, SCORES_3X3
+
+PAGE = "05-mask.md"
+FIGURES = ("fig-scores-mask-softmax", "fig-row-walk", "fig-fill-rule", "fig-sliding-window", "fig-padding-masks")
+
+
+def rendered(table_markdown):
+    """Return the rows of a Markdown table as the page shows them."""
+    return tables(markdown.markdown(table_markdown, extensions=["tables"]))[0]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_figure_has_its_div_and_a_plot(read_page, lang):
+    html = read_page(lang, PAGE)
+    for div in FIGURES:
+        assert f'id="{div}"' in html
+        assert re.search(r'Plotly\.newPlot\(\s*"' + div + '"', html)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("scores, digits", [(SCORES_3X3, 0), (FOUR_SCORES, 1)], ids=["3x3", "4x4"])
+def test_weights_tables_are_primers_masked_softmax(read_page, lang, scores, digits):
+    weights = masked_softmax(scores, causal_mask(len(scores)))
+    assert np.allclose(weights.sum(axis=1), 1.0) and np.all(weights[~causal_mask(len(scores))] == 0)
+    assert rendered(figures.weights_table(weights, digits=digits, lang=lang)) in tables(read_page(lang, PAGE))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_pages_table_is_the_measured_one(read_page, lang):
+    expected = rendered(figures.conventions_table(CONVENTIONS, lang=lang))
+    assert table_with(read_page(lang, PAGE), expected[0][0]) == expected

@@ -1,0 +1,71 @@
+"""Chapter 10 (the generation loop and the PAGE cache) over the built site: the numbers primer printed, the figures and their controls."""
+
+import html as htmllib
+import re
+
+import pytest
+
+from conftest import LANGS
+from page_tables import table_with
+
+PAGE = "10-kv-cache.md"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_667x_at_1000_steps(read_page, lang):
+    page = read_page(lang, PAGE)
+    assert "<strong>667×</strong>" in page
+    header = {"zh": "分数之比 (2N+1)/3", "en": "score ratio (2N+1)/3"}[lang]
+    row = [r for r in table_with(page, header) if r[0] == "1,000"][0]
+    assert row[1:] == ["333,833,500", "500,500", "667×", "334×", "500.5×"]   # full tables, lower triangle, projections/FFN
+    figure = re.search(r'id="fig-work-curves".*?</script>', page, re.S).group(0).replace("\\u00d7", "×")  # plotly escapes ×
+    assert "667×" in figure                                                  # the slider's default state, N = 1,000
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_cached_decoding_equals_full_recompute_on_the_page(read_page, lang):
+    page = read_page(lang, PAGE)
+    header = {"zh": "缓存解码与全部重算的最大差", "en": "largest difference, cached vs full recompute"}[lang]
+    rows = table_with(page, header)[1:]
+    assert len(rows) >= 3
+    assert len({r[0] for r in rows}) > 1 and len({r[1] for r in rows}) > 1 and len({r[2] for r in rows}) > 1
+    assert all(r[3] == "< 1e-12" for r in rows)          # rounding, whose digits depend on the CPU
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_causal_mask_keeps_old_positions_still_and_the_full_mask_does_not(read_page, lang):
+    page = read_page(lang, PAGE)
+    header = {"zh": "因果掩码", "en": "causal mask"}[lang]
+    rows = table_with(page, header)[1:]
+    assert all(r[1] == "< 1e-12" for r in rows)          # causal: nothing old moves beyond rounding
+    assert rows[0][2] == rows[1][2] == "< 1e-12"         # full: layer 1's K and V read no other position
+    assert float(rows[-1][2]) > 1e-3                     # bidirectional: the old outputs move
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_old_queries_do_not_matter(read_page, lang):
+    page = read_page(lang, PAGE)
+    header = {"zh": "把旧的哪一行换成噪声", "en": "old rows replaced by noise"}[lang]
+    q, k, v = table_with(page, header)[1:]
+    assert q[1] == "< 1e-12" and float(k[1]) > 1e-3 and float(v[1]) > 1e-3
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_counted_work_matches_the_cost_model(read_page, lang):
+    page = read_page(lang, PAGE)
+    rows = table_with(page, {"zh": "计数器", "en": "counter"}[lang])[1:]
+    assert {r[1] for r in rows} == {"scores", "kv_rows"} and len(rows) >= 6
+    for r in rows:
+        assert r[2] == r[3] and r[4] == r[5] and r[6] == "✓"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_dozen_lines_print_their_check(read_page, lang):
+    assert "cached rows: 5   last row equal to full recompute within 1e-12: True" in htmllib.unescape(read_page(lang, PAGE))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_figures_have_fixed_div_ids(read_page, lang):
+    page = read_page(lang, PAGE)
+    for div in ("fig-loop-steps", "fig-work-curves"):
+        assert f'id="{div}"' in page

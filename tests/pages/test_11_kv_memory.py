@@ -1,0 +1,71 @@
+"""Chapter 11 (what the cache costs in memory) over the built site: the numbers primer printed, the figures and their controls."""
+
+import html as htmllib
+import re
+
+import pytest
+
+from conftest import LANGS
+from page_tables import table_with
+
+PAGE = "11-kv-memory.md"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_512_kib_per_token(read_page, lang):
+    page = read_page(lang, PAGE)
+    assert "<strong>512 KiB</strong> (524,288 B)" in page
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_2_gib_at_4096_tokens(read_page, lang):
+    page = read_page(lang, PAGE)
+    rows = table_with(page, {"zh": "上下文 token 数", "en": "context tokens"}[lang])
+    assert ["4,096", "2 GiB"] in rows
+    assert "<strong>2 GiB</strong>" in page
+    assert "2 GiB" in re.search(r'id="fig-fill-chart".*?</script>', page, re.S).group(0)   # the figure's default state
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_published_shapes_and_savings(read_page, lang):
+    page = read_page(lang, PAGE)
+    rows = {r[0].split(" ")[0].split("（")[0]: r for r in table_with(page, {"zh": "查询头数", "en": "query heads"}[lang])[1:]}
+    assert rows["Llama-2-70B"][1:6] == ["80", "64", "8", "128", "320 KiB"]
+    assert rows["GPT-2"][1:6] == ["12", "12", "12", "64", "36 KiB"]
+    saved = table_with(page, {"zh": "缩小为", "en": "shrinks to"}[lang])[1:]
+    assert saved[0][1:] == ["10 GiB", "1.25 GiB", "1/8"]       # Llama-2-70B: 64 KV heads -> 8
+    assert saved[2][1:] == saved[3][1:] == ["2 GiB", "1 GiB", "1/2"]   # Llama-2-7B: FP8; two layers sharing one K/V
+    assert saved[-1][1:] == ["4 GiB", "512 MiB", "1/8"]        # a 4,096 window at 32,768 tokens
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_factor_names_a_method_and_its_source(read_page, lang):
+    page = read_page(lang, PAGE)
+    rows = table_with(page, {"zh": "办法", "en": "method"}[lang])[1:]
+    assert len(rows) == 6                                       # KV heads, their width, layers, bytes, tokens, batch
+    for method in ("GQA", "MLA", "CLA", "FP8", "INT8"):
+        assert any(method in r[1] for r in rows), method
+    for key in ("shazeer2019", "ainslie2023", "deepseek2024", "brandon2024", "vllm-fp8", "trtllm-int8"):
+        assert f'id="fn:{key}"' in page, key
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_formula_matches_the_nbytes_of_primers_cache(read_page, lang):
+    page = read_page(lang, PAGE)
+    rows = table_with(page, {"zh": "缓存的 dtype", "en": "cache dtype"}[lang])[1:]
+    assert {r[0] for r in rows} == {"float64", "float16"}
+    assert all(r[2] == r[3] and r[4] == "✓" for r in rows)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_memory_dozen_lines_print_their_check(read_page, lang):
+    page = htmllib.unescape(read_page(lang, PAGE))
+    assert "formula: 2560 bytes; numpy nbytes: 2560 bytes" in page
+    assert "Llama-2-7B, one token: 512 KiB" in page
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_figures_have_fixed_div_ids(read_page, lang):
+    page = read_page(lang, PAGE)
+    for div in ("fig-fill-chart",):
+        assert f'id="{div}"' in page

@@ -1,0 +1,91 @@
+"""Chapter 12 (sampling and the seven-stage pipeline) over the built site: the numbers primer printed, the figures and their controls."""
+
+import html as htmllib
+import re
+
+import pytest
+
+from conftest import LANGS
+
+CELL = re.compile(r"<td>(.*?)</td>", re.S)
+
+
+def cells(page):
+    """Return the text of every table cell on the page, tags stripped."""
+    return [htmllib.unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in CELL.findall(page)]
+
+
+def has_row(page, row):
+    """True if the cells of row appear consecutively in one of the page's tables."""
+    cs = cells(page)
+    return any(cs[i:i + len(row)] == row for i in range(len(cs)))
+
+
+GREEDY = {"zh": "0（贪心）", "en": "0 (greedy)"}
+
+
+SOURCE = {"zh": "源 ", "en": "source "}
+
+
+KEPT = {"zh": ("不过滤", "、", ["垫子", "沙发", "屋顶", "月亮", "钢琴"]), "en": ("no filter", ", ", ["mat", "sofa", "roof", "moon", "piano"])}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_ch12_figures_are_present(read_page, lang):
+    page = read_page(lang, "12-sampling-pipeline.md")
+    for div in ("fig-temperature", "fig-top-k-top-p", "fig-pipeline-stages", "fig-mask-swap"):
+        assert f'id="{div}"' in page, div
+    assert page.count("Plotly.newPlot") == 4
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_ch12_temperature_table(read_page, lang):
+    page = read_page(lang, "12-sampling-pipeline.md")
+    assert has_row(page, [GREEDY[lang], "100.0% / 100.0%"] + ["0.0% / 0.0%"] * 4)
+    assert has_row(page, ["0.5", "83.8% / 84.1%", "11.3% / 11.1%", "4.2% / 4.1%", "0.6% / 0.6%", "0.1% / 0.1%"])
+    assert has_row(page, ["1", "58.7% / 58.8%", "21.6% / 21.4%", "13.1% / 13.4%", "4.8% / 4.7%", "1.8% / 1.8%"])
+    assert has_row(page, ["2", "39.4% / 39.4%", "23.9% / 23.6%", "18.6% / 18.9%", "11.3% / 11.5%", "6.8% / 6.6%"])
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_ch12_top_k_and_top_p(read_page, lang):
+    page = read_page(lang, "12-sampling-pipeline.md")
+    none, sep, words = KEPT[lang]
+    assert has_row(page, [none, sep.join(words), "100.0%", "58.7%", "21.6%", "13.1%", "4.8%", "1.8%"])
+    assert has_row(page, ["top-k = 1", words[0], "58.7%", "100.0%"] + ["0.0%"] * 4)
+    for name in ("top-k = 3", "top-p = 0.9"):                       # the same three candidates, renormalised
+        assert has_row(page, [name, sep.join(words[:3]), "93.4%", "62.9%", "23.1%", "14.0%", "0.0%", "0.0%"]), name
+    assert has_row(page, ["top-p = 0.95", sep.join(words[:4]), "98.2%", "59.8%", "22.0%", "13.3%", "4.9%", "0.0%"])
+    figure = re.search(r'id="fig-top-k-top-p".*?</script>', page, re.S).group(0)
+    assert figure.count('"method":"update"') == 8                      # one menu item per filter setting
+    assert '"active":6' in figure                                       # the figure opens on top-p = 0.9
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_ch12_temperature_zero_is_refused_on_the_page(read_page, lang):
+    page = htmllib.unescape(read_page(lang, "12-sampling-pipeline.md"))
+    assert "ValueError: temperature must be > 0 to sample, got 0.0" in page
+    assert "[1, 0, 0, 0, 2, 2, 1, 1, 0, 3, 2, 0] greedy: 0" in page   # the numpy core's seeded draws
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_ch12_stage_table_and_generated_text(read_page, lang):
+    page = read_page(lang, "12-sampling-pipeline.md")
+    cs = cells(page)
+    shapes = [cs[i + 2] for i in range(0, len(cs) - 3) if cs[i + 1] in
+              ("tokenize", "embed", "blocks", "final_norm", "logits", "sample", "loop")]
+    assert shapes == ["7", "7×16", "7×16", "7×16", "7×32", "1", "9×15"]
+    for glimpse in ("20, 8, 5, 0 = 'the␣' …", "0.35, 0.44, -1.10, 1.30 …", "0.03, 0.06, -2.58, -0.68 …",
+                    "-0.21, -0.19, -1.76, -0.63 …", "-3.21, -1.46, 4.41, 4.78 …", "10 = 'j'"):
+        assert glimpse in cs, glimpse
+    assert "<code>'the catjjjjjjjj'</code>" in page
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_ch12_only_stage_3_differs(read_page, lang):
+    page = read_page(lang, "12-sampling-pipeline.md")
+    src = SOURCE[lang]
+    for i, c in enumerate("the␣cat"):
+        label = f"{i}（{c}）" if lang == "zh" else f"{i} ({c})"
+        reads = "0" if i == 0 else f"0–{i}"
+        assert has_row(page, [label, "0–6", reads, f"{reads} + {src}0–6"]), label

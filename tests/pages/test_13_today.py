@@ -1,0 +1,56 @@
+"""Chapter 13 (decoder-only today) over the built site: the numbers primer printed, the figures and their controls."""
+
+import html as htmllib
+import re
+
+import pytest
+
+from conftest import LANGS
+
+CELL = re.compile(r"<td>(.*?)</td>", re.S)
+
+
+def cells(page):
+    """Return the text of every table cell on the page, tags stripped."""
+    return [htmllib.unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in CELL.findall(page)]
+
+
+def has_row(page, row):
+    """True if the cells of row appear consecutively in one of the page's tables."""
+    cs = cells(page)
+    return any(cs[i:i + len(row)] == row for i in range(len(cs)))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_ch13_tables_and_figure(read_page, lang):
+    page = read_page(lang, "13-today.md")
+    assert 'id="fig-image-prefix"' in page
+    design = {"zh": ("仅解码器", "编码器-解码器"), "en": ("decoder-only", "encoder-decoder")}[lang]
+    cs = cells(page)
+    assert has_row(page, [design[0], "1"]) and "2,224" in cs and "3,344" in cs
+    assert [cs[i + 3] for i in range(len(cs) - 4) if cs[i] in design] == ["2,224", "2,224", "3,344"]
+    for k in range(4):
+        label = f"图像前缀：图块 {k}" if lang == "zh" else f"image prefix: patch {k}"
+        assert has_row(page, [label, "0–3", "—"]), label
+    for k, c in enumerate("a␣cat"):
+        label = f"文本：{k}（{c}）" if lang == "zh" else f"text: {k} ({c})"
+        assert has_row(page, [label, "0–3", "0" if k == 0 else f"0–{k}"]), label
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_ch13_links_back(read_page, lang):
+    page = read_page(lang, "13-today.md")
+    assert 'href="../05-mask/"' in page
+    assert 'href="../12-sampling-pipeline/"' in page
+    assert 'href="../07-decoder/"' in page
+    assert 'href="../10-kv-cache/"' in page
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_ch13_numpy_core_summary_and_sources(read_page, lang):
+    page = htmllib.unescape(read_page(lang, "13-today.md"))
+    assert " [1 1 1 1 0 0 0 0 0]\n [1 1 1 1 1 0 0 0 0]" in page and "[1 1 1 1 1 1 1 1 1]]" in page   # patches, then text
+    for heading in {"zh": ("十几行 numpy", "小结"), "en": ("A dozen lines of numpy", "Summary")}[lang]:
+        assert f">{heading}<" in page, heading
+    for key in ("alayrac2022", "radford2022", "openai2023", "zeng2022", "touvron2023", "bai2023", "zhang2025"):
+        assert f'id="fn:{key}"' in page, key

@@ -1,0 +1,58 @@
+"""The registry of published models: shapes against their sources' totals, and what the pages print."""
+
+import pytest
+
+from primer.counts import count_params, format_bytes, kv_cache_bytes
+from primer.published import MODELS, model, same_size, summary
+
+# Rounded totals are the authors'; exact totals are those of the released checkpoints (Hugging Face
+# model cards / safetensors headers), an oracle independent of this code.
+TOLERANCE = 0.02
+RELEASED = {"GPT-2": 124_439_808, "Llama-2-7B": 6_738_415_616, "Llama-2-13B": 13_015_864_320,
+            "Llama-2-70B": 68_976_648_192, "Mistral-7B": 7_241_732_096}
+PINNED = {"BERT-base": 109_482_240, "GPT-1": 116_534_784, "T5-base": 222_903_552}   # chapter 9 prints these
+
+
+def test_every_model_has_a_source():
+    for m in MODELS.values():
+        assert m.source and m.name == model(m.name).name
+
+
+@pytest.mark.parametrize("name", sorted(RELEASED))
+def test_counts_equal_the_released_checkpoints(name):
+    m = model(name)
+    assert sum(count_params(m.config, m.machine).values()) == RELEASED[name]
+
+
+@pytest.mark.parametrize("name", sorted(PINNED))
+def test_chapter_9_counts_are_pinned_and_close_to_the_published_totals(name):
+    s = summary(name)
+    assert s["total"] == PINNED[name]
+    assert abs(s["total"] - s["published"]) / s["published"] < TOLERANCE
+    assert abs(s["difference"]) < TOLERANCE
+
+
+def test_chapter_11_bytes():
+    kib = 1024
+    assert kv_cache_bytes(model("Llama-2-7B").config, 1) == 512 * kib
+    assert format_bytes(kv_cache_bytes(model("Llama-2-7B").config, 4096)) == "2 GiB"
+    assert kv_cache_bytes(model("Llama-2-70B").config, 1) == 320 * kib
+    assert kv_cache_bytes(model("GPT-2").config, 1) == 36 * kib
+    mistral = model("Mistral-7B").config
+    assert (mistral.window, mistral.max_len) == (4096, 8192)
+
+
+def test_transformer_base_is_the_papers_table_3():
+    c = model("Transformer-base").config
+    assert (c.n_layers, c.d_model, c.n_heads, c.d_ff, c.d_head) == (6, 512, 8, 2048, 64)
+    assert model("Transformer-base").machine == "encoder-decoder"
+
+
+# ---- one size, opposite masks (chapter 7)
+
+def test_bert_base_and_gpt_1_have_equal_blocks_and_opposite_masks():
+    bert, gpt = same_size(("BERT-base", "GPT-1"))
+    assert (bert["mask"], gpt["mask"]) == ("full", "causal")
+    for key in ("n_layers", "d_model", "n_heads", "d_ff", "block_weights"):
+        assert bert[key] == gpt[key]
+    assert bert["block_weights"] == 12 * (4 * 768 * 768 + 2 * 768 * 3072 + 4 * 768 + 3072 + 768)
