@@ -116,7 +116,7 @@ def block_backward(dy, p, n_heads, mask, c):  # [b, n, d], weights, h, mask, blo
         dh, g["self"][name] = linear_backward(split_heads_backward(d), c["h1"], p["self"][name])
         dh1 = dh1 + dh
     dnorm, g["ln1"] = layer_norm_backward(dh1, c["x"], p["ln1"])
-    return dx2 + dnorm, g
+    return dx2 + dnorm, tree_map(lambda w, dw: dw, p, g)          # in the order of p's entries
 
 
 def decoder_forward(params, tokens, mask, n_heads):  # [b, n] -> ([b, n, vocab], cache)
