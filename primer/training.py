@@ -53,9 +53,12 @@ def check_mask(mask, n):  # [n, n] bool | [n, n] float | MaskedFill -> the same 
     if arr.shape != (n, n):
         raise ValueError(f"{name} must have shape [n, n] = ({n}, {n}), one row per query and a column per key, got {arr.shape}")
     if fill:
-        value = float(mask.value)
+        try:
+            value = float(mask.value)
+        except (TypeError, ValueError):
+            value = np.nan
         if np.isnan(value) or value == np.inf:
-            raise ValueError(f"mask.value must be a number or -inf, got {value}")
+            raise ValueError(f"mask.value must be a number or -inf, got {mask.value!r}")
         opened = arr | np.isfinite(value)            # a finite value leaves every key readable
     elif arr.dtype == bool:
         opened = arr
