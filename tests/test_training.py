@@ -1,0 +1,220 @@
+"""primer.training and primer.backprop: the loss is primer's, every gradient agrees with finite differences, training learns, bad input raises.
+
+Gradient bound, per parameter tensor: max |analytic - numeric| <= 1e-6 * max |analytic| + 1e-8
+(measured: 2.6e-8 relative at worst). The 1e-8 is the central differences' rounding floor, about
+1e-16 * loss / eps with eps = 1e-6; it matters only for the key bias, whose gradient is 0 in exact
+arithmetic when the mask is added to the scores (softmax ignores a shift of a whole row)."""
+
+import numpy as np
+import pytest
+
+from primer.backprop import MaskedFill
+from primer.config import Config
+from primer.gradcheck import numerical_jacobian
+from primer.masks import additive_mask, causal_mask, full_mask
+from primer.training import adam_init, adam_step, loss, loss_and_grads, train, tree_map
+from primer.transformer import embed, init_stack, logits, stack
+
+pytestmark = pytest.mark.unit
+
+TINY = Config(vocab_size=7, d_model=4, n_heads=2, d_ff=8, n_layers=2, max_len=6)
+N = 5
+_rng = np.random.default_rng(23)
+TOKENS = _rng.integers(0, TINY.vocab_size, (2, N))
+TARGETS = _rng.integers(0, TINY.vocab_size, (2, N))
+del _rng
+
+# The correct mask, and the broken ones issue 23 trains under; none of them raises.
+MASKS = {
+    "causal": causal_mask(N),
+    "added 0 instead of -inf": additive_mask(causal_mask(N), 0.0),            # chapter 5's bug: all zeros
+    "triu(diagonal=2)": ~np.triu(np.ones((N, N), bool), k=2),                 # closes j >= i + 2: opens the next token
+    "masked_fill(scores, 0)": MaskedFill(causal_mask(N), 0.0),                # closed scores set to 0, not -inf
+}
+
+
+def leaves(tree, path=()):
+    """Yield (path, array) for every array of a nested dict/list."""
+    if isinstance(tree, dict):
+        for key, value in tree.items():
+            yield from leaves(value, path + (key,))
+    elif isinstance(tree, list):
+        for i, value in enumerate(tree):
+            yield from leaves(value, path + (i,))
+    else:
+        yield path, tree
+
+
+def get(tree, path):
+    for key in path:
+        tree = tree[key]
+    return tree
+
+
+def replaced(tree, path, value):
+    """Return a copy of tree with the array at path replaced (the rest shared)."""
+    if not path:
+        return value
+    head, rest = path[0], path[1:]
+    copy = list(tree) if isinstance(tree, list) else dict(tree)
+    copy[head] = replaced(tree[head], rest, value)
+    return copy
+
+
+def primer_loss(params, cfg, tokens, targets, mask):
+    """The mean next-token cross-entropy of primer.transformer's own forward, one sequence at a time."""
+    total = 0.0
+    for toks, ys in zip(tokens, targets):
+        z = logits(stack(embed(toks, params, cfg), params, cfg, mask)[0], params)
+        z = z - z.max(axis=-1, keepdims=True)
+        log_p = z - np.log(np.exp(z).sum(axis=-1, keepdims=True))
+        total -= log_p[np.arange(len(ys)), ys].sum()
+    return total / tokens.size
+
+
+# ---- the forward is primer's
+
+@pytest.mark.parametrize("ours, primers", [
+    (causal_mask(N), causal_mask(N)),
+    (additive_mask(causal_mask(N)), causal_mask(N)),                # 0 / -inf added: the same as the bool mask
+    (MaskedFill(causal_mask(N), -np.inf), causal_mask(N)),         # filled with -inf: the same again
+    (additive_mask(causal_mask(N), 0.0), full_mask(N)),            # 0 added: no mask at all
+    (MASKS["triu(diagonal=2)"], MASKS["triu(diagonal=2)"]),
+], ids=["bool", "additive", "filled -inf", "added 0", "triu2"])
+def test_loss_equals_the_loss_of_primers_forward(ours, primers):
+    params = init_stack(1, TINY)
+    assert abs(loss(params, TINY, TOKENS, TARGETS, ours) - primer_loss(params, TINY, TOKENS, TARGETS, primers)) < 1e-12
+
+
+def test_adding_zero_trains_exactly_like_no_mask():
+    params = init_stack(2, TINY)
+    bug, g_bug = loss_and_grads(params, TINY, TOKENS, TARGETS, MASKS["added 0 instead of -inf"])
+    none, g_none = loss_and_grads(params, TINY, TOKENS, TARGETS, full_mask(N))
+    assert abs(bug - none) < 1e-12
+    for (_, a), (_, b) in zip(leaves(g_bug), leaves(g_none)):
+        assert np.allclose(a, b, rtol=1e-12, atol=1e-15)
+
+
+# ---- gradients against finite differences (primer.gradcheck, the one helper)
+
+@pytest.mark.parametrize("name", MASKS)
+def test_every_gradient_agrees_with_finite_differences(name):
+    params, mask = init_stack(3, TINY), MASKS[name]
+    _, grads = loss_and_grads(params, TINY, TOKENS, TARGETS, mask)
+    paths = [path for path, _ in leaves(grads)]
+    assert len(paths) == 1 + TINY.n_layers * (2 * 2 + 4 * 2 + 2 * 2) + 2     # wte; per block 2 norms, 4 + 2 dense; ln_f
+    assert all(get(grads, p).shape == get(params, p).shape for p in paths)
+    for path in paths:
+        analytic = get(grads, path)
+        numeric = numerical_jacobian(lambda w: loss(replaced(params, path, w), TINY, TOKENS, TARGETS, mask), get(params, path))
+        assert np.abs(analytic - numeric).max() <= 1e-6 * np.abs(analytic).max() + 1e-8, path
+
+
+def test_the_key_bias_gets_no_gradient_unless_closed_scores_are_replaced():
+    """Softmax ignores a shift of a whole row; masked_fill's constant 0 does not shift with it."""
+    params = init_stack(3, TINY)
+    for name, mask in MASKS.items():
+        db = loss_and_grads(params, TINY, TOKENS, TARGETS, mask)[1]["blocks"][0]["self"]["k"]["b"]
+        assert (np.abs(db).max() > 1e-6) == (name == "masked_fill(scores, 0)"), name
+
+
+def test_positions_are_not_trained():
+    params = init_stack(0, TINY)
+    _, grads = loss_and_grads(params, TINY, TOKENS, TARGETS, causal_mask(N))
+    assert "wpe" not in grads
+    new, _ = adam_step(params, grads, adam_init(params), 0.1)
+    assert new["wpe"] is params["wpe"]
+    assert not np.allclose(new["wte"], params["wte"])
+
+
+# ---- Adam and the loop
+
+def test_adam_first_step_moves_each_weight_by_lr_against_its_gradient_sign():
+    """At step 1 the unbiased moments are g and g^2, so the step is lr * g / (|g| + eps)."""
+    params = init_stack(0, TINY)
+    _, grads = loss_and_grads(params, TINY, TOKENS, TARGETS, causal_mask(N))
+    new, state = adam_step(params, grads, adam_init(params), 0.01)
+    assert state["step"] == 1
+    for path, g in leaves(grads):
+        p, q = get(params, path), get(new, path)
+        assert np.allclose(p - q, 0.01 * g / (np.abs(g) + 1e-8), rtol=1e-9, atol=1e-15)
+
+
+def repeated(cfg, n):
+    """Every window of the sequence 0 1 2 ... V-1 0 1 2 ... : the next token is always the current one + 1."""
+    start = np.arange(cfg.vocab_size)[:, None]
+    tokens = (start + np.arange(n)) % cfg.vocab_size
+    return tokens, (tokens + 1) % cfg.vocab_size
+
+
+def test_training_lowers_the_loss_on_a_repeated_sequence():
+    cfg = Config(vocab_size=8, d_model=16, n_heads=2, d_ff=32, n_layers=1, max_len=8)
+    tokens, targets = repeated(cfg, 8)
+    params = init_stack(0, cfg)
+    kept = tree_map(np.copy, params)
+    before = loss(params, cfg, tokens, targets, causal_mask(8))
+    trained_params, history = train(params, cfg, tokens, targets, causal_mask(8), steps=60, lr=0.03, seed=0, batch_size=4)
+    after = loss(trained_params, cfg, tokens, targets, causal_mask(8))
+    assert history.shape == (60,) and np.all(np.isfinite(history))
+    assert after < 0.25 * before                                      # learned: the loss falls at least 4-fold
+    assert history[-5:].mean() < 0.25 * history[:5].mean()           # and the history shows it
+    assert all(np.array_equal(a, b) for (_, a), (_, b) in zip(leaves(params), leaves(kept)))   # not changed in place
+
+
+def test_training_is_fixed_by_its_seed():
+    cfg = Config(vocab_size=8, d_model=8, n_heads=2, d_ff=16, n_layers=1, max_len=8)
+    tokens, targets = repeated(cfg, 8)
+    params = init_stack(0, cfg)
+    run = [train(params, cfg, tokens, targets, causal_mask(8), steps=5, lr=0.01, seed=s, batch_size=2)[1] for s in (0, 0, 1)]
+    assert np.array_equal(run[0], run[1])           # the same process, the same arguments: the same run
+    assert not np.allclose(run[0], run[2])          # another seed draws other rows
+
+
+# ---- bad input: each raises ValueError naming the argument (rows for tests/test_bad_input.py's table)
+
+def bad_train(**bad):
+    args = dict(params=init_stack(0, TINY), cfg=TINY, tokens=TOKENS, targets=TARGETS, mask=causal_mask(N),
+                steps=1, lr=0.01) | bad
+    return train(args.pop("params"), args.pop("cfg"), args.pop("tokens"), args.pop("targets"), args.pop("mask"), **args)
+
+
+BAD = [
+    (lambda: bad_train(mask=causal_mask(N + 1)), "mask"),
+    (lambda: bad_train(mask=np.tri(N, dtype=int)), "mask"),                              # 0/1 ints: which meaning?
+    (lambda: bad_train(mask=MaskedFill(np.tri(N), 0.0)), "mask.mask"),
+    (lambda: bad_train(mask=MaskedFill(causal_mask(N), np.nan)), "mask.value"),
+    (lambda: bad_train(mask=MaskedFill(causal_mask(N), "zero")), "mask.value"),
+    (lambda: bad_train(mask=np.full((N, N), np.nan)), "mask"),
+    (lambda: bad_train(mask=np.triu(np.ones((N, N), bool), k=1)), "mask"),              # row N-1 reads nothing
+    (lambda: bad_train(mask=additive_mask(np.triu(np.ones((N, N), bool), k=1))), "mask"),   # the same, added
+    (lambda: bad_train(targets=TARGETS + TINY.vocab_size), "targets"),
+    (lambda: bad_train(targets=TARGETS - 10), "targets"),
+    (lambda: bad_train(targets=TARGETS[:, :-1]), "targets"),
+    (lambda: bad_train(tokens=TOKENS.astype(float)), "tokens"),
+    (lambda: bad_train(tokens=TOKENS + TINY.vocab_size), "tokens"),
+    (lambda: bad_train(lr=0.0), "lr"),
+    (lambda: bad_train(lr=-0.1), "lr"),
+    (lambda: bad_train(lr=np.nan), "lr"),
+    (lambda: bad_train(lr=np.inf), "lr"),
+    (lambda: bad_train(steps=0), "steps"),
+    (lambda: bad_train(steps=2.5), "steps"),
+    (lambda: bad_train(tokens=np.zeros((2, 7), int), targets=np.zeros((2, 7), int), mask=causal_mask(7)), "tokens"),  # > max_len
+    (lambda: bad_train(batch_size=3), "batch_size"),
+    (lambda: bad_train(params=init_stack(0, TINY, cross=True)), "params"),
+    (lambda: adam_step(init_stack(0, TINY), {}, {}, 0.1, betas=(0.9, 1.0)), "betas"),
+    (lambda: adam_step(init_stack(0, TINY), {}, {}, 0.1, eps=0.0), "eps"),
+]
+
+
+@pytest.mark.parametrize("call, arg", BAD, ids=[f"{arg}-{i}" for i, (_, arg) in enumerate(BAD)])
+def test_bad_input_raises_naming_the_argument(call, arg):
+    with pytest.raises(ValueError) as err:
+        call()
+    assert arg in str(err.value)
+
+
+def test_tree_map_keeps_the_nesting():
+    tree = {"a": [np.ones(2), np.zeros(1)], "b": {"c": np.ones(3)}}
+    doubled = tree_map(lambda x: 2 * x, tree)
+    assert [p for p, _ in leaves(doubled)] == [p for p, _ in leaves(tree)]
+    assert np.array_equal(doubled["b"]["c"], [2.0, 2.0, 2.0])
