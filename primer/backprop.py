@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from primer.heads import merge_heads, split_heads
+from primer.self_cross_heads import merge_heads, split_heads
 
 
 @dataclass(frozen=True, eq=False)

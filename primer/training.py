@@ -14,7 +14,7 @@ from primer._checks import float_array, int_at_least, positive_int
 from primer.backprop import (MaskedFill, attention_backward, attention_forward, cross_entropy, cross_entropy_backward,
                              embedding_backward, layer_norm_backward, linear_backward, merge_heads_backward, relu,
                              relu_backward, split_heads_backward, tied_logits_backward)
-from primer.heads import merge_heads, split_heads
+from primer.self_cross_heads import merge_heads, split_heads
 from primer.transformer import layer_norm, linear, logits
 
 FIXED = ("wpe",)   # entries of params that are not trained
