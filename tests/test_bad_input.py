@@ -21,7 +21,9 @@ from primer import counts, decoding, encoder_decoder, gradcheck, image_prefix, k
 from primer import self_cross_heads as heads
 from primer import sampling_pipeline as pipeline, position, probe, rnn, rounding, scores, seq2seq, transformer, vocab
 from primer._checks import bool_mask, float_array, int_at_least
+from primer import training
 from primer.attention import attention
+from primer.backprop import MaskedFill
 from primer.config import Config
 from primer import language
 from primer.figures.controls import add_control
@@ -45,6 +47,19 @@ ED_IDS = vocab.to_ids(ed_page.SOURCE, ed_page.VOCAB)
 PIPE = pipeline.shared_weights(0)
 ED_CFG = Config(**ed_page.CONFIG)
 ED_MODEL = encoder_decoder.model(ED_CFG, ed_page.ENC_SEED, ed_page.DEC_SEED)
+
+
+TRAIN_CFG = Config(vocab_size=7, d_model=4, n_heads=2, d_ff=8, n_layers=2, max_len=6)
+TRAIN_N = 5
+TRAIN_TOKENS = np.arange(10).reshape(2, TRAIN_N) % 7
+TRAIN_TARGETS = (TRAIN_TOKENS + 1) % 7
+
+
+def bad_train(**bad):
+    """Train the tiny model one step with one argument made bad."""
+    args = dict(params=transformer.init_stack(0, TRAIN_CFG), cfg=TRAIN_CFG, tokens=TRAIN_TOKENS, targets=TRAIN_TARGETS,
+                mask=causal_mask(TRAIN_N), steps=1, lr=0.01) | bad
+    return training.train(args.pop("params"), args.pop("cfg"), args.pop("tokens"), args.pop("targets"), args.pop("mask"), **args)
 
 
 def rng():
@@ -466,6 +481,32 @@ TABLE = [
     case(lambda: pipeline.run(PROMPT, PIPE, n_new=8, temperature=1.0, seed=-1), "seed", "pipeline.run-seed-below-0"),
     case(lambda: pipeline.shared_weights(-1), "seed", "shared_weights-seed-below-0"),
     case(lambda: rounding.is_rounding(np.array([np.nan])), "x", "is_rounding-nan"),
+
+    # ---- training (issue 23): the mask in any of its forms, targets, lr, steps, the batch
+    case(lambda: bad_train(mask=causal_mask(TRAIN_N + 1)), "mask", "train-mask-shape"),
+    case(lambda: bad_train(mask=np.tri(TRAIN_N, dtype=int)), "mask", "train-mask-int-dtype"),                              # 0/1 ints: which meaning?
+    case(lambda: bad_train(mask=MaskedFill(np.tri(TRAIN_N), 0.0)), "mask.mask", "train-masked_fill-float-mask"),
+    case(lambda: bad_train(mask=MaskedFill(causal_mask(TRAIN_N), np.nan)), "mask.value", "train-masked_fill-nan"),
+    case(lambda: bad_train(mask=MaskedFill(causal_mask(TRAIN_N), "zero")), "mask.value", "train-masked_fill-not-number"),
+    case(lambda: bad_train(mask=np.full((TRAIN_N, TRAIN_N), np.nan)), "mask", "train-mask-nan"),
+    case(lambda: bad_train(mask=np.triu(np.ones((TRAIN_N, TRAIN_N), bool), k=1)), "mask", "train-fully-masked-row"),              # row N-1 reads nothing
+    case(lambda: bad_train(mask=additive_mask(np.triu(np.ones((TRAIN_N, TRAIN_N), bool), k=1))), "mask", "train-fully-masked-row-added"),   # the same, added
+    case(lambda: bad_train(targets=TRAIN_TARGETS + TRAIN_CFG.vocab_size), "targets", "train-targets-past-vocab"),
+    case(lambda: bad_train(targets=TRAIN_TARGETS - 10), "targets", "train-targets-below-0"),
+    case(lambda: bad_train(targets=TRAIN_TARGETS[:, :-1]), "targets", "train-targets-shape"),
+    case(lambda: bad_train(tokens=TRAIN_TOKENS.astype(float)), "tokens", "train-tokens-float"),
+    case(lambda: bad_train(tokens=TRAIN_TOKENS + TRAIN_CFG.vocab_size), "tokens", "train-tokens-past-vocab"),
+    case(lambda: bad_train(lr=0.0), "lr", "train-lr-0"),
+    case(lambda: bad_train(lr=-0.1), "lr", "train-lr-below-0"),
+    case(lambda: bad_train(lr=np.nan), "lr", "train-lr-nan"),
+    case(lambda: bad_train(lr=np.inf), "lr", "train-lr-inf"),
+    case(lambda: bad_train(steps=0), "steps", "train-steps-0"),
+    case(lambda: bad_train(steps=2.5), "steps", "train-steps-float"),
+    case(lambda: bad_train(tokens=np.zeros((2, 7), int), targets=np.zeros((2, 7), int), mask=causal_mask(7)), "tokens", "train-past-max_len"),  # > max_len
+    case(lambda: bad_train(batch_size=3), "batch_size", "train-batch_size-past-rows"),
+    case(lambda: bad_train(params=transformer.init_stack(0, TRAIN_CFG, cross=True)), "params", "train-params-cross"),
+    case(lambda: training.adam_step(transformer.init_stack(0, TRAIN_CFG), {}, {}, 0.1, betas=(0.9, 1.0)), "betas", "adam-betas"),
+    case(lambda: training.adam_step(transformer.init_stack(0, TRAIN_CFG), {}, {}, 0.1, eps=0.0), "eps", "adam-eps"),
 
     # ---- the figure builders' shared checks
     case(lambda: language.page_lang("fr"), "lang", "page_lang-unknown", "lang must be one of"),
