@@ -2,7 +2,8 @@
 
 One visit a page checks what the page owes a reader: it stays offline and logs no console error, every figure draws
 and is named, every heatmap's table agrees with it cell by cell, math is MathML, Chinese is drawn by a CJK font in
-its Simplified Chinese face, and axe-core finds no serious or critical violation. Each control can be reached where
+its Simplified Chinese face, and axe-core (every rule, plots drawn, tables open) finds no serious or critical
+violation. Each control can be reached where
 a reader presses it; in zh, the first figure of each kind of control (slider, buttons, dropdown; the methods its
 steps call) is operated by a real drag or click and must redraw. Every step of every control is checked from the
 page's JSON by tests/test_figure_controls.py, and tests/test_site.py shows en draws what zh draws.
@@ -249,8 +250,8 @@ def test_page_is_offline_quiet_accessible_drawn_tabled_and_its_controls_respond(
     drawn = wait_drawn(page, list(figures))
     problems = [f"figure {div} never drew" for div in figures if div not in drawn]
     problems += page.evaluate(MATH_PROBLEMS_JS) + (cjk_problems(page) if lang == "zh" else [])
-    problems += axe_problems(page)   # the page as loaded; then the tables open and the controls move
-    problems += figure_table_problems(page)
+    problems += figure_table_problems(page)   # this opens the tables: axe sees them as a reader who opens them does
+    problems += axe_problems(page)   # before any control moves
     for div, (_data, layout, _config) in figures.items():
         if div in drawn:
             problems += control_problems(page, div, layout, use=lang == OPERATED_LANG and div in operated)
@@ -325,7 +326,7 @@ def test_axe_the_table_check_and_the_cjk_check_catch_planted_problems(site, open
     page.evaluate("""() => { const i = document.createElement('img'); i.src = 'data:,';
         const faint = document.createElement('p'); faint.textContent = 'faint'; faint.style.color = '#eee';
         document.querySelector('article').append(i, faint); }""")
-    assert {p.split(":")[1].split()[-1] for p in axe_problems(page)} == {"image-alt", "color-contrast"}
+    assert {"image-alt", "color-contrast"} <= {p.split(":")[1].split()[-1] for p in axe_problems(page)}
     for kind, wrong in (("number", "12345"), ("label", "open")):
         planted = page.evaluate("""([kind, wrong]) => {
           const fits = c => kind === 'label' ? c.textContent === '−∞' : Number.isFinite(Number(c.textContent)) && c.textContent !== '';

@@ -62,7 +62,7 @@ def test_the_search_index_loads_only_when_the_reader_starts_to_search(open_page)
     searchy = lambda: [u for u in visit.requests if re.search(r"search_index|/workers/search\.|/lunr/", u)]  # noqa: E731
     assert searchy() == [], f"fetched before any search: {searchy()}"
     held = []   # the index request, answered only after the reader has typed
-    page.route("**/search/search_index.json", held.append)
+    page.route("**/search/search_index.json", lambda route: held.append(route))
     page.keyboard.press("/")   # Material's shortcut: focus the search box
     for _ in range(50):
         if held:
