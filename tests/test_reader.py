@@ -59,6 +59,8 @@ def test_the_search_index_loads_only_when_the_reader_starts_to_search(open_page)
     visit = open_page("")
     page = visit.page
     page.wait_for_load_state("networkidle")
+    page.wait_for_function("() => typeof document$ !== 'undefined'")   # Material's bundle has started (its keys with it)
+    page.wait_for_timeout(500)
     searchy = lambda: [u for u in visit.requests if re.search(r"search_index|/workers/search\.|/lunr/", u)]  # noqa: E731
     assert searchy() == [], f"fetched before any search: {searchy()}"
     held = []   # the index request, answered only after the reader has typed
