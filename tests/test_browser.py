@@ -3,10 +3,10 @@
 One visit a page checks what the page owes a reader: it stays offline and logs no console error, every figure draws
 and is named, every heatmap's table agrees with it cell by cell, math is MathML, Chinese is drawn by a CJK font in
 its Simplified Chinese face, and axe-core (every rule, plots drawn, tables open) finds no serious, critical or
-violation. Each control can be reached where
-a reader presses it; in zh, the first figure of each kind of control (slider, buttons, dropdown; the methods its
-steps call) is operated by a real drag or click and must redraw. Every step of every control is checked from the
-page's JSON by tests/test_figure_controls.py, and tests/test_site.py shows en draws what zh draws.
+landmark-unique violation. Each control can be reached where a reader presses it; in zh, the first figure of each
+kind of control (slider, buttons, dropdown; the methods its steps call) is operated by a real drag or click and must
+redraw. Every step of every control is checked from the page's JSON by tests/test_figure_controls.py, and
+tests/test_site.py shows en draws what zh draws.
 """
 
 import re
