@@ -156,7 +156,8 @@ SITE_MODULES = {"test_build", "test_plotly_bundle", "test_notebook_runs", "test_
 
 def pytest_collection_modifyitems(config, items):
     """Mark each test by kind (a module may mark its own): browser (drives chromium), site (builds the site or reads
-    it) or unit (`make check`); run those that need no build first, while a worker builds, and the second build last."""
+    it) or unit (`make check`); run those that need no build first, while a worker builds, and the browser's last,
+    so that the second build overlaps them."""
     for item in items:
         if item.get_closest_marker("browser") or item.get_closest_marker("site"):
             continue
@@ -164,6 +165,6 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.site)
         else:
             item.add_marker(pytest.mark.unit)
-    rank = lambda item: (3 if "second_site" in item.fixturenames else 2 if item.get_closest_marker("browser")  # noqa: E731
+    rank = lambda item: (3 if item.get_closest_marker("browser") else 2 if "second_site" in item.fixturenames  # noqa: E731
                          else 1 if item.get_closest_marker("site") else 0)
     items.sort(key=rank)   # stable: the file order within each rank
