@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from conftest import DOCS, LANGS, page_figures, page_names, table_rows
+from conftest import DOCS, LANGS, page_figures, page_names
 
 
 def test_both_languages_have_the_same_pages_and_notebooks():
@@ -98,30 +98,3 @@ def test_chinese_headings_get_readable_anchors_and_the_search_index_is_segmented
     assert re.search(r'id="[^"]*不会报错[^"]*"', html) and not re.search(r'<h2 id="_\d+"', html)
     index = (site / "search/search_index.json").read_text(encoding="utf-8")
     assert "\\u200b" in index or "\u200b" in index   # jieba's word breaks
-
-
-# ---- chapter 5, "The mask is the whole difference": numbers printed by primer at build time
-# (page tests: they belong in tests/pages/test_05_mask.py once that exists)
-
-@pytest.mark.parametrize("lang", LANGS)
-def test_chapter_5_prints_its_leak_weights_and_padding_numbers(read_page, lang):
-    html = read_page(lang, "05-mask.md")
-    assert "<strong>64.4%</strong>" in html and "<strong>0.0%</strong>" in html
-    assert all(share in html for share in ("9.0%", "24.5%", "66.5%"))
-    assert re.findall(r"<td>(\d+)%</td>", html)[:9] == ["100", "0", "0", "83", "17", "0", "9", "34", "56"]
-    rows = [r for r in table_rows(html) if len(r) == 5 and r[2].isdigit()]
-    # (padded query rows, rows the plain AND empties, real rows vs each sentence alone): only left padding under a
-    # causal mask empties rows, and the real rows never move beyond rounding
-    assert [r[2:] for r in rows] == [["5", "0", "< 1e-12"]] * 3 + [["5", "5", "< 1e-12"]]
-
-
-def test_chapter_5_shows_primers_own_refusal_of_a_bad_window(read_page):
-    from primer import window_mask
-
-    with pytest.raises(ValueError) as refusal:
-        window_mask(5, 0)
-    for lang in LANGS:
-        html = read_page(lang, "05-mask.md")
-        for escaped, char in (("\\u003e", ">"), ("\\u003c", "<"), ("\\u002f", "/"), ("\\u0027", "'"), ("\\u0026", "&")):
-            html = html.replace(escaped, char)   # plotly JSON-escapes these inside <script>
-        assert str(refusal.value) in html

@@ -6,7 +6,7 @@ import markdown
 import numpy as np
 import pytest
 
-from conftest import LANGS, tables
+from conftest import LANGS, table_rows, tables
 from page_tables import table_with
 from primer import causal_mask, masked_softmax
 from primer.conventions import CONVENTIONS
@@ -42,3 +42,28 @@ def test_weights_tables_are_primers_masked_softmax(read_page, lang, scores, digi
 def test_the_pages_table_is_the_measured_one(read_page, lang):
     expected = rendered(figures.conventions_table(CONVENTIONS, lang=lang))
     assert table_with(read_page(lang, PAGE), expected[0][0]) == expected
+
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_chapter_5_prints_its_leak_weights_and_padding_numbers(read_page, lang):
+    html = read_page(lang, PAGE)
+    assert "<strong>64.4%</strong>" in html and "<strong>0.0%</strong>" in html
+    assert all(share in html for share in ("9.0%", "24.5%", "66.5%"))
+    assert re.findall(r"<td>(\d+)%</td>", html)[:9] == ["100", "0", "0", "83", "17", "0", "9", "34", "56"]
+    rows = [r for r in table_rows(html) if len(r) == 5 and r[2].isdigit()]
+    # (padded query rows, rows the plain AND empties, real rows vs each sentence alone): only left padding under a
+    # causal mask empties rows, and the real rows never move beyond rounding
+    assert [r[2:] for r in rows] == [["5", "0", "< 1e-12"]] * 3 + [["5", "5", "< 1e-12"]]
+
+
+def test_chapter_5_shows_primers_own_refusal_of_a_bad_window(read_page):
+    from primer import window_mask
+
+    with pytest.raises(ValueError) as refusal:
+        window_mask(5, 0)
+    for lang in LANGS:
+        html = read_page(lang, PAGE)
+        for escaped, char in (("\\u003e", ">"), ("\\u003c", "<"), ("\\u002f", "/"), ("\\u0027", "'"), ("\\u0026", "&")):
+            html = html.replace(escaped, char)   # plotly JSON-escapes these inside <script>
+        assert str(refusal.value) in html
