@@ -9,6 +9,8 @@ import os
 import subprocess
 import sys
 
+from mkdocs.plugins import event_priority
+
 LANG_ENV = "PRIMER_LANG"
 DEFAULT_LANG = "zh"
 
@@ -32,6 +34,15 @@ def on_pre_build(config):
     """Drop primer from sys.modules, so each rebuild of `mkdocs serve` imports the edited code."""
     for name in [m for m in sys.modules if m == "primer" or m.startswith("primer.")]:
         del sys.modules[name]
+
+
+@event_priority(-200)   # after i18n's on_files (-100) and hooks/notebooks.py's (-150)
+def on_files(files, config):
+    """Show htmlproofer (its public on_files) the files as i18n laid them out: it saw them before, at priority 0."""
+    proofer = config.plugins.get("htmlproofer")
+    if proofer is not None and proofer.config["enabled"]:
+        proofer.on_files(files, config)
+    return files
 
 
 def page_lang(page):

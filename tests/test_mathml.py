@@ -1,21 +1,17 @@
 """hooks/mathml.py: arithmatex's TeX becomes KaTeX's MathML at build time, and bad TeX fails the build."""
 
-import importlib.util
 import logging
 import re
 
 import pytest
 from mkdocs.exceptions import PluginError
 
-from conftest import ROOT
+from test_hooks_import import load_hook
 
 
 @pytest.fixture(scope="module")
 def hook():
-    spec = importlib.util.spec_from_file_location("primer_hook_mathml", ROOT / "hooks" / "mathml.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_hook("mathml")
 
 
 class _Page:
