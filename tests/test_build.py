@@ -56,38 +56,19 @@ def plugin(config, name):
     raise AssertionError(f"plugin {name} is not configured")
 
 
-def test_i18n_folder_layout_zh_default_and_no_fallback(config):
+def test_i18n_offline_link_check_and_reader_comforts(config):
     i18n = plugin(config, "i18n")
-    assert i18n["docs_structure"] == "folder"
-    assert i18n["fallback_to_default"] is False
-    default = [lang["locale"] for lang in i18n["languages"] if lang.get("default")]
-    assert default == ["zh"]
-
-
-def test_offline_settings(config):
-    assert config["theme"]["font"] is False
-    assert plugin(config, "markdown-exec")["languages"] == ["python"]
+    assert i18n["docs_structure"] == "folder" and i18n["fallback_to_default"] is False
+    assert [lang["locale"] for lang in i18n["languages"] if lang.get("default")] == ["zh"]
+    assert config["theme"]["font"] is False and plugin(config, "markdown-exec")["languages"] == ["python"]
     assert "navigation.instant" not in config["theme"]["features"]
-    for url in config["extra_javascript"] + config["extra_css"]:
-        assert not url.startswith(("http:", "https:", "//")), url
-
-
-def test_links_are_checked_offline_by_default(config):
+    assert not [u for u in config["extra_javascript"] + config["extra_css"] if u.startswith(("http:", "https:", "//"))]
     proofer = plugin(config, "htmlproofer")
     assert proofer["enabled"] is True and proofer["validate_external_urls"] is False
     assert proofer["strict_anchors"] is True and proofer["raise_error_after_finish"] is True
-
-
-def test_reader_comforts(config):
-    features = config["theme"]["features"]
-    assert "content.code.copy" in features
-    assert len(config["theme"]["palette"]) == 2 and all("toggle" in p for p in config["theme"]["palette"])
+    assert "content.code.copy" in config["theme"]["features"] and len(config["theme"]["palette"]) == 2
     names = [e if isinstance(e, str) else next(iter(e)) for e in config["markdown_extensions"]]
-    for ext in ("admonition", "pymdownx.details", "pymdownx.snippets", "pymdownx.arithmatex"):
-        assert ext in names
-
-
-def test_chinese_search_separator(config):
+    assert {"admonition", "pymdownx.details", "pymdownx.snippets", "pymdownx.arithmatex"} <= set(names)
     sep = plugin(config, "search")["separator"]
     assert "\\u200b" in sep and "，" in sep and "。" in sep
     import jieba  # noqa: F401  (material segments Chinese only when jieba is importable)
@@ -341,25 +322,12 @@ def warned(build, message):
     return build["returncode"] != 0 and re.search(r"^WARNING\b.*" + re.escape(message), build["stderr"], re.M)
 
 
-def test_a_page_in_one_language_only_fails_the_build():
+@pytest.mark.parametrize("message", ["only.md: exists only in zh", "ids.md: zh and en run different exec blocks",
+                                     "zh/noid.md: an exec block has no id=", "en/noid.md: an exec block has no id=",
+                                     "shown.md: zh and en run different exec blocks"])
+def test_a_parity_breach_fails_the_build_naming_the_page(message):
     build = parity_build()
-    assert warned(build, "only.md: exists only in zh"), build["stderr"][-3000:]
-
-
-def test_different_exec_blocks_in_the_two_languages_fail_the_build():
-    build = parity_build()
-    assert warned(build, "ids.md: zh and en run different exec blocks"), build["stderr"][-3000:]
-
-
-def test_an_exec_block_without_id_fails_the_build():
-    build = parity_build()
-    assert warned(build, "zh/noid.md: an exec block has no id=") and warned(build, "en/noid.md: an exec block has no id="), \
-        build["stderr"][-3000:]
-
-
-def test_an_exec_block_the_other_language_only_shows_fails_the_build():
-    build = parity_build()
-    assert warned(build, "shown.md: zh and en run different exec blocks"), build["stderr"][-3000:]
+    assert warned(build, message), build["stderr"][-3000:]
 
 
 def test_a_missing_snippet_fails_the_build(tmp_path):
