@@ -89,6 +89,8 @@ def on_files(files, config):
                         dest_uri=download_url(file.url))
         download.abs_src_path = file.abs_src_path   # readers download the notebook as written
         files.append(download)
+    if i18n is not None:   # its sitemap.xml lists the pages it counted in its on_files, before these were pages again
+        i18n.i18n_files_per_language[i18n.current_language] = files.documentation_pages()
     return files
 
 
