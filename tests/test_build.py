@@ -19,6 +19,8 @@ from test_hooks_import import load_hook
 ENV = {k: v for k, v in os.environ.items()
        if k not in ("PRIMER_CHECK_LINKS", "SOURCE_DATE_EPOCH", "PRIMER_SITE_URL", "PRIMER_REPO_URL")}
 ENV["NO_MKDOCS_2_WARNING"] = "1"
+# Left out of scratch builds: the search index has no part in what they test, and jieba is 2 s of a 5 s build.
+SEARCH_PLUGIN = re.compile(r"\n  - search:\n(?:      .*\n)+")
 
 
 class _Loader(yaml.SafeLoader):
@@ -160,31 +162,22 @@ def test_the_site_itself_is_in_parity(caplog):
 
 # ---- scratch builds: the real config and hooks over a two-page site
 
-# Left out of a scratch build: the search index has no part in what these builds test, and loading its Chinese
-# segmenter's dictionary (jieba) is some 2 s of a 5 s build. The session's builds keep it.
-SEARCH_PLUGIN = re.compile(r"\n  - search:\n(?:      .*\n)+")
-
-
-def scratch_site(tmp_path, zh_body, en_body=None, extra_zh=None, extra_en=None, committed=None, pages=(), env=()):
-    """Build a scratch site of index.md (and extra.md, and pages: {(lang, name): body}) in tmp_path, with the real
-    config (but SEARCH_PLUGIN) and hooks; return the process."""
+def scratch_site(tmp_path, zh_body, en_body=None, committed=None, pages=(), env=()):
+    """Build a scratch site of index.md (and pages: {(lang, name): body}) in tmp_path with the real config and hooks;
+    return the process."""
     for part in ("hooks", "overrides"):
         shutil.copytree(ROOT / part, tmp_path / part)
     shutil.copytree(ROOT / "docs" / "assets", tmp_path / "docs" / "assets")
     (tmp_path / "docs" / "snippets").mkdir()
     (tmp_path / "primer").mkdir()  # only watched; the installed primer is imported
     text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    text = text.split("\nnav:")[0] + "\n"  # the real nav names pages this scratch site lacks
-    text, searches = SEARCH_PLUGIN.subn("\n", text)
+    text, searches = SEARCH_PLUGIN.subn("\n", text.split("\nnav:")[0] + "\n")   # the real nav names absent pages
     assert searches == 1, "mkdocs.yml's search plugin entry has changed shape: update SEARCH_PLUGIN"
     (tmp_path / "mkdocs.yml").write_text(text, encoding="utf-8")
     for lang, body in (("zh", zh_body), ("en", en_body)):
         if body is not None:
             (tmp_path / "docs" / lang).mkdir(parents=True)
             (tmp_path / "docs" / lang / "index.md").write_text(textwrap.dedent(body), encoding="utf-8")
-    for lang, body in (("zh", extra_zh), ("en", extra_en)):
-        if body:
-            (tmp_path / "docs" / lang / "extra.md").write_text(body, encoding="utf-8")
     for (lang, name), body in dict(pages).items():
         (tmp_path / "docs" / lang / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / "docs" / lang / name).write_text(textwrap.dedent(body), encoding="utf-8")
@@ -235,7 +228,7 @@ LINKS = """
 
 [same page](#here) [other page](extra.md#there)
 """
-EXTRA = "# e\n\n## There\n"
+EXTRA = {(lang, "extra.md"): "# e\n\n## There\n" for lang in ("zh", "en")}
 
 
 MATH = "\nLet $x^2 \\le y$ hold:\n\n$$\n\\frac{a}{b}\n$$\n"
@@ -245,7 +238,7 @@ def working_build():
     """One scratch site that must build: an exec block, math, links to an anchor here and on another page, and a
     git checkout whose last commit is dated 2001-09-09."""
     body = LINKS + GOOD.replace("# t", "") + MATH
-    return shared_build("working", body, body, extra_zh=EXTRA, extra_en=EXTRA, committed="2001-09-09T01:46:40+00:00")
+    return shared_build("working", body, body, pages=EXTRA, committed="2001-09-09T01:46:40+00:00")
 
 
 def test_scratch_site_builds():
@@ -347,7 +340,7 @@ BROKEN = {   # a broken link of each kind, each to its own missing anchor
 @pytest.mark.parametrize("kind", BROKEN)
 def test_a_broken_anchor_fails_the_build(kind):
     broken = "\n\n".join(BROKEN.values())
-    build = shared_build("broken-anchors", LINKS, LINKS + "\n" + broken + "\n", extra_zh=EXTRA, extra_en=EXTRA)
+    build = shared_build("broken-anchors", LINKS, LINKS + "\n" + broken + "\n", pages=EXTRA)
     anchor = re.search(r"#nowhere-[a-z]+", BROKEN[kind]).group()
     assert build["returncode"] != 0
     assert re.search(r"htmlproofer.*" + re.escape(anchor) + r"\b", build["stderr"]), build["stderr"][-3000:]
