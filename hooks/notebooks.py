@@ -95,8 +95,10 @@ def on_files(files, config):
 
 
 def on_page_markdown(markdown_text, page, config, files):
-    """Link a chapter page to its notebook: the rendered page and the .ipynb."""
+    """Link a chapter page to its notebook; leave an unexecuted notebook page out of the search index (Material's meta)."""
     lang, name = lang_of(page.file), PurePosixPath(page.file.src_uri).stem
+    if page.file.src_uri.endswith(".ipynb") and not config.plugins["mkdocs-jupyter"].config["execute"]:
+        page.meta["search"] = {"exclude": True}   # `make serve`: the build indexes the executed page
     if page.file.src_uri.endswith(".ipynb") or not (Path(config.docs_dir) / lang / "notebooks" / f"{name}.ipynb").exists():
         return markdown_text
     w = WORDS[lang]
