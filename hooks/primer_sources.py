@@ -11,8 +11,18 @@ import hashlib
 from pathlib import Path
 
 
+PARSED = {}   # (sha256 of a source, its package) -> its imports; kept while `mkdocs serve` runs (MkDocs reloads hooks only)
+
+
 def imported_names(source, package=""):
     """Return every dotted name source imports (`from X import y` gives X and X.y); None if it does not parse."""
+    key = (hashlib.sha256(source if isinstance(source, bytes) else source.encode()).hexdigest(), package)
+    if key not in PARSED:
+        PARSED[key] = parse_imports(source, package)
+    return PARSED[key]
+
+
+def parse_imports(source, package):
     try:
         tree = ast.parse(source)
     except SyntaxError:
