@@ -26,8 +26,10 @@ $(VENV)/.torch: $(STAMP)
 	$(BIN)/python -m pip install --quiet $(TORCH)
 	touch $@
 
+# The edit loop: executed blocks come from .cache/exec (hooks/exec_cache.py); links and the notebooks' outputs
+# are left to `make build` (each notebook page then says how to run it).
 serve: install
-	NO_MKDOCS_2_WARNING=1 PRIMER_CHECK_LINKS=false $(BIN)/mkdocs serve   # links are checked by make build and make test
+	NO_MKDOCS_2_WARNING=1 PRIMER_CHECK_LINKS=false PRIMER_NOTEBOOKS_EXECUTE=false $(BIN)/mkdocs serve
 
 build: install
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
@@ -71,4 +73,4 @@ bench: install
 	$(BIN)/python bench/run.py
 
 clean:
-	rm -rf site .cache .pytest_cache build *.egg-info .matrix   # .cache: executed blocks, notebooks, their HTML
+	rm -rf site .cache .pytest_cache build *.egg-info .matrix   # .cache: executed blocks (serve), notebook pages

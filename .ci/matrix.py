@@ -1,7 +1,13 @@
 """Run the unit tests under several numeric setups, and check that no page's text changes between them.
 
+    python .ci/matrix.py            # every setup (`make matrix`)
+    python .ci/matrix.py newest     # only the setups whose name contains "newest"
+
 Setups: the locked venv with OpenBLAS forced to an old generic x86 kernel on one thread; the oldest
-Python, numpy and plotly that pyproject.toml allows; the newest of each. Each setup gets its own venv
+Python, numpy and plotly that pyproject.toml allows; the newest Python with the newest version of every
+dependency pyproject.toml allows, docs plugins included (mkdocs-material, markdown-exec,
+mkdocs-static-i18n, mkdocs-jupyter, htmlproofer, plotly...): the proof that the hooks rely on
+documented APIs only. Each setup gets its own venv
 under .matrix/, runs `pytest -m unit`, then builds the site; the text of every chapter (figure data
 and page chrome left out) must equal the baseline build's, word for word. `make matrix` runs this.
 """
@@ -21,7 +27,7 @@ BASE_PY = ROOT / ".venv" / "bin" / "python"
 SETUPS = {  # name -> (python version or None for the locked venv, pip pins, extra environment)
     "locked, generic BLAS kernel, 1 thread": (None, [], {"OPENBLAS_CORETYPE": "Prescott", "OPENBLAS_NUM_THREADS": "1"}),
     "oldest: Python 3.10, numpy 1.26.0, plotly 5.20.0": ("3.10", ["numpy==1.26.0", "plotly==5.20.0"], {}),
-    "newest: Python 3.13, newest numpy and plotly": ("3.13", [], {}),
+    "newest: Python 3.13, newest of every dependency (docs plugins too)": ("3.13", [], {}),
 }
 ARTICLE = re.compile(r'<article class="md-content__inner md-typeset">(.*?)</article>', re.S)
 
@@ -57,6 +63,16 @@ def venv_for(name, version, pins):
                         "-e", f"{ROOT}[docs,test]", "threadpoolctl"], check=True)
         (venv / ".installed").write_text(stamp)
     return py
+
+
+DOCS_PACKAGES = ("mkdocs", "mkdocs-material", "markdown-exec", "mkdocs-static-i18n", "mkdocs-jupyter",
+                 "mkdocs-htmlproofer-plugin", "pymdown-extensions", "nbconvert")
+
+
+def docs_versions(py):
+    """Return 'name version' of each docs package a venv holds."""
+    code = f"import importlib.metadata as m; print(', '.join(n + ' ' + m.version(n) for n in {DOCS_PACKAGES!r}))"
+    return subprocess.run([str(py), "-c", code], capture_output=True, text=True, check=True).stdout.strip()
 
 
 def describe(py, env):
@@ -97,12 +113,17 @@ def main():
     clean = {k: v for k, v in os.environ.items() if not k.startswith("OPENBLAS_")}
     baseline = build(BASE_PY, clean, OUT / "site-baseline")
     report, failed = [("baseline (locked venv)", describe(BASE_PY, clean), "-", "-")], False
+    only = sys.argv[1:]
     for name, (version, pins, extra) in SETUPS.items():
+        if only and not any(word in name for word in only):
+            continue
         py, env = venv_for(name, version, pins), dict(clean, **extra)
         tests = subprocess.run([str(py), "-m", "pytest", "-m", "unit", "-q", "-p", "no:cacheprovider",
                                 "--basetemp", str(OUT / "pytest")], cwd=ROOT, env=env, capture_output=True, text=True)
         summary = (tests.stdout.strip().splitlines() or ["(no output)"])[-1]
-        texts = build(py, env, OUT / "site")
+        (OUT / "docs-versions").mkdir(exist_ok=True)
+        (OUT / "docs-versions" / name).write_text(docs_versions(py))
+        texts = build(py, env, OUT / "site")   # strict: a warning of any newer plugin fails it
         differ = sorted(p for p in baseline.keys() | texts.keys() if baseline.get(p) != texts.get(p))
         failed |= tests.returncode != 0 or bool(differ)
         if tests.returncode:
@@ -116,6 +137,9 @@ def main():
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for name, d, summary, pages in report:
         print(f"| {name} | {d['python']} | {d['numpy']} | {d['plotly']} | {d['blas kernel']}, {d['threads']} | {summary} | {pages} |")
+    for name, (version, pins, _) in SETUPS.items():
+        if (OUT / "docs-versions" / name).exists():
+            print(f"\n{name}: {(OUT / 'docs-versions' / name).read_text()}")
     return 1 if failed else 0
 
 

@@ -1,4 +1,4 @@
-"""`make serve` timed: the edit loop in a throw-away copy, and a fresh clone until the site answers.
+"""`make serve` timed: the edit loop in a throw-away copy (a prose edit, a primer edit).
 
 Each run starts `mkdocs serve` on a free port of 127.0.0.1 and polls the served page until a change
 shows, so the time covers the rebuild of both languages and whatever the server does before it
@@ -57,7 +57,8 @@ def wait_for(url, shows=None, proc=None, timeout=TIMEOUT_S):
 def mkdocs_serve(root, python, log):
     """Run `python -m mkdocs serve` in root on a free port; yield (process, base URL); stop it after."""
     port = free_port()
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", SOURCE_DATE_EPOCH="1700000000", PYTHONDONTWRITEBYTECODE="1")
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", SOURCE_DATE_EPOCH="1700000000", PYTHONDONTWRITEBYTECODE="1",
+               PRIMER_CHECK_LINKS="false", PRIMER_NOTEBOOKS_EXECUTE="false")   # as `make serve`
     with open(log, "w") as out:
         proc = subprocess.Popen([str(python), "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"], cwd=root,
                                 stdout=out, stderr=subprocess.STDOUT, env=env)
@@ -114,17 +115,3 @@ def edit_loop(source, python=sys.executable):
         log = (Path(tmp) / "serve.log").read_text(errors="replace")
     return {"first_build_s": first, "markdown_s": markdown_s, "primer_s": primer_s,
             "markdown_again_s": markdown_again_s, "log_tail": log[-2000:]}
-
-
-def fresh_clone(source, python="python3"):
-    """Clone source's HEAD into a temp dir, `make install` there (own venv), serve; time until the site answers."""
-    with tempfile.TemporaryDirectory(prefix="primer-bench-clone-") as tmp:
-        root = Path(tmp) / "repo"
-        start = time.perf_counter()
-        subprocess.run(["git", "clone", "--quiet", str(source), str(root)], check=True)
-        subprocess.run(["make", "--no-print-directory", "install", f"PYTHON={python}"], cwd=root, check=True,
-                       stdout=subprocess.DEVNULL)
-        install_s = time.perf_counter() - start
-        with mkdocs_serve(root, root / ".venv/bin/python", Path(tmp) / "serve.log") as (proc, base):
-            wait_for(base, proc=proc)
-        return {"install_s": install_s, "total_s": time.perf_counter() - start}

@@ -12,12 +12,15 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import ROOT, once_per_session, shared_dir
+from conftest import ROOT
+from test_hooks_import import load_hook
 
 # Scratch builds run as `mkdocs serve` and a fork's build do: no site_url, no repo_url (the session's site has both).
 ENV = {k: v for k, v in os.environ.items()
        if k not in ("PRIMER_CHECK_LINKS", "SOURCE_DATE_EPOCH", "PRIMER_SITE_URL", "PRIMER_REPO_URL")}
 ENV["NO_MKDOCS_2_WARNING"] = "1"
+# Left out of scratch builds: the search index has no part in what they test, and jieba is 2 s of a 5 s build.
+SEARCH_PLUGIN = re.compile(r"\n  - search:\n(?:      .*\n)+")
 
 
 class _Loader(yaml.SafeLoader):
@@ -31,16 +34,6 @@ _Loader.add_constructor("!ENV", lambda loader, node: loader.construct_sequence(n
 @pytest.fixture(scope="module")
 def config():
     return yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_Loader)
-
-
-@pytest.fixture(scope="module")
-def hook():
-    sys.path.insert(0, str(ROOT / "hooks"))
-    try:
-        import primer_build
-    finally:
-        sys.path.pop(0)
-    return primer_build
 
 
 @pytest.fixture(scope="module")
@@ -65,57 +58,33 @@ def plugin(config, name):
     raise AssertionError(f"plugin {name} is not configured")
 
 
-def test_i18n_folder_layout_zh_default_and_no_fallback(config):
+def test_i18n_offline_link_check_and_reader_comforts(config):
     i18n = plugin(config, "i18n")
-    assert i18n["docs_structure"] == "folder"
-    assert i18n["fallback_to_default"] is False
-    default = [lang["locale"] for lang in i18n["languages"] if lang.get("default")]
-    assert default == ["zh"]
-
-
-def test_offline_settings(config):
-    assert config["theme"]["font"] is False
-    assert plugin(config, "markdown-exec")["languages"] == ["python"]
+    assert i18n["docs_structure"] == "folder" and i18n["fallback_to_default"] is False
+    assert [lang["locale"] for lang in i18n["languages"] if lang.get("default")] == ["zh"]
+    assert config["theme"]["font"] is False and plugin(config, "markdown-exec")["languages"] == ["python"]
     assert "navigation.instant" not in config["theme"]["features"]
-    for url in config["extra_javascript"] + config["extra_css"]:
-        assert not url.startswith(("http:", "https:", "//")), url
-
-
-def test_links_are_checked_offline_by_default(config):
+    assert not [u for u in config["extra_javascript"] + config["extra_css"] if u.startswith(("http:", "https:", "//"))]
     proofer = plugin(config, "htmlproofer")
     assert proofer["enabled"] is True and proofer["validate_external_urls"] is False
     assert proofer["strict_anchors"] is True and proofer["raise_error_after_finish"] is True
-
-
-def test_reader_comforts(config):
-    features = config["theme"]["features"]
-    assert "content.code.copy" in features
-    assert len(config["theme"]["palette"]) == 2 and all("toggle" in p for p in config["theme"]["palette"])
+    assert "content.code.copy" in config["theme"]["features"] and len(config["theme"]["palette"]) == 2
     names = [e if isinstance(e, str) else next(iter(e)) for e in config["markdown_extensions"]]
-    for ext in ("admonition", "pymdownx.details", "pymdownx.snippets", "pymdownx.arithmatex"):
-        assert ext in names
-
-
-def test_chinese_search_separator(config):
+    assert {"admonition", "pymdownx.details", "pymdownx.snippets", "pymdownx.arithmatex"} <= set(names)
     sep = plugin(config, "search")["separator"]
     assert "\\u200b" in sep and "，" in sep and "。" in sep
     import jieba  # noqa: F401  (material segments Chinese only when jieba is importable)
 
 
-def test_serve_watches_primer_and_reloads_it(config, hook, mkdocs_config, tmp_path):
-    import copy
-
+def test_serve_watches_primer_and_reloads_it(config):
     assert "primer" in config["watch"]
     import primer.masks  # noqa: F401
-    cfg = copy.copy(mkdocs_config)
-    cfg.docs_dir = str(tmp_path)   # an empty docs folder: the parity check the hook also runs has nothing to read
-    hook.on_pre_build(cfg)
+    load_hook("page_env").on_pre_build(None)
     assert not [m for m in sys.modules if m == "primer" or m.startswith("primer.")]
     import primer  # noqa: F401  (re-import for the tests that follow)
 
 
-
-# ---- the zh/en parity rule: which blocks run is markdown-exec's call, not a regex's
+# ---- the zh/en parity rule: the hook's regex finds exactly the blocks markdown-exec runs
 
 FENCES = {  # opening line -> the id markdown-exec runs the block under, or None if it shows the code only
     '```python exec="1" id="a"': "a",
@@ -142,32 +111,13 @@ def run_for_real(mkdocs_config, text):
 
 
 @pytest.mark.parametrize("opening", FENCES)
-def test_the_hook_counts_a_block_exactly_when_markdown_exec_runs_it(hook, mkdocs_config, opening):
+def test_the_hook_counts_a_block_exactly_when_markdown_exec_runs_it(mkdocs_config, opening):
     fence = opening.split("python")[0].split("pycon")[0].strip("{.")
-    text = f'# t\n\n{opening}\nprint("RAN" + "-HERE")\n{fence}\n'
-    found = hook.exec_block_finder(mkdocs_config)(text)
+    text = f'# t\n\n!!! note\n\n    {opening}\n    print("RAN" + "-HERE")\n    {fence}\n'   # inside an admonition
+    found = load_hook("parity").exec_block_ids(text)
     ran = "RAN-HERE" in run_for_real(mkdocs_config, text)
     assert found == ([] if FENCES[opening] is None else [FENCES[opening]])
     assert ran == bool(found)
-
-
-def test_the_hook_finds_blocks_inside_admonitions_and_tabs(hook, mkdocs_config):
-    text = textwrap.dedent("""
-        # t
-
-        !!! note
-
-            ```python exec="yes" id="in-note"
-            print(1)
-            ```
-
-        === "Tab"
-
-            ```python exec="1" id="in-tab"
-            print(2)
-            ```
-        """)
-    assert sorted(hook.exec_block_finder(mkdocs_config)(text)) == ["in-note", "in-tab"]
 
 
 def two_languages(tmp_path, zh, en):
@@ -177,15 +127,11 @@ def two_languages(tmp_path, zh, en):
             (tmp_path / lang / "page.md").write_text(body, encoding="utf-8")
 
 
-def parity_warnings(hook, mkdocs_config, docs, caplog):
+def parity_warnings(docs, caplog):
     """Run the hook's parity check over a docs folder, with no build, and return its warnings."""
-    import copy
-
-    cfg = copy.copy(mkdocs_config)
-    cfg.docs_dir = str(docs)
     caplog.clear()
-    with caplog.at_level("WARNING", logger="mkdocs.hooks.primer"):
-        hook.check_parity(cfg)
+    with caplog.at_level("WARNING", logger="mkdocs.hooks.parity"):
+        load_hook("parity").check_parity(docs)
     return [r.getMessage() for r in caplog.records]
 
 
@@ -201,48 +147,39 @@ BLOCK = '```python exec="{flag}" id="{id}"\nprint(1)\n```\n'
     (None, BLOCK.format(flag="1", id="x"), "page.md: exists only in en"),
     (BLOCK.format(flag="1", id="x"), None, "page.md: exists only in zh"),
 ])
-def test_the_parity_rule_reads_both_languages_from_the_sources(hook, mkdocs_config, tmp_path, caplog, zh, en, expected):
+def test_the_parity_rule_reads_both_languages_from_the_sources(tmp_path, caplog, zh, en, expected):
     two_languages(tmp_path, zh, en)
-    warnings = parity_warnings(hook, mkdocs_config, tmp_path, caplog)
+    warnings = parity_warnings(tmp_path, caplog)
     if expected is None:
         assert warnings == []
     else:
         assert any(expected in w for w in warnings), warnings
 
 
-def test_the_site_itself_is_in_parity(hook, mkdocs_config, caplog):
-    assert parity_warnings(hook, mkdocs_config, ROOT / "docs", caplog) == []
+def test_the_site_itself_is_in_parity(caplog):
+    assert parity_warnings(ROOT / "docs", caplog) == []
 
 
 # ---- scratch builds: the real config and hooks over a two-page site
 
-# Left out of a scratch build: the search index has no part in what these builds test, and loading its Chinese
-# segmenter's dictionary (jieba) is some 2 s of a 5 s build. The session's builds keep it.
-SEARCH_PLUGIN = re.compile(r"\n  - search:\n(?:      .*\n)+")
-
-
-def scratch_site(tmp_path, zh_body, en_body=None, extra_zh=None, extra_en=None, committed=None, pages=()):
-    """Build a scratch site of index.md (and extra.md, and pages: {(lang, name): body}) in tmp_path, with the real
-    config (but SEARCH_PLUGIN) and hooks; return the process."""
+def scratch_site(tmp_path, zh_body, en_body=None, committed=None, pages=(), env=()):
+    """Build a scratch site of index.md (and pages: {(lang, name): body}) in tmp_path with the real config and hooks;
+    return the process."""
     for part in ("hooks", "overrides"):
         shutil.copytree(ROOT / part, tmp_path / part)
     shutil.copytree(ROOT / "docs" / "assets", tmp_path / "docs" / "assets")
     (tmp_path / "docs" / "snippets").mkdir()
     (tmp_path / "primer").mkdir()  # only watched; the installed primer is imported
     text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    text = text.split("\nnav:")[0] + "\n"  # the real nav names pages this scratch site lacks
-    text, searches = SEARCH_PLUGIN.subn("\n", text)
+    text, searches = SEARCH_PLUGIN.subn("\n", text.split("\nnav:")[0] + "\n")   # the real nav names absent pages
     assert searches == 1, "mkdocs.yml's search plugin entry has changed shape: update SEARCH_PLUGIN"
     (tmp_path / "mkdocs.yml").write_text(text, encoding="utf-8")
     for lang, body in (("zh", zh_body), ("en", en_body)):
         if body is not None:
             (tmp_path / "docs" / lang).mkdir(parents=True)
             (tmp_path / "docs" / lang / "index.md").write_text(textwrap.dedent(body), encoding="utf-8")
-    for lang, body in (("zh", extra_zh), ("en", extra_en)):
-        if body:
-            (tmp_path / "docs" / lang / "extra.md").write_text(body, encoding="utf-8")
     for (lang, name), body in dict(pages).items():
-        (tmp_path / "docs" / lang).mkdir(parents=True, exist_ok=True)
+        (tmp_path / "docs" / lang / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / "docs" / lang / name).write_text(textwrap.dedent(body), encoding="utf-8")
     if committed:  # a git checkout whose last commit is dated `committed`
         git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"]
@@ -250,7 +187,7 @@ def scratch_site(tmp_path, zh_body, en_body=None, extra_zh=None, extra_en=None, 
         for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "t"]):
             subprocess.run(git + args, cwd=tmp_path, env=dated, check=True, capture_output=True)
     return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "out")],
-                          cwd=tmp_path, env=ENV, capture_output=True, text=True, timeout=300)
+                          cwd=tmp_path, env=dict(ENV, **dict(env)), capture_output=True, text=True, timeout=300)
 
 
 GOOD = """
@@ -270,14 +207,18 @@ raise RuntimeError("boom")
 """
 
 
+_BUILDS = {}
+
+
 def shared_build(name, *args, **kwargs):
-    """Build a scratch site once per test session, for all the tests that read it (on any pytest-xdist worker);
-    return {returncode, stderr, out}."""
-    def build():
-        where = shared_dir() / "scratch" / name
+    """Build a scratch site once per test process for all the tests that read it; return {returncode, stderr, out}."""
+    if name not in _BUILDS:
+        import tempfile
+
+        where = Path(tempfile.mkdtemp(prefix=f"primer-scratch-{name}-"))
         proc = scratch_site(where, *args, **kwargs)
-        return {"returncode": proc.returncode, "stderr": proc.stderr, "out": str(where / "out")}
-    return once_per_session("scratch build: " + name, build)
+        _BUILDS[name] = {"returncode": proc.returncode, "stderr": proc.stderr, "out": str(where / "out")}
+    return _BUILDS[name]
 
 
 LINKS = """
@@ -287,7 +228,7 @@ LINKS = """
 
 [same page](#here) [other page](extra.md#there)
 """
-EXTRA = "# e\n\n## There\n"
+EXTRA = {(lang, "extra.md"): "# e\n\n## There\n" for lang in ("zh", "en")}
 
 
 MATH = "\nLet $x^2 \\le y$ hold:\n\n$$\n\\frac{a}{b}\n$$\n"
@@ -297,28 +238,19 @@ def working_build():
     """One scratch site that must build: an exec block, math, links to an anchor here and on another page, and a
     git checkout whose last commit is dated 2001-09-09."""
     body = LINKS + GOOD.replace("# t", "") + MATH
-    return shared_build("working", body, body, extra_zh=EXTRA, extra_en=EXTRA, committed="2001-09-09T01:46:40+00:00")
+    return shared_build("working", body, body, pages=EXTRA, committed="2001-09-09T01:46:40+00:00")
 
 
-def test_scratch_site_builds():
-    """It builds strict without a repo_url: edit_uri (in mkdocs.yml) is dropped, else every page would warn."""
-    build = working_build()
-    assert build["returncode"] == 0, build["stderr"][-3000:]
-    for page in ("index.html", "en/index.html"):
-        html = (Path(build["out"]) / page).read_text(encoding="utf-8")
-        assert "<p>ok</p>" in html   # the exec block ran
-        assert 'rel="edit"' not in html and 'rel="canonical"' not in html
-
-
-def test_the_scratch_site_links_check():
-    build = working_build()
-    assert build["returncode"] == 0, build["stderr"][-3000:]   # links to #here and extra.md#there pass the check
-
-
-def test_the_build_is_dated_by_its_commit_not_the_clock():
+def test_scratch_site_builds_checks_its_links_and_is_dated_by_its_commit():
+    """Strict without a repo_url (edit_uri is dropped, else every page warns); links to #here and extra.md#there pass
+    the check; the sitemap and its gzip are dated by the commit, not the clock."""
     build = working_build()
     assert build["returncode"] == 0, build["stderr"][-3000:]
     out = Path(build["out"])
+    for page in ("index.html", "en/index.html"):
+        html = (out / page).read_text(encoding="utf-8")
+        assert "<p>ok</p>" in html   # the exec block ran
+        assert 'rel="edit"' not in html and 'rel="canonical"' not in html
     sitemap = (out / "sitemap.xml").read_text(encoding="utf-8")
     assert set(re.findall(r"<lastmod>([^<]+)</lastmod>", sitemap)) == {"2001-09-09"}
     with gzip.open(out / "sitemap.xml.gz") as gz:
@@ -351,11 +283,6 @@ def test_math_is_mathml_and_a_formula_katex_cannot_parse_fails_the_build_naming_
         build["stderr"][-3000:]
 
 
-def test_a_missing_translation_fails_the_build():
-    build = parity_build()   # its en side has pages but no home page
-    assert warned(build, "Could not find a homepage for locale 'en'"), build["stderr"][-3000:]
-
-
 def parity_build():
     """One scratch site that breaks the zh/en parity rule once on each of its pages, the home page included (it is
     not translated); each breach is a warning, so the strict build fails, and the warning names the page."""
@@ -374,25 +301,13 @@ def warned(build, message):
     return build["returncode"] != 0 and re.search(r"^WARNING\b.*" + re.escape(message), build["stderr"], re.M)
 
 
-def test_a_page_in_one_language_only_fails_the_build():
+@pytest.mark.parametrize("message", ["only.md: exists only in zh", "ids.md: zh and en run different exec blocks",
+                                     "zh/noid.md: an exec block has no id=", "en/noid.md: an exec block has no id=",
+                                     "shown.md: zh and en run different exec blocks",
+                                     "Could not find a homepage for locale 'en'"])   # the home page is not translated
+def test_a_parity_breach_fails_the_build_naming_the_page(message):
     build = parity_build()
-    assert warned(build, "only.md: exists only in zh"), build["stderr"][-3000:]
-
-
-def test_different_exec_blocks_in_the_two_languages_fail_the_build():
-    build = parity_build()
-    assert warned(build, "ids.md: zh and en run different exec blocks"), build["stderr"][-3000:]
-
-
-def test_an_exec_block_without_id_fails_the_build():
-    build = parity_build()
-    assert warned(build, "zh/noid.md: an exec block has no id=") and warned(build, "en/noid.md: an exec block has no id="), \
-        build["stderr"][-3000:]
-
-
-def test_an_exec_block_the_other_language_only_shows_fails_the_build():
-    build = parity_build()
-    assert warned(build, "shown.md: zh and en run different exec blocks"), build["stderr"][-3000:]
+    assert warned(build, message), build["stderr"][-3000:]
 
 
 def test_a_missing_snippet_fails_the_build(tmp_path):
@@ -412,64 +327,7 @@ BROKEN = {   # a broken link of each kind, each to its own missing anchor
 @pytest.mark.parametrize("kind", BROKEN)
 def test_a_broken_anchor_fails_the_build(kind):
     broken = "\n\n".join(BROKEN.values())
-    build = shared_build("broken-anchors", LINKS, LINKS + "\n" + broken + "\n", extra_zh=EXTRA, extra_en=EXTRA)
+    build = shared_build("broken-anchors", LINKS, LINKS + "\n" + broken + "\n", pages=EXTRA)
     anchor = re.search(r"#nowhere-[a-z]+", BROKEN[kind]).group()
     assert build["returncode"] != 0
     assert re.search(r"htmlproofer.*" + re.escape(anchor) + r"\b", build["stderr"]), build["stderr"][-3000:]
-
-
-def test_stripping_comment_lines_keeps_every_line_of_code(hook):
-    js = ('// a comment\n  const url = "https://example.org//x";   // a trailing comment stays\n\n'
-          '  /* kept */ const re = /\\/\\//g;\n    // indented comment\nf(a // b\n);\n')
-    assert hook.strip_comment_lines(js) == ('  const url = "https://example.org//x";   // a trailing comment stays\n'
-                                            '  /* kept */ const re = /\\/\\//g;\nf(a // b\n);\n')
-
-
-def test_the_page_reader_finds_what_htmlproofers_beautifulsoup_finds(hook):
-    """hooks/page_scan.py reads anchors and links for htmlproofer; on tricky HTML it must agree with BeautifulSoup."""
-    from conftest import beautifulsoup_reading
-
-    sys.path.insert(0, str(ROOT / "hooks"))
-    try:
-        import page_scan
-    finally:
-        sys.path.pop(0)
-    html = ('<!DOCTYPE html><h2 id="a">A</h2><a name="b"></a><span name="not-an-anchor"></span><template id="t"><p id="inert"></p>'
-            '<template id="inner"></template><i id="still-inert"/></template><p id="after">x</p><br id="c"/>'
-            '<script id="s">var s = "<p id=\\"in-script\\"><a href=\\"in-script\\">";</script><div id="&amp;amp"></div>'
-            '<!-- <a href="commented"> --><STYLE>a[href="<a href=x>"]{}</STYLE><A HREF="up/#x" title="1 > 0">k</A>'
-            "<a href='q?a=1&amp;b=2' >q</a><a href=bare>b</a><a>none</a><IMG SRC=\"i.png\" alt='a > b'><img src>"
-            '<template><a href="in-template">t</a></template><p data-id="x" ID="upper">u</p>')
-    their_anchors, their_links = beautifulsoup_reading(html)
-    assert hook.read_anchors(html) == their_anchors == {"a", "b", "t", "after", "c", "&amp", "s", "upper"}
-    assert page_scan.scan(html)[1] == their_links == {"a": {"up/#x", "q?a=1&b=2", "bare", "in-template"}, "img": {"i.png", ""}}
-    links = page_scan.Links(html)   # what htmlproofer is handed in place of its BeautifulSoup of the links
-    assert links.find_all("a", href=True) == [{"href": v} for v in sorted(page_scan.scan(html)[1]["a"])]
-    with pytest.raises(NotImplementedError):
-        links.find_all("h2", id=True)   # anything else it might ask one day fails loudly, never finds nothing
-
-
-def test_blocks_run_ahead_give_what_the_build_process_gives(hook, monkeypatch):
-    """`mkdocs build` runs blocks ahead in a worker process (Prerun); each output must be the in-process one."""
-    from markdown_exec._internal.formatters import python as mx_python
-
-    monkeypatch.delenv("PRIMER_PRERUN_WORKERS", raising=False)
-    code = ("from primer.figures import page_lang\nimport numpy as np\n"
-            "print(page_lang(), np.round(np.random.default_rng(0).normal(size=3), 6))\n")
-    failing = "raise ValueError('planted')\n"
-    blocks = [("zh", "python", code, {"id": "a"}), ("en", "python", code, {"id": "a"}),
-              ("en", "python", failing, {"id": "b"}), ("en", "python", code, {"id": "c", "session": "s"})]
-    few = hook.Prerun()
-    few.start(blocks)   # fewer blocks than PRERUN_MIN_BLOCKS: no worker, the build runs them
-    assert few.pool is None and few.futures == {} and few.take(code, "zh") is None
-    monkeypatch.setattr(hook, "PRERUN_MIN_BLOCKS", 3)
-    prerun = hook.Prerun()
-    prerun.start(blocks)
-    assert set(prerun.futures) == {(code, "zh"), (code, "en"), (failing, "en")}   # a session block stays in the build
-    for lang in ("zh", "en"):
-        monkeypatch.setenv("PRIMER_LANG", lang)
-        here = mx_python._run_python(code, returncode=0, session=None, id="a")
-        assert prerun.take(code, lang) == here and here.startswith(lang)
-    assert prerun.take(failing, "en") is None                 # the build runs it itself, and reports it as always
-    assert prerun.take(code, "en") is None                    # taken once; asked again, the build runs it
-    assert (prerun.taken, prerun.asked) == (2, 4)

@@ -1,21 +1,17 @@
 """hooks/mathml.py: arithmatex's TeX becomes KaTeX's MathML at build time, and bad TeX fails the build."""
 
-import importlib.util
 import logging
 import re
 
 import pytest
 from mkdocs.exceptions import PluginError
 
-from conftest import ROOT
+from test_hooks_import import load_hook
 
 
 @pytest.fixture(scope="module")
 def hook():
-    spec = importlib.util.spec_from_file_location("primer_hook_mathml", ROOT / "hooks" / "mathml.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_hook("mathml")
 
 
 class _Page:
@@ -79,10 +75,3 @@ def test_headings_formulas_are_drawn_in_the_table_of_contents(hook):
     hook.on_page_content("<p>no math</p>", _Page(toc), None, None)
     assert toc[0].title.startswith("The error term <math>") and "\\(" not in toc[0].title
     assert toc[0].children[0].title.startswith("Cost <math>")
-
-
-def test_katex_is_loaded_once_and_each_formula_rendered_once(hook):
-    hook.to_mathml.cache_clear()
-    for _ in range(3):
-        hook.render_math('<span class="arithmatex">\\(q_i\\)</span>', "x.md")
-    assert hook.to_mathml.cache_info().misses == 1 and hook._katex.cache_info().currsize == 1

@@ -1,8 +1,6 @@
-"""Two builds of one commit give the same site, byte for byte (the hook dates both by the commit).
+"""Two builds of one commit give the same site, byte for byte (hooks/page_env.py dates both by the commit).
 
-Both are the session's builds (tests/conftest.py): `site`, and `second_site`, made the same way after it (but for
-the link check, which writes nothing).
-"""
+Both are the session's builds (tests/conftest.py): `site`, and `second_site` made the same way after it."""
 
 
 def tree(site):

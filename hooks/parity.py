@@ -1,0 +1,47 @@
+"""MkDocs hook: warn (so the strict build fails) unless zh and en have the same pages running the same exec blocks."""
+
+import logging
+import re
+from pathlib import Path
+
+log = logging.getLogger("mkdocs.hooks.parity")
+LOCALES = ("zh", "en")
+# The opening line of a fenced python block, indented or not (admonitions, tabs); group 2: "{" for the brace form.
+FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*(\{\s*\.?)?python\b([^\n]*)$", re.M)
+OPTION = re.compile(r'(\w+)="([^"]*)"')
+FALSE = {"", "no", "off", "false", "0"}   # markdown-exec's own reading of exec="..."
+
+
+def exec_block_ids(text):
+    """Return the id of every block markdown-exec runs in a page's Markdown, in order ("" for a block without id)."""
+    ids = []
+    for m in FENCE.finditer(text):
+        options = dict(OPTION.findall(m.group(3)))
+        if options.get("exec", "no").lower() not in FALSE:
+            ids.append("" if m.group(2) else options.get("id", ""))   # the brace form gives markdown-exec no id
+    return ids
+
+
+def check_parity(docs_dir):
+    """Warn for each page missing in a language, each exec block without id or repeated, each page whose blocks differ."""
+    docs = Path(docs_dir)
+    pages = {lang: {p.relative_to(docs / lang).as_posix() for p in (docs / lang).rglob("*.md")} for lang in LOCALES}
+    for path in sorted(set().union(*pages.values())):
+        present = [lang for lang in LOCALES if path in pages[lang]]
+        if len(present) != len(LOCALES):
+            log.warning(f"{path}: exists only in {', '.join(present)}; every page lands in zh and en or not at all")
+            continue
+        ids = {lang: exec_block_ids((docs / lang / path).read_text(encoding="utf-8")) for lang in LOCALES}
+        for lang, found in ids.items():
+            if "" in found:
+                log.warning(f"{lang}/{path}: an exec block has no id=; give every exec block one")
+            if len(set(found)) != len(found):
+                log.warning(f"{lang}/{path}: exec block ids repeat: {found}")
+        if len({tuple(v) for v in ids.values()}) != 1:
+            log.warning(f"{path}: zh and en run different exec blocks: {ids}")
+
+
+def on_pre_build(config):
+    """Check both languages once: mkdocs-static-i18n builds the second language inside the first build."""
+    if not getattr(config.plugins.get("i18n"), "building", False):
+        check_parity(config.docs_dir)
