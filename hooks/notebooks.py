@@ -20,18 +20,8 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.utils import get_relative_url
 
-WORDS = {
-    "zh": {"title": "本章笔记本", "read": "在网页上看本章的 Jupyter 笔记本", "download": "下载笔记本（.ipynb）",
-           "body": "代码、matplotlib 图和能自己检查对错的练习，只需要 numpy、matplotlib 和 primer。",
-           "solution": "答案",
-           "unexecuted": "这一页只显示笔记本的代码，没有运行结果。下载笔记本，在仓库里运行 "
-                         "<code>pip install -e .</code> 和 <code>jupyter lab</code> 打开它，依次运行每个单元。"},
-    "en": {"title": "This chapter's notebook", "read": "Read this chapter's Jupyter notebook", "download": "Download the notebook (.ipynb)",
-           "body": "The code, matplotlib plots and exercises that check themselves; it needs only numpy, matplotlib and primer.",
-           "solution": "Solution",
-           "unexecuted": "This page shows the notebook's code without its outputs. Download the notebook, run "
-                         "<code>pip install -e .</code> and <code>jupyter lab</code> in the repository, open it and run every cell."},
-}
+from primer.language import labels
+
 SOLUTION = re.compile(r'<div[^>]*class="[^"]*\bcelltag_exercise-solution\b[^"]*"[^>]*>')
 DIV = re.compile(r"<(/?)div\b[^>]*>")
 STYLE = re.compile(r"<style\b[^>]*>(.*?)</style>\n?", re.S)
@@ -101,7 +91,7 @@ def on_page_markdown(markdown_text, page, config, files):
         page.meta["search"] = {"exclude": True}   # `make serve`: the build indexes the executed page
     if page.file.src_uri.endswith(".ipynb") or not (Path(config.docs_dir) / lang / "notebooks" / f"{name}.ipynb").exists():
         return markdown_text
-    w = WORDS[lang]
+    w = labels("notebook_box", lang)
     download = get_relative_url(download_url(f"{'en/' if lang == 'en' else ''}notebooks/{name}/"), page.url)
     return (markdown_text.rstrip("\n") + f'\n\n!!! tip "{w["title"]}"\n    {w["body"]}\n\n'
             f'    [{w["read"]}](notebooks/{name}.ipynb) · '
@@ -140,7 +130,7 @@ def on_page_content(content, page, config, files):
     """On a notebook page: share its styles, close its solutions, offer the .ipynb (and say how to run it if unexecuted)."""
     if not page.file.src_uri.endswith(".ipynb"):
         return content
-    w = WORDS[lang_of(page.file)]
+    w = labels("notebook_box", lang_of(page.file))
     download = get_relative_url(download_url(page.file.url), page.file.url)
     top = f'<p class="primer-notebook-download"><a href="{html.escape(download)}" download>{w["download"]}</a></p>\n'
     if not config.plugins["mkdocs-jupyter"].config["execute"]:

@@ -16,8 +16,6 @@ TABLES = {lang: json.loads((LABELS / f"{lang}.json").read_text(encoding="utf-8")
 SOURCES = {str(p.relative_to(ROOT)): p.read_text(encoding="utf-8")
            for p in [*FIGURES.glob("*.py"), ROOT / "primer" / "exercises.py", ROOT / "tools" / "notebooks.py",
                      *ROOT.glob("notebooks/*.yml"), *ROOT.glob("hooks/*.py")]}
-# Sections whose reader is about to change: the hook still holds its own copy of these strings.
-PENDING = {"notebook_box": "hooks/notebooks.py"}
 # Some keys are picked by data, not written in the builder: t[action] with action in ("mask", "random", "keep")
 # from primer.mlm. Such a key counts as used if primer or a snippet spells it as a string.
 DATA = "\n".join(p.read_text(encoding="utf-8") for p in [*ROOT.glob("primer/**/*.py"), *ROOT.glob("docs/snippets/**/*.py")]
@@ -53,20 +51,13 @@ def test_the_check_catches_a_key_missing_in_one_language():
     assert differences({"a": "{n} 步"}, {"a": "step"}) == ["/a: placeholders ['n'] vs []"]
 
 
-@pytest.mark.parametrize("section", sorted(set(TABLES["en"]) - set(PENDING)))
+@pytest.mark.parametrize("section", sorted(TABLES["en"]))
 def test_every_section_and_top_level_key_is_used(section):
     users = [src for src in SOURCES.values() if f'labels("{section}"' in src]
     assert users, f"no module reads the section {section!r}"
     quoted = lambda key, src: re.search(rf"[\"']{re.escape(key)}[\"']", src)  # noqa: E731
     unused = [key for key in TABLES["en"][section] if not any(quoted(key, src) for src in users) and not quoted(key, DATA)]
     assert unused == []
-
-
-@pytest.mark.parametrize("section", sorted(PENDING))
-def test_a_pending_section_is_still_pending(section):
-    """Once its reader calls labels(section, ...), drop it from PENDING so the test above checks its keys."""
-    assert f'labels("{section}"' not in SOURCES[PENDING[section]]
-    assert section in TABLES["zh"] and section in TABLES["en"]
 
 
 def test_each_language_reads_its_own_table():

@@ -55,8 +55,8 @@ def strings(node):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_figure_labels_use_listed_terms(lang):
-    """What the figures print onto a page (primer/figures/labels/<lang>.json) follows the list too."""
-    table = json.loads((ROOT / "primer" / "figures" / "labels" / f"{lang}.json").read_text(encoding="utf-8"))
+    """What the figures print onto a page (primer/labels/<lang>.json) follows the list too."""
+    table = json.loads((ROOT / "primer" / "labels" / f"{lang}.json").read_text(encoding="utf-8"))
     found = [(text, v, use) for text in strings(table) for _, v, use in variants(text, lang)]
     assert not found, "\n".join(f"  {text!r}: {v!r} -> use {use!r}" for text, v, use in found)
 
