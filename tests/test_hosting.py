@@ -82,6 +82,14 @@ def test_the_readme_says_how_to_host_the_site_on_any_static_server():
         assert needed in section, needed
 
 
+def test_the_sitemap_lists_every_page_of_both_languages_notebooks_included(site):
+    """hooks/notebooks.py makes the notebooks pages after i18n counted its pages, and refreshes i18n's list for the sitemap."""
+    locs = set(re.findall(r"<loc>([^<]+)</loc>", gzip.decompress((site / "sitemap.xml.gz").read_bytes()).decode()))
+    pages = {p.parent.relative_to(site).as_posix() for p in site.rglob("index.html")} - {"."}
+    assert locs == {SITE_URL} | {f"{SITE_URL}{page}/" for page in pages}
+    assert f"{SITE_URL}notebooks/05-mask/" in locs and f"{SITE_URL}en/notebooks/05-mask/" in locs
+
+
 @pytest.mark.browser
 def test_the_site_works_under_a_sub_path(site, site_root, browser):
     """The session's build is a deploy build (tests/conftest.py): served from site_root it lives at /primer/sub/."""
