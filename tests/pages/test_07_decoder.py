@@ -23,7 +23,7 @@ def test_leak_table_both_outcomes(read_page, lang):
     assert [rows[str(i)][3] for i in range(5)] == ["0.8888", "2.7798", "1.0022", "0.7824", "0.9923"]
     assert rows["5"][2:] == ["6.6464", "6.7144"]
     assert rows["0–4"][2:] == ["0.0", "2.7798"]
-    assert result.earlier_masked == 0.0 and f"{result.earlier_unmasked:.4f}" == "2.7798"
+    assert result.earlier_masked < 1e-12 and abs(result.earlier_unmasked - 2.7798) < 1e-4   # rounding-level bounds
     assert "<strong>0.0</strong>" in html
 
 
