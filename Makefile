@@ -26,10 +26,9 @@ $(VENV)/.torch: $(STAMP)
 	$(BIN)/python -m pip install --quiet $(TORCH)
 	touch $@
 
-# The edit loop: executed blocks come from .cache/exec (hooks/exec_cache.py); links and the notebooks' outputs
-# are left to `make build` (each notebook page then says how to run it).
+# The edit loop: executed blocks come from .cache/exec (hooks/exec_cache.py); links are left to `make build`.
 serve: install
-	NO_MKDOCS_2_WARNING=1 PRIMER_CHECK_LINKS=false PRIMER_NOTEBOOKS_EXECUTE=false $(BIN)/mkdocs serve
+	NO_MKDOCS_2_WARNING=1 PRIMER_CHECK_LINKS=false $(BIN)/mkdocs serve
 
 build: install
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict

@@ -58,7 +58,7 @@ def mkdocs_serve(root, python, log):
     """Run `python -m mkdocs serve` in root on a free port; yield (process, base URL); stop it after."""
     port = free_port()
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1", SOURCE_DATE_EPOCH="1700000000", PYTHONDONTWRITEBYTECODE="1",
-               PRIMER_CHECK_LINKS="false", PRIMER_NOTEBOOKS_EXECUTE="false")   # as `make serve`
+               PRIMER_CHECK_LINKS="false")   # as `make serve`
     with open(log, "w") as out:
         proc = subprocess.Popen([str(python), "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"], cwd=root,
                                 stdout=out, stderr=subprocess.STDOUT, env=env)

@@ -1,19 +1,17 @@
 """MkDocs hook: each chapter's notebook (docs/<lang>/notebooks/*.ipynb) as a page of its language, with its .ipynb to download.
 
-mkdocs-jupyter renders (and, with `execute: true`, runs) the notebooks, through its documented
-options and its public plugin events only. mkdocs-static-i18n makes every file anew as a plain
-MkDocs File in its on_files (-100), which does not count a .ipynb as a page; so after it, on_files
-here calls mkdocs-jupyter's own on_files again, which wraps each notebook in its NotebookFile, and
-gives the page the URL and the twin in the other language that i18n gives Markdown pages.
-mkdocs-jupyter's cache keys a page by the notebook's bytes only: on_config points it at a folder
-named for the language and, when it executes, for every file of primer and the versions that run it.
+mkdocs-jupyter renders the notebooks as written (`execute: false`: the tests run them), through its
+documented options and its public plugin events only. mkdocs-static-i18n makes every file anew as a
+plain MkDocs File in its on_files (-100), which does not count a .ipynb as a page; so after it,
+on_files here calls mkdocs-jupyter's own on_files again, which wraps each notebook in its
+NotebookFile, and gives the page the URL and the twin in the other language that i18n gives
+Markdown pages. mkdocs-jupyter's cache keys a page by the notebook's bytes only: on_config gives
+each language its own folder, so one language's pass does not evict the other's pages.
 """
 
 import hashlib
 import html
-import importlib.metadata
 import re
-import sys
 from pathlib import Path, PurePosixPath
 
 from mkdocs.plugins import event_priority
@@ -38,22 +36,12 @@ def download_url(page_url):
 
 @event_priority(-110)   # after i18n's on_config (-100), which sets the language of this pass
 def on_config(config):
-    """Give mkdocs-jupyter's cache a folder per language (each language pass evicts what it did not use) and inputs."""
+    """Give mkdocs-jupyter's cache a folder per language: each language pass evicts what it did not use."""
     plugin = config.plugins.get("mkdocs-jupyter")
     i18n = config.plugins.get("i18n")
-    if plugin is None:
-        return config
-    parts = [getattr(i18n, "current_language", None) or "zh"]
-    if plugin.config["execute"]:   # the outputs depend on primer and on what runs it
-        h = hashlib.sha256(sys.version.encode())
-        for name in ("numpy", "matplotlib", "nbclient", "ipykernel"):
-            h.update(importlib.metadata.version(name).encode())
-        primer = Path(config.config_file_path).parent / "primer"
-        for path in sorted(p for p in primer.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
-            h.update(path.relative_to(primer).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-        parts.append(h.hexdigest()[:16])
-    base = Path(config.config_file_path).parent / ".cache" / "mkdocs-jupyter"
-    plugin.config["cache_dir"] = str(base.joinpath(*parts))
+    if plugin is not None:
+        lang = getattr(i18n, "current_language", None) or "zh"
+        plugin.config["cache_dir"] = str(Path(config.config_file_path).parent / ".cache" / "mkdocs-jupyter" / lang)
     return config
 
 
@@ -85,10 +73,8 @@ def on_files(files, config):
 
 
 def on_page_markdown(markdown_text, page, config, files):
-    """Link a chapter page to its notebook; leave an unexecuted notebook page out of the search index (Material's meta)."""
+    """Link a chapter page to its notebook."""
     lang, name = lang_of(page.file), PurePosixPath(page.file.src_uri).stem
-    if page.file.src_uri.endswith(".ipynb") and not config.plugins["mkdocs-jupyter"].config["execute"]:
-        page.meta["search"] = {"exclude": True}   # `make serve`: the build indexes the executed page
     if page.file.src_uri.endswith(".ipynb") or not (Path(config.docs_dir) / lang / "notebooks" / f"{name}.ipynb").exists():
         return markdown_text
     w = labels("notebook_box", lang)
@@ -127,14 +113,13 @@ def share_styles(content, page):
 
 
 def on_page_content(content, page, config, files):
-    """On a notebook page: share its styles, close its solutions, offer the .ipynb (and say how to run it if unexecuted)."""
+    """On a notebook page: share its styles, close its solutions, offer the .ipynb and say how to run it."""
     if not page.file.src_uri.endswith(".ipynb"):
         return content
     w = labels("notebook_box", lang_of(page.file))
     download = get_relative_url(download_url(page.file.url), page.file.url)
-    top = f'<p class="primer-notebook-download"><a href="{html.escape(download)}" download>{w["download"]}</a></p>\n'
-    if not config.plugins["mkdocs-jupyter"].config["execute"]:
-        top += f'<div class="admonition info"><p>{w["unexecuted"]}</p></div>\n'
+    top = (f'<p class="primer-notebook-download"><a href="{html.escape(download)}" download>{w["download"]}</a></p>\n'
+           f'<div class="admonition info"><p>{w["how_to_run"]}</p></div>\n')
     return top + wrap_solutions(share_styles(content, page), w["solution"])
 
 

@@ -151,7 +151,7 @@ def read_page(site):
 
 
 # Modules that build or render on their own, without asking for the session's site.
-SITE_MODULES = {"test_build", "test_plotly_bundle", "test_notebook_runs"}
+SITE_MODULES = {"test_build", "test_plotly_bundle"}
 
 
 def pytest_collection_modifyitems(config, items):
