@@ -80,3 +80,11 @@ def test_notebook_pages_share_one_stylesheet_instead_of_inlining_it(site, lang):
         links.add(target)
         assert len(html) < 250_000, f"{chapter}: {len(html)} bytes"
     assert len(links) == 1, "every notebook page links the same stylesheet"
+
+
+def test_the_search_index_leaves_notebook_pages_out_but_keeps_the_chapters(site):
+    """Their code is on the chapter pages; indexing their JupyterLab markup was most of the index's cost."""
+    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))   # one index, both languages
+    locations = {doc["location"].split("#")[0] for doc in index["docs"]}
+    assert not any("notebooks/" in loc for loc in locations)
+    assert {f"{prefix}{chapter}/" for chapter in CHAPTERS for prefix in ("", "en/")} <= locations
