@@ -1,8 +1,36 @@
 """What the page tests share: find a table of a built page by its header, and check its rows."""
 
+import html as htmllib
 import re
 
 from conftest import table_rows, tables
+
+
+CELL_HTML = re.compile(r"<t[dh]>(.*?)</t[dh]>", re.S)
+BODY_CELL = re.compile(r"<td>(.*?)</td>", re.S)
+
+
+def cell_html(html):  # -> [inner HTML of every <td>/<th>, in page order]
+    """Return every table cell's inner HTML, in page order."""
+    return CELL_HTML.findall(html)
+
+
+def cell_texts(html):  # -> [text of every <td>, tags stripped, in page order]
+    """Return the text of every body cell on the page, tags stripped."""
+    return [htmllib.unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in BODY_CELL.findall(html)]
+
+
+def has_row(html, row):
+    """Return True if the cells of row appear consecutively in one of the page's tables."""
+    cs = cell_texts(html)
+    return any(cs[i:i + len(row)] == row for i in range(len(cs)))
+
+
+def assert_figures(html, divs):
+    """Assert that each figure div is on the page with the Plotly.newPlot call that draws it."""
+    for div in divs:
+        assert f'id="{div}"' in html
+        assert re.search(r'Plotly\.newPlot\(\s*"' + re.escape(div) + '"', html), div
 
 
 def table_with(html, header_cell):  # -> rows of cell texts, header first

@@ -5,20 +5,16 @@ import re
 import pytest
 
 from conftest import LANGS, table_rows
+from page_tables import cell_html
 from primer.pages import rnn
 
 PAGE = "01-rnn.md"
 
 
-def cells(html):
-    """Return every table cell's inner HTML, in page order."""
-    return re.findall(r"<t[dh]>(.*?)</t[dh]>", html, re.S)
-
-
 @pytest.mark.parametrize("lang", LANGS)
 def test_positions_and_distance_are_on_the_page(read_page, lang):
     html = read_page(lang, PAGE)
-    c = cells(html)
+    c = cell_html(html)
     # the per-character table: positions 1..15 as headers, with 把 and 还 (and their positions) in bold
     assert "<strong>2</strong>" in c and "<strong>14</strong>" in c
     assert "<strong>把</strong>" in c and "<strong>还</strong>" in c
@@ -40,7 +36,7 @@ def test_gradient_figure_and_its_controls_are_on_the_page(read_page, lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_first_step_table_pins_vanishing_and_exploding(read_page, lang):
-    c = cells(read_page(lang, PAGE))
+    c = cell_html(read_page(lang, PAGE))
     i = c.index("tanh RNN")
     assert c[i + 6] == ("线性 RNN" if lang == "zh" else "linear RNN")
     tanh, linear = c[i + 1:i + 6], c[i + 7:i + 12]
@@ -50,7 +46,7 @@ def test_first_step_table_pins_vanishing_and_exploding(read_page, lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_backprop_agrees_with_finite_differences_on_the_page(read_page, lang):
-    c = cells(read_page(lang, PAGE))
+    c = cell_html(read_page(lang, PAGE))
     names = ["∂L/∂h₁", "∂L/∂W", "∂L/∂U", "∂L/∂b", "∂L/∂h₀", "∂L/∂x"]
     for name in names:
         assert c[c.index(name) + 2] == "&lt; 1e-06", name   # "< 1e-06": the digits below depend on the CPU

@@ -6,14 +6,10 @@ import numpy as np
 import pytest
 
 from conftest import LANGS
+from page_tables import cell_html
 from primer import seq2seq
 
 PAGE = "02-seq2seq.md"
-
-
-def cells(html):
-    """Return every table cell's inner HTML, in page order."""
-    return re.findall(r"<t[dh]>(.*?)</t[dh]>", html, re.S)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -25,7 +21,7 @@ def test_alignment_figure_and_dropdown_are_on_the_page(read_page, lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_alignment_table_follows_meaning(read_page, lang):
-    c = cells(read_page(lang, PAGE))
+    c = cell_html(read_page(lang, PAGE))
     pairs = {"I": ("我", "94.9%"), "bought": ("买", "63.6%"), "apples": ("苹果", "94.9%"),
              "yesterday": ("昨天", "94.9%"), "&lt;eos&gt;": ("&lt;eos&gt;", "95.8%")}
     for target, (source, share) in pairs.items():

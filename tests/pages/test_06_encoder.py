@@ -1,11 +1,9 @@
 """Chapter 6 (encoder-only) over the built site: the numbers primer printed, the figures and their controls."""
 
-import re
-
 import pytest
 
 from conftest import LANGS, table_rows
-from page_tables import unescaped
+from page_tables import assert_figures, unescaped
 from primer import mlm
 
 PAGE = "06-encoder.md"
@@ -44,6 +42,4 @@ def test_full_mask_slider_runs_2_to_12_all_open(read_page, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_each_figure_has_its_div_and_a_plot(read_page, lang):
     html = read_page(lang, PAGE)
-    for div in ("fig-both-directions", "fig-full-masks", "fig-mlm-walk"):
-        assert f'id="{div}"' in html
-        assert re.search(r'Plotly\.newPlot\(\s*"' + div + '"', html)
+    assert_figures(html, ("fig-both-directions", "fig-full-masks", "fig-mlm-walk"))

@@ -1,10 +1,9 @@
 """Chapter 7 (decoder-only) over the built site: the numbers primer printed, the figures and their controls."""
 
-import re
-
 import pytest
 
 from conftest import LANGS, table_rows
+from page_tables import assert_figures
 from primer import leak, mlm
 from primer.config import Config
 from primer.pages.decoder import CHANGED_POSITION, CHANGED_WORD
@@ -36,6 +35,4 @@ def test_section_3_1_points_to_the_quote_in_chapter_9(read_page, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_each_figure_has_its_div_and_a_plot(read_page, lang):
     html = read_page(lang, PAGE)
-    for div in ("fig-same-row", "fig-visible-range", "fig-future-leak"):
-        assert f'id="{div}"' in html
-        assert re.search(r'Plotly\.newPlot\(\s*"' + div + '"', html)
+    assert_figures(html, ("fig-same-row", "fig-visible-range", "fig-future-leak"))

@@ -6,19 +6,7 @@ import re
 import pytest
 
 from conftest import LANGS
-
-CELL = re.compile(r"<td>(.*?)</td>", re.S)
-
-
-def cells(page):
-    """Return the text of every table cell on the page, tags stripped."""
-    return [htmllib.unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in CELL.findall(page)]
-
-
-def has_row(page, row):
-    """True if the cells of row appear consecutively in one of the page's tables."""
-    cs = cells(page)
-    return any(cs[i:i + len(row)] == row for i in range(len(cs)))
+from page_tables import cell_texts, has_row
 
 
 GREEDY = {"zh": "0（贪心）", "en": "0 (greedy)"}
@@ -71,7 +59,7 @@ def test_ch12_temperature_zero_is_refused_on_the_page(read_page, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_ch12_stage_table_and_generated_text(read_page, lang):
     page = read_page(lang, "12-sampling-pipeline.md")
-    cs = cells(page)
+    cs = cell_texts(page)
     shapes = [cs[i + 2] for i in range(0, len(cs) - 3) if cs[i + 1] in
               ("tokenize", "embed", "blocks", "final_norm", "logits", "sample", "loop")]
     assert shapes == ["7", "7×16", "7×16", "7×16", "7×32", "1", "9×15"]

@@ -1,24 +1,11 @@
 """Chapter 13 (decoder-only today) over the built site: the numbers primer printed, the figures and their controls."""
 
 import html as htmllib
-import re
 
 import pytest
 
 from conftest import LANGS
-
-CELL = re.compile(r"<td>(.*?)</td>", re.S)
-
-
-def cells(page):
-    """Return the text of every table cell on the page, tags stripped."""
-    return [htmllib.unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in CELL.findall(page)]
-
-
-def has_row(page, row):
-    """True if the cells of row appear consecutively in one of the page's tables."""
-    cs = cells(page)
-    return any(cs[i:i + len(row)] == row for i in range(len(cs)))
+from page_tables import cell_texts, has_row
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -26,7 +13,7 @@ def test_ch13_tables_and_figure(read_page, lang):
     page = read_page(lang, "13-today.md")
     assert 'id="fig-image-prefix"' in page
     design = {"zh": ("仅解码器", "编码器-解码器"), "en": ("decoder-only", "encoder-decoder")}[lang]
-    cs = cells(page)
+    cs = cell_texts(page)
     assert has_row(page, [design[0], "1"]) and "2,224" in cs and "3,344" in cs
     assert [cs[i + 3] for i in range(len(cs) - 4) if cs[i] in design] == ["2,224", "2,224", "3,344"]
     for k in range(4):
