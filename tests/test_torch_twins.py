@@ -308,10 +308,12 @@ PROBS_CASES = [np.array([0.4, 0.2, 0.2, 0.1, 0.1]), np.array([0.25] * 4), np.ran
 def test_ch12_filters_give_primers_distributions(probs):
     from primer.decoding import top_k_filter, top_p_filter
     ns = load_snippet("12-sampling-pipeline/core_sampling_torch.py")
-    for k in range(1, probs.size + 1):
-        assert np.abs(ns["top_k_filter"](torch.from_numpy(probs), k).numpy() - top_k_filter(probs, k)).max() < 1e-12
-    for p in (0.05, 0.3, 0.5, 0.6, 0.75, 0.9, 0.999, 1.0):
-        assert np.abs(ns["top_p_filter"](torch.from_numpy(probs), p).numpy() - top_p_filter(probs, p)).max() < 1e-12
+    ks, ps = [None, *range(1, probs.size + 1)], [None, 0.05, 0.3, 0.5, 0.6, 0.75, 0.9, 0.999, 1.0]
+    for k, p in ((k, p) for k in ks for p in ps):
+        want = probs if k is None else top_k_filter(probs, k)
+        want = want if p is None else top_p_filter(want, p)
+        got = ns["top_k_top_p"](torch.from_numpy(probs), k, p).numpy()
+        assert np.abs(got - want).max() < 1e-12, (k, p)
 
 
 @pytest.mark.parametrize("t, top_k, top_p", [(1.0, None, None), (0.5, None, None), (1.5, 3, None), (1.0, None, 0.9),
