@@ -343,3 +343,77 @@ def test_the_chapters_notebook_shows_the_twin_and_names_its_file(lang, chapter):
     source, where = TWINS[chapter].read_text(encoding="utf-8").strip("\n"), TWINS[chapter].relative_to(DOCS.parent).as_posix()
     cells = [c.source for c in nb.cells if c.cell_type == "markdown" and f"```python\n{source}\n```" in c.source]
     assert len(cells) == 1 and f"`{where}`" in cells[0]
+
+
+def to_torch(a):
+    if isinstance(a, np.ndarray):
+        return torch.from_numpy(a)
+    return type(a)(map(to_torch, a)) if isinstance(a, (list, tuple)) else a
+
+
+def to_numpy(a):
+    if isinstance(a, torch.Tensor):
+        return a.detach().numpy()
+    return type(a)(map(to_numpy, a)) if isinstance(a, (list, tuple)) else a
+
+
+def far(got, want):
+    """Return the first place got differs from want: booleans and integers exactly, floats beyond 1e-12 (relative)."""
+    if isinstance(want, (list, tuple)):
+        return next((f for f in map(far, got, want) if f), None) if len(got) == len(want) else "length"
+    if want is None or got is None:
+        return None if got is want else "None on one side"
+    got, want = np.asarray(got), np.asarray(want)
+    if got.shape != want.shape or want.dtype.kind != got.dtype.kind:
+        return f"shape/kind {got.shape} {got.dtype} vs {want.shape} {want.dtype}"
+    if want.dtype.kind in "biu":
+        return None if np.array_equal(got, want) else "values"
+    return None if np.abs(got - want).max(initial=0) <= 1e-12 * max(1.0, np.abs(want).max(initial=0)) else "values"
+
+
+def calls(chapter, rng):
+    """(function name, arguments) of the chapter's functions that share their name and signature with numpy's."""
+    r = lambda *s: rng.normal(size=s)  # noqa: E731
+    causal, odd = np.tril(np.ones((6, 6), bool)), rng.random((6, 6)) < 0.5
+    odd[np.arange(6), np.arange(6)] = True
+    return {
+        "02-seq2seq": [("bahdanau", (r(3, 4), r(5, 6), r(7, 4), r(7, 6), r(7)))],
+        "03-attention": [("additive_score", (r(3, 4), r(5, 6), r(4, 7), r(6, 7), r(7))), ("dot_score", (r(3, 4), r(5, 4))),
+                         ("bilinear_score", (r(3, 4), r(5, 6), r(4, 6))), ("scaled_dot_score", (r(3, 4), r(5, 4))),
+                         ("self_attention", (r(5, 8), r(8, 4), r(8, 4), r(8, 3)))],
+        "04-self-cross-heads": [("split_heads", (r(5, 8), 2)), ("merge_heads", (r(2, 5, 4),)), ("sinusoidal_encoding", (7, 10)),
+                                ("multi_head_attention", (r(3, 8), r(5, 8), r(8, 8), r(8, 8), r(8, 8), r(8, 6), 4))],
+        "06-encoder": [("full_mask", (6,)), ("self_attention", (r(6, 8), r(8, 4), r(8, 4), r(8, 3), odd))],
+        "07-decoder": [("causal_mask", (6,)), ("self_attention", (r(6, 8), r(8, 4), r(8, 4), r(8, 3), odd)),
+                       ("leak", (r(6, 8), 2, r(8), [r(8, 4), r(8, 4), r(8, 3)], causal))],
+        "08-encoder-decoder": [("memory_kv", (r(7, 8), [(r(8, 4), r(8, 3)), (r(8, 4), r(8, 3))])),
+                               ("cross_attention", (r(5, 8), (r(7, 4), r(7, 3)), r(8, 4)))],
+        "09-choosing": [("masks_for", (m, 5, 3)) for m in ("encoder", "decoder", "encoder-decoder")]
+                       + [("reads", (None, r(5, 8)))],
+        "11-kv-memory": [("kv_cache_bytes", (32, 8, 128, 4096, 2, 2))],
+        "13-today": [("image_prefix_reads", (r(3, 8), r(4, 8), r(8, 8) / np.sqrt(8)))],
+    }.get(chapter, [])
+
+
+def test_far_finds_a_difference():
+    assert far(np.array([1.0, 2.0]), np.array([1.0, 2.0 + 1e-9])) and far(np.eye(2, dtype=bool), np.ones((2, 2), bool))
+    assert far((np.eye(2), None), (np.eye(2), np.eye(2))) and far(np.eye(2, dtype=int), np.eye(2))
+    assert far((np.eye(2), None), (np.eye(2) + 1e-13, None)) is None
+
+
+@pytest.mark.parametrize("chapter", [c for c in CHAPTERS if calls(c, np.random.default_rng(0))])
+def test_the_twins_functions_equal_numpys_on_random_inputs(chapter):
+    """Chapters 1, 5, 10 and 12 are compared by the convention tests above."""
+    ns, core = load_snippet(TWINS[chapter].relative_to(SNIPPETS).as_posix()), load_snippet(
+        numpy_twin(chapter).relative_to(SNIPPETS).as_posix())
+    rng = np.random.default_rng(int(chapter[:2]))
+    for _ in range(3):
+        for name, args in calls(chapter, rng):
+            if name == "reads":   # a layer under the decoder's mask, each side its own
+                w = [rng.normal(size=(8, 4)) for _ in range(3)]
+                mask = np.tril(np.ones((5, 5), bool))
+                got = ns["reads"](ns["attention_layer"](to_torch(mask), *to_torch(w)), to_torch(args[1]))
+                want = core["reads"](core["attention_layer"](mask, *w), args[1])
+            else:
+                got, want = ns[name](*to_torch(args)), core[name](*args)
+            assert far(to_numpy(got), want) is None, f"{name}: {far(to_numpy(got), want)}"
