@@ -17,9 +17,10 @@ SOURCES = {str(p.relative_to(ROOT)): p.read_text(encoding="utf-8")
            for p in [*FIGURES.glob("*.py"), ROOT / "primer" / "exercises.py", ROOT / "tools" / "notebooks.py",
                      *ROOT.glob("notebooks/*.yml"), *ROOT.glob("hooks/*.py")]}
 # Some keys are picked by data, not written in the builder: t[action] with action in ("mask", "random", "keep")
-# from primer.mlm. Such a key counts as used if primer or a snippet spells it as a string.
+# from primer.mlm. Such a key counts as used if primer or a snippet the build runs spells it as a string (the PyTorch
+# twins, *_torch.py, are shown, never run, and read no labels).
 DATA = "\n".join(p.read_text(encoding="utf-8") for p in [*ROOT.glob("primer/**/*.py"), *ROOT.glob("docs/snippets/**/*.py")]
-                 if FIGURES not in p.parents)
+                 if FIGURES not in p.parents and not p.name.endswith("_torch.py"))
 
 
 def placeholders(text):

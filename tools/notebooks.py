@@ -56,6 +56,12 @@ def notebook(chapter, lang):
              _md("code-intro", w["code"])]
     for k, name in enumerate(s["code_files"]):
         cells.append(_code(f"code-{k}", (SNIPPETS / chapter / name).read_text(encoding="utf-8")))
+    for k, name in enumerate(s["code_files"]):   # the PyTorch twin, shown in Markdown: running it would need torch
+        twin = SNIPPETS / chapter / name.replace(".py", "_torch.py")
+        if twin.exists():
+            where = twin.relative_to(ROOT).as_posix()
+            cells.append(_md(f"torch-{k}", w["torch"].format(path=where) + "\n\n```python\n"
+                             + twin.read_text(encoding="utf-8").strip("\n") + "\n```"))
     for k, plot in enumerate(s.get("plots", [])):
         cells.append(_md(f"plot-{k}-text", plot["text"][lang]))
         cells.append(_code(f"plot-{k}", plot["code"]))

@@ -1,0 +1,419 @@
+"""Each chapter's PyTorch tab (docs/snippets/<chapter>/<name>_torch.py) against its numpy tab (<name>.py).
+
+The build only shows a twin; these tests run it. Both programs run as a reader runs them (tests/test_copy_paste.py's
+`python pasted.py` in an empty directory, only PATH set) and must print the same thing: the same text, and every
+number within the chapter's bound in BOUNDS. Both programs round what they print, so a bound is one unit of the last
+printed digit (a value on a rounding edge may round either way); integers and booleans must match exactly.
+
+Where the two RNGs differ (chapter 6's masking rule, chapter 12's draws), the sampled line is compared by its form,
+and the distributions are compared in-process instead of the samples. Where PyTorch's convention differs from ours,
+the twin says so in a comment, and MUTATIONS proves the spelling in the twin is load-bearing: the program with the
+naive spelling prints something else, or fails.
+"""
+
+import ast
+import contextlib
+import io
+import re
+import sys
+
+import numpy as np
+import pytest
+
+from conftest import DOCS, LANGS, html_path, load_snippet
+from test_copy_paste import html_blocks, markdown_fences, normalize, run_pasted
+
+torch = pytest.importorskip("torch")
+F = torch.nn.functional
+
+SNIPPETS = DOCS / "snippets"
+CHAPTERS = sorted(p.stem for p in (DOCS / "zh").glob("[0-9][0-9]-*.md"))
+TWINS = {p.parent.name: p for p in sorted(SNIPPETS.glob("*/*_torch.py"))}
+
+# (absolute, relative) bound on each printed number: |torch - numpy| <= abs + rel * |numpy|.
+BOUNDS = {
+    "01-rnn": (0.0, 1e-2),                  # two norms printed with 3 significant digits (.2e)
+    "02-seq2seq": (1e-3, 0.0),              # weights printed with 3 decimals
+    "03-attention": (1e-2, 0.0),            # variances printed with 1 and 2 decimals
+    "04-self-cross-heads": (1e-2, 0.0),     # max |difference| printed with 2 decimals
+    "05-mask": (1e-3, 0.0),                 # weights printed with 3 decimals
+    "06-encoder": (0.0, 0.0),               # words and a boolean
+    "07-decoder": (0.0, 0.0),               # words and booleans
+    "08-encoder-decoder": (0.0, 0.0),       # a count and a boolean
+    "09-choosing": (0.0, 0.0),              # booleans
+    "10-kv-cache": (0.0, 0.0),              # a count and a boolean
+    "11-kv-memory": (0.0, 0.0),             # byte counts
+    "12-sampling-pipeline": (0.0, 0.0),     # ids
+    "13-today": (0.0, 0.0),                 # a 0/1 matrix
+}
+# Lines drawn by another generator than numpy's: compared by their form; the distributions are tested below.
+SAMPLED = {
+    "06-encoder": (0, lambda line: len(line.split())),                  # the sentence, some words replaced
+    "12-sampling-pipeline": (0, lambda line: re.sub(r"\[[\d, ]+\]", lambda m: str(m[0].count(",") + 1), line)),
+}
+RENAMED = {"11-kv-memory": [("torch nbytes", "numpy nbytes")]}          # the twin names its own library
+# (what the twin writes, the naive spelling, why the naive one is wrong). Chapter 3's var(correction=0) is not here:
+# over 20 000 samples n - 1 and n differ below the printed digits; test_ch3_... checks it on 5 values.
+MUTATIONS = {
+    "05-mask": [("masked_fill(~mask,", "masked_fill(mask,", "masked_fill fills where True: the closed keys are ~mask")],
+    "06-encoder": [("attn_mask=mask)", "attn_mask=~mask)", "SDPA's True means may attend")],
+    "07-decoder": [("attn_mask=mask)", "attn_mask=~mask)", "SDPA's True means may attend (MHA's would be ~mask)")],
+    "09-choosing": [("attn_mask=mask)", "attn_mask=~mask)", "SDPA's True means may attend (MHA's would be ~mask)")],
+    "10-kv-cache": [("F.scaled_dot_product_attention(q, k_cache, v_cache)",
+                     "F.scaled_dot_product_attention(q, k_cache, v_cache, is_causal=True)",
+                     "is_causal aligns top-left: one query against t keys reads key 0 only")],
+    "12-sampling-pipeline": [("multinomial(probs, n, replacement=True,", "multinomial(probs, n,",
+                              "torch.multinomial draws without replacement by default")],
+    "13-today": [("return attention(seq, is_causal=True)", "return attention(seq, is_causal=False)",
+                  "the decoder needs the causal mask")],
+}
+NUMBER = re.compile(r"[-+]?\d+(?:\.\d*)?(?:e[-+]?\d+)?")
+ALLOWED = {"torch", "numpy"} | set(sys.stdlib_module_names)
+
+
+def numpy_twin(chapter):
+    return TWINS[chapter].with_name(TWINS[chapter].name.replace("_torch.py", ".py"))
+
+
+def outputs_differ(chapter, got, want):
+    """Return why the twin's output got differs from the numpy output want (None if it does not)."""
+    for old, new in RENAMED.get(chapter, []):
+        got = got.replace(old, new)
+    got_lines, want_lines = got.strip("\n").split("\n"), want.strip("\n").split("\n")
+    if len(got_lines) != len(want_lines):
+        return f"{len(got_lines)} lines printed, numpy prints {len(want_lines)}"
+    sampled, form = SAMPLED.get(chapter, (None, None))
+    if sampled is not None:
+        if form(got_lines[sampled]) != form(want_lines[sampled]):
+            return f"sampled line of another form: {got_lines[sampled]!r} vs {want_lines[sampled]!r}"
+        got_lines[sampled] = want_lines[sampled] = ""
+    got, want = "\n".join(got_lines), "\n".join(want_lines)
+    if NUMBER.sub("#", got) != NUMBER.sub("#", want):
+        return f"text differs:\n{got}\n--- numpy ---\n{want}"
+    absolute, relative = BOUNDS[chapter]
+    for a, b in zip(map(float, NUMBER.findall(got)), map(float, NUMBER.findall(want))):
+        if not abs(a - b) <= absolute + relative * abs(b) + 1e-12:   # 1e-12: 0.832 - 0.831 is not 1e-3 in binary
+            return f"{a} vs numpy's {b}: beyond the bound ({absolute}, {relative})"
+    return None
+
+
+def run(code, where):
+    where.mkdir()
+    result = run_pasted(code, where)
+    assert result.returncode == 0, f"exited {result.returncode}:\n{result.stderr[-2500:]}"
+    return result.stdout
+
+
+@pytest.fixture(scope="module")
+def numpy_outputs(tmp_path_factory):
+    base = tmp_path_factory.mktemp("numpy")
+    return {c: run(numpy_twin(c).read_text(encoding="utf-8"), base / c) for c in TWINS}
+
+
+def test_every_chapter_has_a_twin_beside_its_numpy_tab():
+    assert sorted(TWINS) == CHAPTERS
+    assert all(numpy_twin(c).exists() for c in TWINS)
+    assert set(BOUNDS) == set(TWINS)
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_the_twin_needs_only_torch_and_numpy(chapter):
+    tree = ast.parse(TWINS[chapter].read_text(encoding="utf-8"))
+    modules = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    modules |= {(n.module or ".").split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    assert "torch" in modules and modules <= ALLOWED, f"imports {sorted(modules)}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_the_page_shows_the_twin_in_a_pytorch_tab_and_the_build_never_runs_torch(lang, chapter):
+    markdown = (DOCS / lang / f"{chapter}.md").read_text(encoding="utf-8")
+    rel = TWINS[chapter].relative_to(SNIPPETS).as_posix()
+    assert re.search(rf'^=== "PyTorch"\n\n    ```python\n    --8<-- "{re.escape(rel)}"\n    ```$', markdown, re.M)
+    executed = [f for f in markdown_fences(markdown) if f.executed]
+    assert executed and not [f.line for f in executed if re.search(r"^\s*(import|from) torch\b", f.shown, re.M)]
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_the_twin_prints_what_the_numpy_tab_prints(chapter, numpy_outputs, tmp_path):
+    got = run(TWINS[chapter].read_text(encoding="utf-8"), tmp_path / "torch")
+    assert outputs_differ(chapter, got, numpy_outputs[chapter]) is None, outputs_differ(chapter, got, numpy_outputs[chapter])
+
+
+@pytest.mark.parametrize("chapter, old, new, why", [(c, *m) for c, ms in MUTATIONS.items() for m in ms])
+def test_the_naive_spelling_of_a_convention_gives_another_output(chapter, old, new, why, numpy_outputs):
+    source = TWINS[chapter].read_text(encoding="utf-8")
+    assert source.count(old) == 1, f"the twin no longer writes {old!r}"
+    printed = io.StringIO()
+    try:   # in this process (torch is imported once): that the unchanged twin runs pasted alone is tested above
+        with contextlib.redirect_stdout(printed):
+            exec(compile(source.replace(old, new), f"naive {TWINS[chapter].name}", "exec"), {"__name__": "__main__"})
+    except RuntimeError:   # e.g. multinomial: "cannot sample n_sample > prob_dist.size(-1) samples without replacement"
+        return
+    assert outputs_differ(chapter, printed.getvalue(), numpy_outputs[chapter]), \
+        f"{new!r} prints what numpy prints, so the test cannot tell it from {old!r} ({why})"
+
+
+def test_the_comparison_fails_beyond_the_bound():
+    assert outputs_differ("05-mask", "[[1.    0.   ]\n [0.832 0.168]]", "[[1.    0.   ]\n [0.831 0.169]]") is None
+    assert outputs_differ("05-mask", "[[1.    0.   ]\n [0.834 0.166]]", "[[1.    0.   ]\n [0.832 0.168]]")
+    assert outputs_differ("10-kv-cache", "rows: 5 equal: False", "rows: 5 equal: True")
+    assert outputs_differ("11-kv-memory", "torch nbytes: 2560", "numpy nbytes: 2562")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_the_twin_is_shown_whole_in_the_pytorch_tab(site, lang, chapter):
+    page = html_path(site, lang, f"{chapter}.md").read_text(encoding="utf-8")
+    assert normalize(TWINS[chapter].read_text(encoding="utf-8")) in [normalize(b.text) for b in html_blocks(page)]
+    assert re.search(r'<label[^>]*>PyTorch</label>', page), "no PyTorch tab"
+
+
+# ---- the conventions, in-process, on random inputs (float64 both sides: bounds are a few ulps of the values)
+
+def rand(rng, *shape):
+    return rng.normal(size=shape)
+
+
+def test_ch1_one_bias_of_ours_is_bias_ih_with_bias_hh_zero():
+    ns, core = load_snippet("01-rnn/core_numpy_torch.py"), load_snippet("01-rnn/core_numpy.py")
+    rng = np.random.default_rng(1)
+    x, w, u, b = rand(rng, 7, 3), rand(rng, 5, 5) * 0.3, rand(rng, 5, 3), rand(rng, 5)
+    cell = torch.nn.RNNCell(3, 5, dtype=torch.float64)
+    with torch.no_grad():
+        for p, value in ((cell.weight_hh, w), (cell.weight_ih, u), (cell.bias_ih, b), (cell.bias_hh, 0 * b)):
+            p.copy_(torch.from_numpy(value))
+    ours = torch.stack(ns["rnn_forward"](torch.from_numpy(x), cell)).detach().numpy()
+    assert np.abs(ours - core["rnn_forward"](x, w, u, b)).max() < 1e-12
+    with torch.no_grad():
+        cell.bias_hh.copy_(torch.from_numpy(b))   # b in both biases: counted twice
+    twice = torch.stack(ns["rnn_forward"](torch.from_numpy(x), cell)).detach().numpy()
+    assert np.abs(twice - core["rnn_forward"](x, w, u, b)).max() > 1e-3
+
+
+def test_ch1_autograd_gives_the_numpy_bptt_gradients():
+    ns, core = load_snippet("01-rnn/core_numpy_torch.py"), load_snippet("01-rnn/core_numpy.py")
+    h = np.stack([t.detach().numpy() for t in ns["h"]])
+    grads = np.stack([t.grad.numpy() for t in ns["h"]])
+    carry, w = core["dh_out"][-1], core["w"]
+    for t in reversed(range(len(h))):   # numpy's walk back from the loss
+        assert np.abs(grads[t] - carry).max() <= 1e-12 * np.abs(carry).max() + 1e-300
+        carry = w.T @ (carry * (1 - h[t] ** 2))
+
+
+def test_ch3_torch_var_divides_by_n_minus_1_unless_told():
+    ns = load_snippet("03-attention/core_numpy_torch.py")
+    a = np.random.default_rng(3).normal(size=5)
+    assert abs(ns["var"](torch.from_numpy(a)).item() - a.var()) < 1e-14
+    assert abs(torch.from_numpy(a).var().item() - a.var() * 5 / 4) < 1e-14
+
+
+def test_ch4_nn_multihead_attention_stores_the_weights_transposed():
+    ns = load_snippet("04-self-cross-heads/core_numpy_torch.py")
+    rng = np.random.default_rng(4)
+    x, (w_q, w_k, w_v, w_o) = torch.from_numpy(rand(rng, 3, 8)), (torch.from_numpy(rand(rng, 8, 8)) for _ in range(4))
+    mha = torch.nn.MultiheadAttention(8, 2, bias=False, batch_first=True, dtype=torch.float64)
+    with torch.no_grad():
+        mha.out_proj.weight.copy_(w_o.T)
+        mha.in_proj_weight.copy_(torch.cat([w_q.T, w_k.T, w_v.T]))
+        ours = ns["multi_head_attention"](x, x, w_q, w_k, w_v, w_o, 2)
+        theirs = mha(x[None], x[None], x[None], need_weights=False)[0][0]
+        assert (ours - theirs).abs().max() < 1e-12
+        mha.in_proj_weight.copy_(torch.cat([w_q, w_k, w_v]))   # not transposed
+        assert (ours - mha(x[None], x[None], x[None], need_weights=False)[0][0]).abs().max() > 1e-3
+
+
+def masks(rng, n):
+    """The causal mask and random masks with at least one open key a row."""
+    yield np.tril(np.ones((n, n), bool))
+    for _ in range(3):
+        m = rng.random((n, n)) < 0.5
+        m[np.arange(n), rng.integers(0, n, n)] = True
+        yield m
+
+
+def test_ch5_sdpa_reads_our_mask_and_multihead_attention_reads_its_inverse():
+    ns, core = load_snippet("05-mask/core_numpy_torch.py"), load_snippet("05-mask/core_numpy.py")
+    rng = np.random.default_rng(5)
+    n, d = 6, 4
+    mha = torch.nn.MultiheadAttention(d, 1, bias=False, batch_first=True, dtype=torch.float64)
+    with torch.no_grad():
+        mha.in_proj_weight.copy_(torch.cat([torch.eye(d, dtype=torch.float64)] * 3))   # q, k, v as given
+        mha.out_proj.weight.copy_(torch.eye(d, dtype=torch.float64))
+    for mask in masks(rng, n):
+        q, k, v = rand(rng, n, d), rand(rng, n, d), rand(rng, n, d)
+        tq, tk, tv, tm = map(torch.from_numpy, (q, k, v, mask))
+        ours = ns["attention"](tq, tk, tv, tm)
+        assert np.abs(ours.numpy() - core["attention"](q, k, v, mask)).max() < 1e-12
+        assert np.abs(ns["masked_softmax"](tq @ tk.T, tm).numpy() - core["masked_softmax"](q @ k.T, mask)).max() < 1e-12
+        with torch.no_grad():
+            inverse = mha(tq[None], tk[None], tv[None], attn_mask=~tm, need_weights=False)[0][0]
+            same = mha(tq[None], tk[None], tv[None], attn_mask=tm, need_weights=False)[0][0]
+        assert (inverse - ours).abs().max() < 1e-12
+        assert not torch.allclose(same, ours)
+
+
+def test_ch5_a_row_with_no_open_key_is_nan_in_masked_softmax_and_zeros_in_sdpa():
+    ns, core = load_snippet("05-mask/core_numpy_torch.py"), load_snippet("05-mask/core_numpy.py")
+    rng = np.random.default_rng(6)
+    mask = np.tril(np.ones((4, 4), bool))
+    mask[2] = False
+    q, k, v = rand(rng, 4, 3), rand(rng, 4, 3), rand(rng, 4, 3)
+    with np.errstate(invalid="ignore"):
+        want = core["masked_softmax"](q @ k.T, mask)
+    got = ns["masked_softmax"](*map(torch.from_numpy, (q @ k.T, mask))).numpy()
+    assert np.isnan(want[2]).all() and np.isnan(got[2]).all()
+    out = ns["attention"](*map(torch.from_numpy, (q, k, v, mask)))
+    assert torch.all(out[2] == 0) and not torch.isnan(out).any()
+
+
+def test_ch6_masking_rule_draws_alike_in_distribution():
+    """Over 3000 seeds each, the mean number of [MASK] tokens and of replaced words (3 picked, 80 % / 10 %)."""
+    ns, core = load_snippet("06-encoder/core_numpy_torch.py"), load_snippet("06-encoder/core_numpy.py")
+    sentence, vocab, ids = ns["sentence"], ns["vocab"], ns["ids"]
+    counts = {"numpy": np.zeros((3000, 2)), "torch": np.zeros((3000, 2))}
+    for s in range(3000):
+        masked = [vocab[i] for i in ns["mask_tokens"](ids, len(vocab) - 1, len(vocab) - 1, generator=torch.Generator().manual_seed(s))]
+        for name, words in (("numpy", core["mask_tokens"](sentence, seed=s)), ("torch", masked)):
+            counts[name][s] = [sum(w == "[MASK]" for w in words), sum(w not in (o, "[MASK]") for w, o in zip(words, sentence))]
+    expected = [3 * 0.8, 3 * 0.1 * (1 - 1 / 13)]   # 13 words: a random one is the same word 1 time in 13 (at most)
+    for name, c in counts.items():   # standard error of a mean: about 0.013 and 0.006; bounds of 6 of them
+        assert abs(c[:, 0].mean() - expected[0]) < 0.08, name
+        assert abs(c[:, 1].mean() - expected[1]) < 0.04, name
+
+
+def test_ch10_the_cached_step_equals_numpys_and_recomputing():
+    ns, core = load_snippet("10-kv-cache/core_numpy_torch.py"), load_snippet("10-kv-cache/core_numpy.py")
+    rng = np.random.default_rng(10)
+    for n in (1, 2, 7):
+        w, x = [rand(rng, 6, 3) for _ in range(3)], rand(rng, n, 6)
+        tk, tv = torch.zeros(0, 3, dtype=torch.float64), torch.zeros(0, 3, dtype=torch.float64)
+        nk, nv = np.zeros((0, 3)), np.zeros((0, 3))
+        for x_new in x:
+            out, tk, tv = ns["decode_step"](torch.from_numpy(x_new), tk, tv, *map(torch.from_numpy, w))
+            want, nk, nv = core["decode_step"](x_new, nk, nv, *w)
+            assert np.abs(out.numpy() - want).max() < 1e-12
+        tx, (wq, wk, wv) = torch.from_numpy(x), map(torch.from_numpy, w)
+        full = F.scaled_dot_product_attention(tx @ wq, tx @ wk, tx @ wv, is_causal=True)
+        assert (out - full[-1]).abs().max() < 1e-12
+        if n > 1:   # the naive step: is_causal with 1 query and n keys reads key 0 only
+            naive = F.scaled_dot_product_attention((tx[-1] @ wq)[None], tk, tv, is_causal=True)[0]
+            assert (naive - tv[0]).abs().max() < 1e-12
+
+
+PROBS_CASES = [np.array([0.4, 0.2, 0.2, 0.1, 0.1]), np.array([0.25] * 4), np.random.default_rng(12).dirichlet(np.ones(9))]
+
+
+@pytest.mark.parametrize("probs", PROBS_CASES)
+def test_ch12_filters_give_primers_distributions(probs):
+    from primer.decoding import top_k_filter, top_p_filter
+    ns = load_snippet("12-sampling-pipeline/core_sampling_torch.py")
+    ks, ps = [None, *range(1, probs.size + 1)], [None, 0.05, 0.3, 0.5, 0.6, 0.75, 0.9, 0.999, 1.0]
+    for k, p in ((k, p) for k in ks for p in ps):
+        want = probs if k is None else top_k_filter(probs, k)
+        want = want if p is None else top_p_filter(want, p)
+        got = ns["top_k_top_p"](torch.from_numpy(probs), k, p).numpy()
+        assert np.abs(got - want).max() < 1e-12, (k, p)
+
+
+@pytest.mark.parametrize("t, top_k, top_p", [(1.0, None, None), (0.5, None, None), (1.5, 3, None), (1.0, None, 0.9),
+                                             (2.0, 4, 0.8)])
+def test_ch12_torch_and_numpy_draws_follow_the_same_distribution(t, top_k, top_p):
+    """Not the samples (the generators differ): each side's frequencies over 100 000 draws against primer's
+    probabilities, within 0.01 (about 6 standard errors at p = 0.5)."""
+    from primer.decoding import sampling_probs
+    ns, core = load_snippet("12-sampling-pipeline/core_sampling_torch.py"), load_snippet("12-sampling-pipeline/core_sampling.py")
+    z = np.array([2.0, 1.0, 0.5, -0.5, -1.5])
+    want = sampling_probs(z, t, top_k=top_k, top_p=top_p)
+    assert np.abs(ns["temperature_softmax"](torch.from_numpy(z), t).numpy() - core["temperature_softmax"](z, t)).max() < 1e-12
+    ids = ns["sample"](torch.from_numpy(z), t, torch.Generator().manual_seed(12), n=100_000, top_k=top_k, top_p=top_p)
+    assert np.abs(np.bincount(ids.numpy(), minlength=5) / 1e5 - want).max() < 0.01
+    assert all(want[ids.unique().numpy()] > 0), "an id of probability 0 came up"
+    if top_k is None and top_p is None:   # the numpy tab has no filters
+        rng = np.random.default_rng(12)
+        drawn = [core["sample"](z, t, rng) for _ in range(20_000)]
+        assert np.abs(np.bincount(drawn, minlength=5) / 2e4 - want).max() < 0.022   # 6 standard errors at 20 000
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_the_chapters_notebook_shows_the_twin_and_names_its_file(lang, chapter):
+    import nbformat
+    nb = nbformat.read(DOCS / lang / "notebooks" / f"{chapter}.ipynb", as_version=4)
+    source, where = TWINS[chapter].read_text(encoding="utf-8").strip("\n"), TWINS[chapter].relative_to(DOCS.parent).as_posix()
+    cells = [c.source for c in nb.cells if c.cell_type == "markdown" and f"```python\n{source}\n```" in c.source]
+    assert len(cells) == 1 and f"`{where}`" in cells[0]
+
+
+def to_torch(a):
+    if isinstance(a, np.ndarray):
+        return torch.from_numpy(a)
+    return type(a)(map(to_torch, a)) if isinstance(a, (list, tuple)) else a
+
+
+def to_numpy(a):
+    if isinstance(a, torch.Tensor):
+        return a.detach().numpy()
+    return type(a)(map(to_numpy, a)) if isinstance(a, (list, tuple)) else a
+
+
+def far(got, want):
+    """Return the first place got differs from want: booleans and integers exactly, floats beyond 1e-12 (relative)."""
+    if isinstance(want, (list, tuple)):
+        return next((f for f in map(far, got, want) if f), None) if len(got) == len(want) else "length"
+    if want is None or got is None:
+        return None if got is want else "None on one side"
+    got, want = np.asarray(got), np.asarray(want)
+    if got.shape != want.shape or want.dtype.kind != got.dtype.kind:
+        return f"shape/kind {got.shape} {got.dtype} vs {want.shape} {want.dtype}"
+    if want.dtype.kind in "biu":
+        return None if np.array_equal(got, want) else "values"
+    return None if np.abs(got - want).max(initial=0) <= 1e-12 * max(1.0, np.abs(want).max(initial=0)) else "values"
+
+
+def calls(chapter, rng):
+    """(function name, arguments) of the chapter's functions that share their name and signature with numpy's."""
+    r = lambda *s: rng.normal(size=s)  # noqa: E731
+    causal, odd = np.tril(np.ones((6, 6), bool)), rng.random((6, 6)) < 0.5
+    odd[np.arange(6), np.arange(6)] = True
+    return {
+        "02-seq2seq": [("bahdanau", (r(3, 4), r(5, 6), r(7, 4), r(7, 6), r(7)))],
+        "03-attention": [("additive_score", (r(3, 4), r(5, 6), r(4, 7), r(6, 7), r(7))), ("dot_score", (r(3, 4), r(5, 4))),
+                         ("bilinear_score", (r(3, 4), r(5, 6), r(4, 6))), ("scaled_dot_score", (r(3, 4), r(5, 4))),
+                         ("self_attention", (r(5, 8), r(8, 4), r(8, 4), r(8, 3)))],
+        "04-self-cross-heads": [("split_heads", (r(5, 8), 2)), ("merge_heads", (r(2, 5, 4),)), ("sinusoidal_encoding", (7, 10)),
+                                ("multi_head_attention", (r(3, 8), r(5, 8), r(8, 8), r(8, 8), r(8, 8), r(8, 6), 4))],
+        "06-encoder": [("full_mask", (6,)), ("self_attention", (r(6, 8), r(8, 4), r(8, 4), r(8, 3), odd))],
+        "07-decoder": [("causal_mask", (6,)), ("self_attention", (r(6, 8), r(8, 4), r(8, 4), r(8, 3), odd)),
+                       ("leak", (r(6, 8), 2, r(8), [r(8, 4), r(8, 4), r(8, 3)], causal))],
+        "08-encoder-decoder": [("memory_kv", (r(7, 8), [(r(8, 4), r(8, 3)), (r(8, 4), r(8, 3))])),
+                               ("cross_attention", (r(5, 8), (r(7, 4), r(7, 3)), r(8, 4)))],
+        "09-choosing": [("masks_for", (m, 5, 3)) for m in ("encoder", "decoder", "encoder-decoder")]
+                       + [("reads", (None, r(5, 8)))],
+        "11-kv-memory": [("kv_cache_bytes", (32, 8, 128, 4096, 2, 2))],
+        "13-today": [("image_prefix_reads", (r(3, 8), r(4, 8), r(8, 8) / np.sqrt(8)))],
+    }.get(chapter, [])
+
+
+def test_far_finds_a_difference():
+    assert far(np.array([1.0, 2.0]), np.array([1.0, 2.0 + 1e-9])) and far(np.eye(2, dtype=bool), np.ones((2, 2), bool))
+    assert far((np.eye(2), None), (np.eye(2), np.eye(2))) and far(np.eye(2, dtype=int), np.eye(2))
+    assert far((np.eye(2), None), (np.eye(2) + 1e-13, None)) is None
+
+
+@pytest.mark.parametrize("chapter", [c for c in CHAPTERS if calls(c, np.random.default_rng(0))])
+def test_the_twins_functions_equal_numpys_on_random_inputs(chapter):
+    """Chapters 1, 5, 10 and 12 are compared by the convention tests above."""
+    ns, core = load_snippet(TWINS[chapter].relative_to(SNIPPETS).as_posix()), load_snippet(
+        numpy_twin(chapter).relative_to(SNIPPETS).as_posix())
+    rng = np.random.default_rng(int(chapter[:2]))
+    for _ in range(3):
+        for name, args in calls(chapter, rng):
+            if name == "reads":   # a layer under the decoder's mask, each side its own
+                w = [rng.normal(size=(8, 4)) for _ in range(3)]
+                mask = np.tril(np.ones((5, 5), bool))
+                got = ns["reads"](ns["attention_layer"](to_torch(mask), *to_torch(w)), to_torch(args[1]))
+                want = core["reads"](core["attention_layer"](mask, *w), args[1])
+            else:
+                got, want = ns[name](*to_torch(args)), core[name](*args)
+            assert far(to_numpy(got), want) is None, f"{name}: {far(to_numpy(got), want)}"
