@@ -45,6 +45,11 @@ def variants(text, lang):
                 if line in footnote_lines and m.group(0).isascii():
                     continue
                 found.append((line, m.group(0), term[lang]))
+        if lang == "en":   # an English page glosses a term in Chinese: the gloss is the list's zh term too
+            for pattern in term.get("forbid_zh", []):
+                for m in re.finditer(pattern, masked):
+                    if re.search(r"[\u4e00-\u9fff]", m.group(0)) and masked.count("\n", 0, m.start()) + 1 not in footnote_lines:
+                        found.append((masked.count("\n", 0, m.start()) + 1, m.group(0), term["zh"]))
     return sorted(found)
 
 
@@ -158,6 +163,10 @@ def test_forbidden_variants_are_patterns_that_spare_the_term_and_the_definitions
 ])
 def test_variant_finder_finds(text, variant):
     assert [v for _, v, _ in variants(text, "zh")] == [variant]
+
+
+def test_variant_finder_reads_the_chinese_glosses_of_english_pages():
+    assert [v for _, v, _ in variants("backpropagation through time (BPTT, 沿时间反向传播)", "en")] == ["沿时间反向传播"]
 
 
 @pytest.mark.parametrize("text", [
