@@ -183,3 +183,25 @@ def test_variant_finder_reads_the_chinese_glosses_of_english_pages():
 ])
 def test_variant_finder_spares(text):
     assert variants(text, "zh") == []
+
+
+def notebook_prose(node, lang, key=""):
+    """Yield every string a notebook spec (notebooks/*.yml) holds for lang."""
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from notebook_prose(v, lang, k)
+    elif isinstance(node, list):
+        for v in node:
+            yield from notebook_prose(v, lang, key)
+    elif isinstance(node, str) and key == lang:
+        yield node
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_notebook_prose_uses_listed_terms(lang):
+    """The notebooks' prose in both languages (notebooks/*.yml, written into docs/*/notebooks) follows the list too."""
+    found = []
+    for spec in sorted((ROOT / "notebooks").glob("*.yml")):
+        for text in notebook_prose(yaml.safe_load(spec.read_text(encoding="utf-8")), lang):
+            found += [(spec.name, v, use) for _, v, use in variants(text, lang)]
+    assert not found, "\n".join(f"  {name}: {v!r} -> use {use!r}" for name, v, use in found)
