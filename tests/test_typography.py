@@ -96,3 +96,16 @@ def test_zh_built_page_percentages(site, name):
     html = re.sub(r'<span class="arithmatex">.*?</span>', "", html, flags=re.S)
     found = sorted({m.group(0) for m in PERCENT_SPACE.finditer(html)})
     assert not found, f"zh {name} prints percentages with a space: {found[:10]}"
+
+
+@pytest.mark.parametrize("name", page_names())
+def test_en_page_footnote_markers_and_number_formats(name):
+    """Two rules hold in English too: adjacent footnote markers touch, number formats are upper case."""
+    from zh_typography import MARKERS, NUMBER_FORMAT
+    from prose import mask
+
+    text = (DOCS / "en" / name).read_text(encoding="utf-8")
+    found = [(n, "space between footnote markers") for n, line in enumerate(text.split("\n"), 1) if MARKERS.search(line)]
+    found += [(n, f"number format {m.group(1)!r}") for n, line in enumerate(mask(text).split("\n"), 1)
+              for m in NUMBER_FORMAT.finditer(line)]
+    assert not found, f"docs/en/{name}:\n" + "\n".join(f"  line {n}: {m}" for n, m in found)
