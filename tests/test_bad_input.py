@@ -139,6 +139,7 @@ TABLE = [
     case(lambda: masked_softmax(ONES[:, :2], NO_KEY), "mask", "masked_softmax-fully-masked-row", "no open key"),
     case(lambda: masked_softmax(ONES, full_mask(2)), "mask", "masked_softmax-shape", "does not match"),
     case(lambda: masked_softmax(np.zeros((2, 2)), np.ones((2, 2))), "mask", "masked_softmax-dtype", "bool"),
+    case(lambda: masked_softmax(ONES, full_mask(2)[:, :1].repeat(4, 1), replace="yes"), "replace", "masked_softmax-replace", "True or False"),
     case(lambda: attention(ONES, np.ones((3, 5)), np.ones((3, 4))), "k", "attention-d_k", "d_k"),
     case(lambda: attention(ONES, np.ones((3, 4)), np.ones((2, 4))), "v", "attention-n_k", "n_k"),
     case(lambda: attention(np.ones(4), np.ones((3, 4)), np.ones((3, 2))), "q", "attention-flat", "q must have at least 2"),

@@ -70,3 +70,15 @@ def test_the_buggy_row_2_equals_the_correct_row_3():
     # The page says so: with fill=0 query 2 reads exactly what query 3 reads under the -inf mask.
     mask = causal_mask(4)
     assert np.allclose(masked_softmax(FOUR_SCORES, mask, fill=0.0)[LEAK_ROW], masked_softmax(FOUR_SCORES, mask)[LEAK_ROW + 1])
+
+
+def test_replace_puts_fill_in_place_of_the_closed_score():
+    """masked_fill(…, 0) and adding 0 are different bugs; under −∞ both ways agree."""
+    scores = np.arange(4.0)[None, :]
+    mask = np.array([[True, True, True, False]])
+    added = masked_softmax(scores, mask, fill=0.0)[0]
+    replaced = masked_softmax(scores, mask, fill=0.0, replace=True)[0]
+    assert np.allclose(added, np.exp(scores[0]) / np.exp(scores[0]).sum())
+    assert np.allclose(replaced, np.exp([0.0, 1.0, 2.0, 0.0]) / np.exp([0.0, 1.0, 2.0, 0.0]).sum())
+    assert replaced[3] < added[3]
+    assert np.array_equal(masked_softmax(scores, mask, replace=True), masked_softmax(scores, mask))

@@ -1,4 +1,4 @@
-"""One term per concept: the term list is complete in both languages, and no page uses a variant it forbids."""
+"""One term per concept: the term list is complete in both languages, no page uses a variant it forbids, and each term is used in the chapter that introduces it."""
 
 import json
 import re
@@ -11,7 +11,7 @@ import yaml
 from conftest import DOCS, LANGS, ROOT, page_names
 
 sys.path.insert(0, str(ROOT / "tools"))
-from prose import mask  # noqa: E402
+from prose import is_footnote_definition, mask  # noqa: E402
 
 TERMS_FILE = DOCS / "snippets" / "glossary" / "terms.yml"
 FIELDS = ("key", "zh", "en", "def_zh", "def_en", "chapter")
@@ -22,15 +22,57 @@ def terms():
     return yaml.safe_load(TERMS_FILE.read_text(encoding="utf-8"))["terms"]
 
 
+@lru_cache(maxsize=None)
+def usage():
+    """Return the list's one spellings of what is not a glossary concept (this site, next token, ...)."""
+    return yaml.safe_load(TERMS_FILE.read_text(encoding="utf-8"))["usage"]
+
+
 def variants(text, lang):
-    """Return [(line, variant found, term to use)] for every forbidden variant in the prose of text."""
+    """Return [(line, variant found, term to use)] for every forbidden variant in the prose of text.
+
+    A footnote definition may quote an English source word for word, so a variant made of ASCII
+    letters alone is not looked for there; a Chinese variant is.
+    """
     masked = mask(text)
+    lines = masked.split("\n")
+    footnote_lines = {n for n, line in enumerate(text.split("\n"), 1) if is_footnote_definition(line)}
     found = []
-    for term in terms():
+    for term in terms() + usage():
         for pattern in term.get(f"forbid_{lang}", []):
             for m in re.finditer(pattern, masked):
-                found.append((masked.count("\n", 0, m.start()) + 1, m.group(0), term[lang]))
+                line = masked.count("\n", 0, m.start()) + 1
+                if line in footnote_lines and m.group(0).isascii():
+                    continue
+                found.append((line, m.group(0), term[lang]))
+        if lang == "en":   # an English page glosses a term in Chinese: the gloss is the list's zh term too
+            for pattern in term.get("forbid_zh", []):
+                for m in re.finditer(pattern, masked):
+                    if re.search(r"[\u4e00-\u9fff]", m.group(0)) and masked.count("\n", 0, m.start()) + 1 not in footnote_lines:
+                        found.append((masked.count("\n", 0, m.start()) + 1, m.group(0), term["zh"]))
     return sorted(found)
+
+
+def prose_lines(text):
+    """Return the masked prose of a page without its footnote definitions (they quote sources)."""
+    return "\n".join(m for line, m in zip(text.split("\n"), mask(text).split("\n")) if not is_footnote_definition(line))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_term_is_used_in_the_chapter_that_introduces_it(lang):
+    """A term's tooltip fires where the concept is taught only if the chapter writes the term as the list spells it."""
+    missing = []
+    for term in terms():
+        prose = prose_lines((DOCS / lang / term["chapter"]).read_text(encoding="utf-8"))
+        word = term[lang]
+        if not (word in prose if lang == "zh" else word.lower() in prose.lower()):
+            missing.append(f"{term['key']}: {word!r} not in docs/{lang}/{term['chapter']}")
+    assert not missing, "\n".join(missing)
+
+
+def test_usage_entries_have_their_fields():
+    for entry in usage():
+        assert {"key", "zh", "en"} <= set(entry) <= {"key", "zh", "en", "forbid_zh", "forbid_en"}, entry
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -85,7 +127,7 @@ def test_chapter_exists_in_both_languages():
 
 
 def test_forbidden_variants_are_patterns_that_spare_the_term_and_the_definitions():
-    for term in terms():
+    for term in terms() + usage():
         for lang in LANGS:
             for pattern in term.get(f"forbid_{lang}", []):
                 rx = re.compile(pattern)
@@ -105,9 +147,26 @@ def test_forbidden_variants_are_patterns_that_spare_the_term_and_the_definitions
     ("缓存放在内存里", "内存"),
     ("把输入写进提示里", "提示"),
     ("每一步的隐状态", "隐状态"),
+    ("沿时间反向传播的梯度", "沿时间反向传播"),
+    ("训练时用 teacher forcing", "teacher forcing"),
+    ("在 prefill 阶段", "prefill"),
+    ("每个子层后接 LayerNorm", "LayerNorm"),
+    ("输出嵌入错后一位", "错后一位"),
+    ("一张打分矩阵", "打分矩阵"),
+    ("编码器用全开的掩码", "全开的掩码"),
+    ("把句子凑成一个 batch", "batch"),
+    ("读到下一个字", "下一个字"),
+    ("先查词向量", "词向量"),
+    ("交叉注意力读 memory", "memory"),
+    ("本书只用一种约定", "本书"),
+    ("RNN 变换器", "变换器"),
 ])
 def test_variant_finder_finds(text, variant):
     assert [v for _, v, _ in variants(text, "zh")] == [variant]
+
+
+def test_variant_finder_reads_the_chinese_glosses_of_english_pages():
+    assert [v for _, v, _ in variants("backpropagation through time (BPTT, 沿时间反向传播)", "en")] == ["沿时间反向传播"]
 
 
 @pytest.mark.parametrize("text", [
@@ -116,6 +175,33 @@ def test_variant_finder_finds(text, variant):
     "写进提示词",
     "`只有解码器` 在代码里不算",
     "叠加两张表",
+    "教师强制（teacher forcing）",
+    "预填充（prefill，一次读入整段）",
+    "长短期记忆网络（long short-term memory）",
+    "交错位置",
+    "[^x]: Devlin et al. quote: \"the output embedding is offset by one position\"",
 ])
 def test_variant_finder_spares(text):
     assert variants(text, "zh") == []
+
+
+def notebook_prose(node, lang, key=""):
+    """Yield every string a notebook spec (notebooks/*.yml) holds for lang."""
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from notebook_prose(v, lang, k)
+    elif isinstance(node, list):
+        for v in node:
+            yield from notebook_prose(v, lang, key)
+    elif isinstance(node, str) and key == lang:
+        yield node
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_notebook_prose_uses_listed_terms(lang):
+    """The notebooks' prose in both languages (notebooks/*.yml, written into docs/*/notebooks) follows the list too."""
+    found = []
+    for spec in sorted((ROOT / "notebooks").glob("*.yml")):
+        for text in notebook_prose(yaml.safe_load(spec.read_text(encoding="utf-8")), lang):
+            found += [(spec.name, v, use) for _, v, use in variants(text, lang)]
+    assert not found, "\n".join(f"  {name}: {v!r} -> use {use!r}" for name, v, use in found)

@@ -1,4 +1,4 @@
-"""Chinese typography of the zh pages' prose: full-width quotes, no ASCII comma in （…）, '15%' without a space."""
+"""Chinese typography of the zh pages' prose, the house rules of CONTRIBUTING.md: quotes, ellipsis, full-width brackets and commas, '15%', footnote authors, stage numbers, number formats, footnote markers."""
 
 import re
 import sys
@@ -25,6 +25,16 @@ def test_zh_page_typography(name):
     ("例如（查询, 键）两列", "ASCII comma"),
     ("大约 15 % 的 token", "space before %"),
     ('只有一个 " 号', "odd"),
+    ("例如「苹果」一词", "corner brackets"),
+    ("猫坐在…上", "ellipsis"),
+    ("猫坐在...上", "ellipsis"),
+    ("每一对 (查询，键) 打分", "ASCII parentheses"),
+    ("查询, 键和值", "ASCII comma"),
+    ("[^v]: A. Vaswani 等, “Attention Is All You Need”, 2017.", "et al."),
+    ("只有阶段 ③ 不同", "stage number"),
+    ("缓存存成 fp16", "number format"),
+    ("每个值 1 字节（Fp8）", "number format"),
+    ("见论文[^a] [^b]。", "footnote markers"),
 ])
 def test_checker_finds(text, problem):
     assert any(problem in m for _, m in problems(text))
@@ -40,6 +50,15 @@ def test_checker_finds(text, problem):
     '<span title="一个, 属性">文字</span>',
     "It's fine: don't touch apostrophes.",
     "约 15% 的 token（查询，键）",
+    "猫坐在……上",
+    "输入位置 0…i，不含 i+1",
+    "例如“French: … English: …”",
+    "代码 `masked_fill(…, 0)` 与 `x[...]` 不算",
+    "[^v]: A. Vaswani et al., “Attention Is All You Need”, NeurIPS 2017, §3（注）, 2017.",
+    "`③` 在代码里不算",
+    "`torch.float16` 或 `kv_cache_dtype=\"fp8\"`，以及 FP16、BF16、INT8",
+    "见论文[^a][^b]。",
+    "English (in brackets), and more",
 ])
 def test_checker_leaves_alone(text):
     assert problems(text) == []
@@ -53,6 +72,13 @@ def test_checker_leaves_alone(text):
     ("大约 15 % 的", "大约 15% 的"),
     ('保留 `"x"` 和 $"y"$，改 "这里"', "保留 `\"x\"` 和 $\"y\"$，改“这里”"),
     ('- "开头"在行首', "- “开头”在行首"),
+    ("例如「苹果」一词", "例如“苹果”一词"),
+    ("猫坐在…上", "猫坐在……上"),
+    ("每一对 (查询, 键) 打分", "每一对 （查询，键） 打分"),
+    ("[^v]: A. Vaswani 等, “T”, 2017.", "[^v]: A. Vaswani et al., “T”, 2017."),
+    ("## 只有阶段 ③ 不同", "## 只有第 3 步不同"),
+    ("缓存存成 fp16 或 bf16", "缓存存成 FP16 或 BF16"),
+    ("见论文[^a] [^b]。", "见论文[^a][^b]。"),
 ])
 def test_fixer(text, fixed):
     assert fix(text) == fixed
@@ -70,3 +96,16 @@ def test_zh_built_page_percentages(site, name):
     html = re.sub(r'<span class="arithmatex">.*?</span>', "", html, flags=re.S)
     found = sorted({m.group(0) for m in PERCENT_SPACE.finditer(html)})
     assert not found, f"zh {name} prints percentages with a space: {found[:10]}"
+
+
+@pytest.mark.parametrize("name", page_names())
+def test_en_page_footnote_markers_and_number_formats(name):
+    """Two rules hold in English too: adjacent footnote markers touch, number formats are upper case."""
+    from zh_typography import MARKERS, NUMBER_FORMAT
+    from prose import mask
+
+    text = (DOCS / "en" / name).read_text(encoding="utf-8")
+    found = [(n, "space between footnote markers") for n, line in enumerate(text.split("\n"), 1) if MARKERS.search(line)]
+    found += [(n, f"number format {m.group(1)!r}") for n, line in enumerate(mask(text).split("\n"), 1)
+              for m in NUMBER_FORMAT.finditer(line)]
+    assert not found, f"docs/en/{name}:\n" + "\n".join(f"  line {n}: {m}" for n, m in found)

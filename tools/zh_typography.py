@@ -1,4 +1,9 @@
-"""Check or fix the Chinese typography of zh pages' prose: full-width quotes, commas in （…）, "15%".
+"""Check or fix the Chinese typography of zh pages' prose (the house rules of CONTRIBUTING.md).
+
+Rules: quotes are “…” (‘…’ inside), never ASCII quotes or 「…」; an ellipsis is ……; brackets and
+commas next to Chinese are full-width （…），; "15%" without a space; footnotes cite "Vaswani et al.",
+not "Vaswani 等"; the pipeline's stages are 第 3 步, not ③; number formats are upper case (FP16,
+BF16, FP32, FP8, INT8); adjacent footnote markers touch ([^a][^b]).
 
     python tools/zh_typography.py docs/zh/05-mask.md ...        # report, exit 1 if anything is found
     python tools/zh_typography.py --fix docs/zh/05-mask.md ...  # rewrite what can be fixed safely, report the rest
@@ -14,12 +19,24 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from prose import MASK, mask  # noqa: E402
+from prose import MASK, is_footnote_definition, mask  # noqa: E402
 
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef\u201c\u201d\u2018\u2019]")
 PERCENT = re.compile(r"(?<=\d)[ \u00a0\u2009\u202f]+(?=%)")
 BRACKETS = re.compile(r"（[^（）\n]*）")
 SINGLE = re.compile(r"'([^'\n]*)'")
+HAN = r"[\u3400-\u4dbf\u4e00-\u9fff\u3000-\u303f\uff00-\uffef“”‘’]"   # Chinese text and its punctuation
+CORNER = re.compile(r"「([^「」\n]*)」")
+CJK_TEXT = r"[\u3400-\u4dbf\u4e00-\u9fff\u3000-\u303f\uff00-\uffef]"   # "French: …" in “…” is English
+ELLIPSIS = re.compile(rf"(?<!…)(?:…|\.\.\.)(?!…)(?={CJK_TEXT})|(?<={CJK_TEXT})(?<!…)(?:…|\.\.\.)(?!…)")
+PARENS = re.compile(r"\(([^()\n]*)\)")
+IDEOGRAPH = r"[\u3400-\u4dbf\u4e00-\u9fff]"   # a comma between “Title” or （注） and English is bibliography, not prose
+COMMA = re.compile(rf"(?<={IDEOGRAPH})(?<![A-Za-z] 等),[ ]*|,[ ]*(?={IDEOGRAPH})")   # "Cho 等," is the author rule's
+AUTHOR = re.compile(r"(?<=[A-Za-z]) 等(?=[,，.])")
+CIRCLED = re.compile(r"(?:阶段|第)?\s*([①②③④⑤⑥⑦⑧⑨])\s*(?:步)?")
+NUMBER_FORMAT = re.compile(r"(?<![A-Za-z0-9_\-./=\"])(fp16|bf16|fp32|fp8|int8|Fp16|Bf16|Fp32|Fp8|Int8)(?![A-Za-z0-9_])")
+MARKERS = re.compile(r"(?<=\])[ \t]+(?=\[\^)")
+CIRCLED_DIGITS = "①②③④⑤⑥⑦⑧⑨"
 
 
 def _neighbour(masked, i, step):
@@ -58,6 +75,18 @@ def problems(text):
         found += [(n, f"ASCII comma inside {text_line(text, n)[m.start():m.end()]!r}: use ，")
                   for m in BRACKETS.finditer(line) if "," in m.group(0)]
         found += [(n, "space before %: write 15%") for m in PERCENT.finditer(line)]
+        found += [(n, f"corner brackets around {m.group(0)!r}: use “…”") for m in CORNER.finditer(line)]
+        found += [(n, "ellipsis in Chinese prose: use ……") for m in ELLIPSIS.finditer(line)]
+        found += [(n, f"ASCII parentheses around Chinese {m.group(0)!r}: use （…）") for m in PARENS.finditer(line)
+                  if re.search(HAN, m.group(1))]
+        found += [(n, "ASCII comma next to Chinese: use ，") for m in COMMA.finditer(line)]
+        found += [(n, f"stage number {m.group(1)!r}: write 第 {CIRCLED_DIGITS.index(m.group(1)) + 1} 步")
+                  for m in CIRCLED.finditer(line)]
+        found += [(n, f"number format {m.group(1)!r}: write {m.group(1).upper()}") for m in NUMBER_FORMAT.finditer(line)]
+        raw = text_line(text, n)
+        found += [(n, "space between footnote markers: write [^a][^b]") for m in MARKERS.finditer(raw)]
+        if is_footnote_definition(raw):
+            found += [(n, "footnote author: write 'et al.', not '等'") for m in AUTHOR.finditer(line)]
     return found
 
 
@@ -87,6 +116,33 @@ def fix(text):
         for m in PERCENT.finditer(masked):
             for i in range(m.start(), m.end()):
                 chars[i] = ""
+        for m in CORNER.finditer(masked):
+            chars[m.start()], chars[m.end() - 1] = "“", "”"
+        for m in ELLIPSIS.finditer(masked):
+            chars[m.start()] = "……"
+            for i in range(m.start() + 1, m.end()):
+                chars[i] = ""
+        for m in PARENS.finditer(masked):
+            if re.search(HAN, m.group(1)):
+                chars[m.start()], chars[m.end() - 1] = "（", "）"
+        for m in COMMA.finditer(masked):
+            chars[m.start()] = "，"
+            for i in range(m.start() + 1, m.end()):
+                chars[i] = ""
+        for m in CIRCLED.finditer(masked):
+            chars[m.start()] = f"第 {CIRCLED_DIGITS.index(m.group(1)) + 1} 步"
+            for i in range(m.start() + 1, m.end()):
+                chars[i] = ""
+        for m in NUMBER_FORMAT.finditer(masked):
+            for i in range(m.start(), m.end()):
+                chars[i] = chars[i].upper()
+        for m in MARKERS.finditer(line):
+            for i in range(m.start(), m.end()):
+                chars[i] = ""
+        if is_footnote_definition(line):
+            for m in AUTHOR.finditer(masked):
+                chars[m.start()] = " et al."
+                chars[m.start() + 1] = ""
         # no space between a full-width quote and the Chinese beside it
         for i, c in enumerate(chars):
             if c in "“‘":

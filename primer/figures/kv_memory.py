@@ -126,3 +126,16 @@ def nbytes_table(rows, *, lang=None):
     t = labels("kv_memory_tables", lang)
     out = [[f"`{d}`", n, f"{a:,}", f"{f:,}", "✓" if a == f else "✗"] for d, n, a, f in rows]
     return md_table([t["dtype"], t["tokens"], t["nbytes"], t["formula"], t["equal"]], out)
+
+
+def weights_table(name, n_params, n_tokens, weight_bytes, cache_bytes, fmt, *, lang=None):
+    """Return a Markdown table setting a model's own weights beside its KV cache at n_tokens, and the batch at which the cache outweighs them.
+
+    Page: 11-kv-memory.md
+    """
+    t = labels("kv_memory_tables", lang)
+    batch = weight_bytes // cache_bytes + 1        # the smallest batch whose caches weigh more than the weights
+    rows = [[t["weights_row"].format(m=name, p=f"{n_params:,}"), fmt(weight_bytes)],
+            [t["cache_row"].format(m=name, n=f"{n_tokens:,}"), fmt(cache_bytes)],
+            [t["outweigh_row"].format(n=f"{n_tokens:,}"), f"{batch}"]]
+    return md_table([t["held"], t["size"]], rows)

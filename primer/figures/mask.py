@@ -192,8 +192,8 @@ def conventions_table(conventions, *, lang=None):
     return md_table(head, rows)
 
 
-def fill_rule_table(correct, buggy, open_row, *, leak_key, lang=None):
-    """Return a Markdown table of one row's weights under the −∞ rule and the buggy 0 rule.
+def fill_rule_table(correct, buggy, open_row, *, leak_key, replaced=None, lang=None):
+    """Return a Markdown table of one row's weights under the −∞ rule, the add-0 bug and, if given, the masked_fill(0) bug.
 
     Page: 05-mask.md
     """
@@ -201,7 +201,8 @@ def fill_rule_table(correct, buggy, open_row, *, leak_key, lang=None):
     n_k = len(correct)
     head = [t["rule"]] + [f"{t['k']} {j}" + ("" if open_row[j] else t["closed"]) for j in range(n_k)]
     rows = []
-    for label, weights in ((t["inf"], correct), (t["zero"], buggy)):
+    ways = ((t["inf"], correct), (t["zero"], buggy)) + (() if replaced is None else ((t["fill_zero"], replaced),))
+    for label, weights in ways:
         cells = [pct(w) for w in weights]
         cells[leak_key] = f"**{cells[leak_key]}**"
         rows.append([label] + cells)

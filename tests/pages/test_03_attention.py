@@ -72,7 +72,7 @@ def test_score_function_table(read_page, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_gradient_check_table(read_page, lang):
     html = read_page(lang, PAGE)
-    none_label, causal_label, of = {"zh": ("不加掩码", "因果掩码", " / "), "en": ("no mask", "causal mask", " of ")}[lang]
+    none_label, causal_label, of = {"zh": ("全开掩码", "因果掩码", " / "), "en": ("full mask", "causal mask", " of ")}[lang]
     (no_mask,), (causal,) = rows_starting(html, none_label), rows_starting(html, causal_label)
     assert no_mask[2] == f"36{of}36" and causal[2] == f"21{of}36"
     assert no_mask[1] == causal[1] == "< 1e-06"                     # analytic = finite differences

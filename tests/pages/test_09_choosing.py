@@ -30,8 +30,8 @@ def figure_json(html, div):
     return re.sub(r"\\u([0-9a-fA-F]{4})", lambda m: chr(int(m.group(1), 16)), text)  # plotly escapes non-ASCII
 
 
-KNOB_BUTTONS = {"zh": ["编码器（无掩码）", "解码器（因果掩码）", "编码器-解码器（因果 + 交叉）"],
-                "en": ["encoder (no mask)", "decoder (causal)", "encoder-decoder (causal + cross)"]}
+KNOB_BUTTONS = {"zh": ["编码器（全开掩码）", "解码器（因果掩码）", "编码器-解码器（因果 + 交叉）"],
+                "en": ["encoder (full mask)", "decoder (causal)", "encoder-decoder (causal + cross)"]}
 
 
 OUTPUT_CHOICES = {"zh": ["一个标签", "输入里的一段", "自由文本", "翻译"],

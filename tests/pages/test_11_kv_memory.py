@@ -69,3 +69,23 @@ def test_figures_have_fixed_div_ids(read_page, lang):
     page = read_page(lang, PAGE)
     for div in ("fig-fill-chart",):
         assert f'id="{div}"' in page
+
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_cache_is_measured_against_the_models_own_weights(read_page, lang):
+    import markdown
+
+    from conftest import tables
+    from primer.counts import count_params, format_bytes, kv_cache_bytes
+    from primer.figures import kv_memory as figures
+    from primer.published import model
+
+    llama = model("Llama-2-7B")
+    n_params = sum(count_params(llama.config, llama.machine).values())
+    weights, cache = 2 * n_params, kv_cache_bytes(llama.config, llama.config.max_len)
+    assert cache < weights < 8 * cache            # a full-context cache is a sizeable fraction of the FP16 weights
+    expected = tables(markdown.markdown(
+        figures.weights_table(llama.name, n_params, llama.config.max_len, weights, cache, format_bytes, lang=lang),
+        extensions=["tables"]))[0]
+    assert table_with(read_page(lang, PAGE), expected[0][0]) == expected
