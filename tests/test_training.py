@@ -197,7 +197,12 @@ def test_each_leaky_run_reports_a_lower_training_loss_and_a_higher_honest_loss()
     for name in LEAKY:
         assert runs[name].train_loss < honest.train_loss - 0.2, name          # measured: 0.60 against at most 0.18
         assert runs[name].history[-20:].mean() < honest.history[-20:].mean() - 0.2, name
+        means = [runs[name].history[a:a + 25].mean() for a in range(0, 200, 25)]
+        assert all(a > b for a, b in zip(means, means[1:])), name               # falling over every stretch of 25 steps,
+        assert all(m < h for m, h in zip(means[3:], [honest.history[a:a + 25].mean() for a in range(75, 200, 25)])), name
         assert runs[name].heldout_loss > honest.heldout_loss + 0.5, name      # measured: 0.74 against at least 1.72
+    flat = [honest.history[a:a + 25].mean() for a in range(100, 200, 25)]
+    assert max(flat) - min(flat) < 0.1                                          # while the honest run has levelled off
     assert honest.heldout_loss < honest.train_loss + 0.3                       # the honest run generalises
 
 

@@ -264,3 +264,26 @@ def _frequency_dots(x, freqs, name):
     return go.Scatter(x=x, y=list(freqs), mode="markers", name=name,
                       marker=dict(symbol="diamond", size=12, color="#1f77b4", line=dict(width=1, color="white")),
                       hovertemplate="%{x}: %{y:.4f}<extra></extra>")
+
+
+def trained_next_word_table(vocab, columns, probs, *, lang=None):
+    """Return a Markdown table of a trained model's next-word probabilities under several settings, most likely word first.
+
+    columns: the settings' names; probs: [settings, vocab], the first setting ordering the rows. A word a filter
+    removed prints as 0, a probability too small to show as 0.0%. Page: 12-sampling-pipeline.md
+    """
+    t = labels("sampling", lang)
+    probs = np.asarray(probs)
+    order = np.argsort(-probs[0], kind="stable")
+    rows = [[f"`{vocab[i]}`"] + [pct(p[i]) if p[i] > 0 else "0" for p in probs] for i in order]   # "0": cut by the filter
+    return md_table([t["word"]] + list(columns), rows)
+
+
+def trained_samples_table(rows, n_samples, *, lang=None):
+    """Return a Markdown table: per setting, one sample's words and how many trigrams of all its samples occur in the corpus.
+
+    rows: (setting name, the first sample's words, (found, total) over n_samples samples). Page: 12-sampling-pipeline.md
+    """
+    t = labels("sampling", lang)
+    cols = t["cols_samples"][:2] + [t["cols_samples"][2].format(n=n_samples)]
+    return md_table(cols, [[name, " ".join(words), f"{f} / {n} = {pct(f / n, 0)}"] for name, words, (f, n) in rows])
