@@ -182,7 +182,7 @@ def training_curves(histories, heldout, *, lang=None):
                                  marker=dict(color=color, size=11, symbol="diamond"), text=[fmt_loss(heldout[group[0]])],
                                  textposition="middle right", hovertemplate=t["hover_heldout"]))
     fig.update_xaxes(title=t["step"])
-    fig.update_yaxes(title=t["loss"], rangemode="tozero")
+    fig.update_yaxes(title=t["loss"], type="log")   # the runs part at a loss of about 1 and end a factor of 10 apart
     fig = styled(fig, height=440, title=t["curves_title"])
     fig.update_layout(legend=dict(orientation="h", y=-0.2), margin=dict(b=110, r=50))
     return fig

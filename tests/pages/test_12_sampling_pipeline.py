@@ -125,20 +125,22 @@ def test_the_trained_models_next_word_distribution_is_printed_and_the_prose_hold
 def test_the_trained_models_samples_are_scored_and_the_filters_take_back_most(read_page, lang):
     from page_tables import table_with
     from primer import broken_masks, corpus
+    from primer.figures.tables import pct
     from primer.language import labels
     from primer.pages.decoder import SCORE_N
     from primer.pages.sampling_pipeline import TRAINED_N_NEW, TRAINED_PROMPT, TRAINED_SAMPLES, TRAINED_SEEDS
 
     data, cfg, runs = trained()
     prompt = TRAINED_PROMPT.split()
-    share = {}
+    share, printed = {}, {}
     for t, k, p in TRAINED_SAMPLES:
         samples = [broken_masks.write(runs["causal"].params, cfg, data.vocab, prompt, TRAINED_N_NEW, seed=s, temperature=t,
                                       top_k=k, top_p=p) for s in TRAINED_SEEDS]
         found, total = corpus.ngram_share(samples, data.words, SCORE_N, skip=len(prompt))
         share[(t, k, p)] = found / total
-    rows = table_with(read_page(lang, "12-sampling-pipeline.md"), labels("sampling", lang)["cols_samples"][0])[1:]
-    assert len(rows) == len(TRAINED_SAMPLES)
+        printed[(t, k, p)] = (" ".join(samples[0]), f"{found} / {total} = {pct(found / total, 0)}")
+    rows = table_with(read_page(lang, "12-sampling-pipeline.md"), labels("sampling", lang)["cols_samples"][1])[1:]
+    assert [tuple(r[1:]) for r in rows] == [printed[s] for s in TRAINED_SAMPLES]
     assert share[(0.5, None, None)] == share[(1.0, None, None)] == 1.0                # low temperatures: only the grammar's pieces
     hot = share[(2.0, None, None)]
     assert hot < 0.9
