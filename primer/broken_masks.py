@@ -15,7 +15,8 @@ from primer import corpus
 from primer._checks import nonneg_int
 from primer.backprop import MaskedFill
 from primer.config import Config
-from primer.decoding import generate
+from primer.decoding import generate, sampling_probs
+from primer.kv_cache import decode_cached
 from primer.masks import additive_mask, causal_mask, full_mask
 from primer.training import loss, train
 from primer.transformer import init_stack
@@ -134,3 +135,21 @@ def score(written, corpus_words, prompts, n=3):  # -> (found, total)
         f, t = corpus.ngram_share(written[prompt], corpus_words, n, skip=len(prompt.split()))
         found, total = found + f, total + t
     return found, total
+
+
+def next_word_probs(params, cfg, vocab, prompt, settings):  # [settings] of (T, top_k, top_p) -> [settings, vocab]
+    """Return the model's next-word distribution after the prompt under each sampling setting. Used in chapter 12."""
+    z = decode_cached(to_ids(prompt, vocab, "prompt"), params, cfg)[-1]
+    return np.array([sampling_probs(z, t, top_k=k, top_p=p) for t, k, p in settings])
+
+
+def sample_scores(params, cfg, vocab, prompt, settings, seeds, n_new, corpus_words, n=3):  # -> [(words, (found, total))]
+    """Return, per sampling setting, the first seed's sample and how many n-grams of all seeds' samples occur in the corpus.
+
+    Used in chapter 12.
+    """
+    out = []
+    for t, k, p in settings:
+        samples = [write(params, cfg, vocab, prompt, n_new, seed=s, temperature=t, top_k=k, top_p=p) for s in seeds]
+        out.append((samples[0], corpus.ngram_share(samples, corpus_words, n, skip=len(prompt))))
+    return out

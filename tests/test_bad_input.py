@@ -524,6 +524,9 @@ TABLE = [
     case(lambda: broken_masks.experiment(dec_page.GRAMMAR, model=dec_page.MODEL, corpus_args=dec_page.CORPUS,
                                          **dec_page.TRAINING | {"runs": ("leaky",)}), "runs", "experiment-unknown-run"),
     case(lambda: broken_masks.write(PARAMS, CFG, ("a", "b"), ["a", "c"], 2), "prompt", "write-unknown-word"),
+    case(lambda: broken_masks.next_word_probs(PARAMS, CFG, ("a", "b"), ["c"], [(1.0, None, None)]), "prompt", "next_word_probs-unknown-word"),
+    case(lambda: broken_masks.sample_scores(PARAMS, CFG, ("a", "b"), ["a"], [(0.0, None, None)], [0], 2, ["a"]), "temperature",
+         "sample_scores-T-0"),
 
     # ---- the figure builders' shared checks
     case(lambda: language.page_lang("fr"), "lang", "page_lang-unknown", "lang must be one of"),

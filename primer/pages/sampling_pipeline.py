@@ -25,8 +25,7 @@ FILTERS = ((None, None), (1, None), (2, None), (3, None), (None, 0.5), (None, 0.
 
 # The trained decoder of chapter 7 (primer.broken_masks, causal run): its real next-word distribution and samples.
 TRAINED_PROMPT = ". the cat"                             # the grammar allows four verbs next; used in chapter 12
-TRAINED_TEMPERATURES = (0.5, 1.0, 2.0)                   # the distribution's columns; used in chapter 12
-TRAINED_FILTERS = ((2, None), (None, 0.9))               # (top_k, top_p) at T = 1, two more columns; used in chapter 12
+TRAINED_NEXT = ((0.5, None, None), (1.0, None, None), (2.0, None, None), (1.0, 2, None), (1.0, None, 0.9))  # (T, top_k, top_p) columns; chapter 12
 TRAINED_SAMPLES = ((0.5, None, None), (1.0, None, None), (2.0, None, None), (2.0, 2, None), (2.0, None, 0.9))  # (T, top_k, top_p); chapter 12
 TRAINED_N_NEW = 12                                       # words each sample writes; used in chapter 12
 TRAINED_SEEDS = tuple(range(20))                         # one sample per seed and setting; the first is shown; chapter 12

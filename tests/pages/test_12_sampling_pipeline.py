@@ -91,58 +91,51 @@ def test_ch12_only_stage_3_differs(read_page, lang):
         assert has_row(page, [label, "0–6", reads, f"{reads} + {src}0–6"]), label
 
 
+
 def trained():
     from primer import broken_masks
-    from primer.pages.decoder import CORPUS, GRAMMAR, MODEL, TRAINING
-    return broken_masks.experiment(GRAMMAR, model=MODEL, corpus_args=CORPUS, **TRAINING)
+    from primer.pages.decoder import CORPUS, GRAMMAR, MODEL, SCORE_N, TRAINING
+    from primer.pages.sampling_pipeline import TRAINED_N_NEW, TRAINED_NEXT, TRAINED_PROMPT, TRAINED_SAMPLES, TRAINED_SEEDS
+    data, cfg, runs = broken_masks.experiment(GRAMMAR, model=MODEL, corpus_args=CORPUS, **TRAINING)
+    model, prompt = (runs["causal"].params, cfg, data.vocab), TRAINED_PROMPT.split()
+    probs = broken_masks.next_word_probs(*model, prompt, TRAINED_NEXT)
+    samples = broken_masks.sample_scores(*model, prompt, TRAINED_SAMPLES, TRAINED_SEEDS, TRAINED_N_NEW, data.words, SCORE_N)
+    return data, probs, samples
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_the_trained_models_next_word_distribution_is_printed_and_the_prose_holds(read_page, lang):
+def test_the_trained_models_distribution_and_samples_are_printed_and_the_prose_holds(read_page, lang):
     import numpy as np
 
     from page_tables import table_with
-    from primer.decoding import sampling_probs
-    from primer.figures.tables import pct
-    from primer.kv_cache import decode_cached
-    from primer.language import labels
-    from primer.pages.sampling_pipeline import TRAINED_PROMPT
-    from primer.vocab import to_ids
-
-    data, cfg, runs = trained()
-    z = decode_cached(to_ids(TRAINED_PROMPT.split(), data.vocab), runs["causal"].params, cfg)[-1]
-    p1 = sampling_probs(z, 1.0)
-    rows = {r[0]: r for r in table_with(read_page(lang, "12-sampling-pipeline.md"), labels("sampling", lang)["word"])[1:]}
-    assert len(rows) == len(data.vocab) and rows["slept"][2] == pct(p1[data.vocab.index("slept")])
-    verbs = [data.vocab.index(w) for w in ("sat", "slept", "sang", "ate")]       # what the grammar allows after "the cat"
-    assert p1[verbs].sum() > 0.98 and p1[verbs].max() > 1.1 * p1[verbs].min()    # nearly all, not in equal parts
-    kept = np.flatnonzero(sampling_probs(z, 1.0, top_p=0.9))
-    assert sorted(kept) == sorted(verbs)                                          # top-p = 0.9 keeps the four verbs
-    assert [rows[w][4] for w in ("sat", "ate", "cat")] == ["0", "0", "0"]        # top-k = 2 drops two of them
-
-
-@pytest.mark.parametrize("lang", LANGS)
-def test_the_trained_models_samples_are_scored_and_the_filters_take_back_most(read_page, lang):
-    from page_tables import table_with
-    from primer import broken_masks, corpus
+    from primer.figures.sampling_pipeline import setting_name
     from primer.figures.tables import pct
     from primer.language import labels
-    from primer.pages.decoder import SCORE_N
-    from primer.pages.sampling_pipeline import TRAINED_N_NEW, TRAINED_PROMPT, TRAINED_SAMPLES, TRAINED_SEEDS
+    from primer.pages.sampling_pipeline import TRAINED_NEXT, TRAINED_SAMPLES
 
-    data, cfg, runs = trained()
-    prompt = TRAINED_PROMPT.split()
-    share, printed = {}, {}
-    for t, k, p in TRAINED_SAMPLES:
-        samples = [broken_masks.write(runs["causal"].params, cfg, data.vocab, prompt, TRAINED_N_NEW, seed=s, temperature=t,
-                                      top_k=k, top_p=p) for s in TRAINED_SEEDS]
-        found, total = corpus.ngram_share(samples, data.words, SCORE_N, skip=len(prompt))
-        share[(t, k, p)] = found / total
-        printed[(t, k, p)] = (" ".join(samples[0]), f"{found} / {total} = {pct(found / total, 0)}")
-    rows = table_with(read_page(lang, "12-sampling-pipeline.md"), labels("sampling", lang)["cols_samples"][1])[1:]
-    assert [tuple(r[1:]) for r in rows] == [printed[s] for s in TRAINED_SAMPLES]
-    assert share[(0.5, None, None)] == share[(1.0, None, None)] == 1.0                # low temperatures: only the grammar's pieces
+    data, probs, samples = trained()
+    html = read_page(lang, "12-sampling-pipeline.md")
+    t = labels("sampling", lang)
+    table = table_with(html, t["word"])
+    assert table[0][1:] == [setting_name(*s) for s in TRAINED_NEXT]
+    rows = {r[0]: r[1:] for r in table[1:]}
+    at = {s: k for k, s in enumerate(TRAINED_NEXT)}
+    p1 = probs[at[(1.0, None, None)]]
+    assert rows["slept"][at[(1.0, None, None)]] == pct(p1[data.vocab.index("slept")])
+    verbs = [data.vocab.index(w) for w in ("sat", "slept", "sang", "ate")]        # what the grammar allows after "the cat"
+    assert p1[verbs].sum() > 0.98 and p1[verbs].max() > 1.1 * p1[verbs].min()     # nearly all, not in equal parts
+    assert np.count_nonzero(probs[at[(1.0, 2, None)]][verbs]) == 2                 # top-k = 2 keeps two of the four
+    assert sorted(np.flatnonzero(probs[at[(1.0, None, 0.9)]])) == sorted(verbs)     # top-p = 0.9: the four, no tail
+    tail = [1 - probs[at[(t_, None, None)]][verbs].sum() for t_ in (0.5, 1.0, 2.0)]
+    assert tail[0] < tail[1] < tail[2]                                              # the temperature empties or fills the tail
+    body = table_with(html, t["cols_samples"][1])[1:]
+    assert [r[0] for r in body] == [setting_name(*s) for s in TRAINED_SAMPLES]
+    share = {}
+    for s, (words, (found, total)), row in zip(TRAINED_SAMPLES, samples, body):
+        assert row[1:] == [" ".join(words), f"{found} / {total} = {pct(found / total, 0)}"]
+        share[s] = found / total
+    assert share[(0.5, None, None)] == share[(1.0, None, None)] == 1.0                # low temperatures: the grammar's pieces only
     hot = share[(2.0, None, None)]
     assert hot < 0.9
-    for setting in ((2.0, 2, None), (2.0, None, 0.9)):                               # either filter takes back most of the loss
-        assert share[setting] - hot > 0.5 * (1 - hot)
+    for s in ((2.0, 2, None), (2.0, None, 0.9)):                                      # either filter takes back most of the loss
+        assert share[s] - hot > 0.5 * (1 - hot)
