@@ -1,7 +1,7 @@
 """Measure page weight, build and edit-loop times and the decoder's speed against the targets. Never run by tests.
 
     python bench/run.py                      # everything (`make bench`), about 6 minutes on 2 cores
-    python bench/run.py --skip decoding      # leave out a part: pages, build, edit-loop, decoding
+    python bench/run.py --skip decoding      # leave out a part: pages, build, edit-loop, decoding, training
 
 Prints Markdown: the summary table (issue 22's targets), then the details of each part.
 """
@@ -24,8 +24,9 @@ sys.path.insert(0, str(ROOT))
 import decoding  # noqa: E402
 import pages  # noqa: E402
 import serve  # noqa: E402
+import training  # noqa: E402
 
-PARTS = ("pages", "build", "edit-loop", "decoding")
+PARTS = ("pages", "build", "edit-loop", "decoding", "training")
 
 
 def strict_build(root, out, env):
@@ -99,6 +100,13 @@ def main():
         rows.append((f"decoder, N = {r['n']:,} tokens: KV-cache speed-up, measured (cost model)",
                      f"{r['speedup']:.0f}x ({r['scores_ratio']:.0f}x)", "report"))
         details += ["## The taught algorithm's speed", "", decoding.report(r), ""]
+    if "training" not in skip:
+        r = training.measure()
+        rows.append(("chapter 7's training at build (5 runs), CPU seconds", f"{r['experiment_cpu_s']:.1f} CPU-s", "≤ 15 CPU-s"))
+        rows.append(("primer.training steps per second (PyTorch CPU / primer)",
+                     f"{r['steps'] / r['numpy_s']:.0f}" + (f" ({r['numpy_s'] / r['torch_s']:.2f}x)" if "torch_s" in r else ""),
+                     "report"))
+        details += ["## Training (chapter 7)", "", training.report(r), ""]
 
     print("| measure | value | target |\n| --- | --- | --- |")
     for name, value, target in rows:

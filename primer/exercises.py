@@ -13,6 +13,7 @@ import numpy as np
 
 from primer import counts, machines, masks
 from primer.attention import attention
+from primer.backprop import softmax_backward
 from primer.rnn import rnn_forward
 from primer.scores import additive_score, scaled_dot_score
 from primer.seq2seq import bahdanau_attention
@@ -162,6 +163,15 @@ def _masked_scores():
         s = r.normal(size=(n_q, n_k)) * 3
         out.append(dict(scores=s, mask=masks.causal_mask(n_q, n_k)))
     out.append(dict(scores=np.array([[50.0, 0.0, -50.0]] * 2), mask=np.array([[True, False, False], [False, True, True]])))
+    return out
+
+
+def _softmax_grads():
+    r, out = _rng(), []
+    for shape in ((1, 1), (3, 3), (5, 5), (2, 4, 4)):
+        w = masked_softmax(r.normal(size=shape) * 2, masks.causal_mask(shape[-1]))   # closed weights are exactly 0
+        out.append(dict(dw=r.normal(size=shape), w=w))
+    out.append(dict(dw=np.array([[1.0, 5.0, -2.0]]), w=np.array([[0.5, 0.0, 0.5]])))  # a closed key's upstream gradient is ignored
     return out
 
 
@@ -322,6 +332,7 @@ EXERCISES = {
     "masked_softmax": Exercise(lambda scores, mask: masked_softmax(scores, mask), _masked_scores, weights_of="mask"),
     "window_mask": Exercise(masks.window_mask, _windows, same_mask),
     "full_mask": Exercise(lambda n: masks.full_mask(n), _sizes, same_mask),
+    "masked_softmax_backward": Exercise(softmax_backward, _softmax_grads),
     "masked_attention": Exercise(lambda q, k, v, mask: attention(q, k, v, mask)[0], _qkv_mask),
     "next_token_pairs": Exercise(lambda tokens, bos: next_token_pairs(tokens, bos), _tokens, same_parts(same_value)),
     "reads_future": Exercise(lambda mask: bool(np.triu(mask, 1).any()), _reads_future, same_value),

@@ -10,7 +10,7 @@ Used in chapter 7 (a training curve that is too good).
 
 import numpy as np
 
-from primer._checks import float_array, int_at_least, positive_int
+from primer._checks import float_array, int_at_least, nonneg_int, positive_int
 from primer.backprop import (MaskedFill, attention_backward, attention_forward, cross_entropy, cross_entropy_backward,
                              embedding_backward, layer_norm_backward, linear_backward, merge_heads_backward, relu,
                              relu_backward, split_heads_backward, tied_logits_backward)
@@ -222,7 +222,7 @@ def train(params, cfg, tokens, targets, mask, *, steps, lr, seed=0, batch_size=N
         batch_size = int_at_least("batch_size", batch_size, 1)
         if batch_size > len(tokens):
             raise ValueError(f"batch_size must be at most the number of rows of tokens ({len(tokens)}), got {batch_size}")
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(nonneg_int("seed", seed))
     state = adam_init(params)
     losses = np.empty(steps)
     for t in range(steps):

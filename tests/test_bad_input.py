@@ -21,7 +21,8 @@ from primer import counts, decoding, encoder_decoder, gradcheck, image_prefix, k
 from primer import self_cross_heads as heads
 from primer import sampling_pipeline as pipeline, position, probe, rnn, rounding, scores, seq2seq, transformer, vocab
 from primer._checks import bool_mask, float_array, int_at_least
-from primer import training
+from primer import broken_masks, corpus, training
+from primer.pages import decoder as dec_page
 from primer.attention import attention
 from primer.backprop import MaskedFill
 from primer.config import Config
@@ -508,6 +509,25 @@ TABLE = [
     case(lambda: bad_train(params=transformer.init_stack(0, TRAIN_CFG, cross=True)), "params", "train-params-cross"),
     case(lambda: training.adam_step(transformer.init_stack(0, TRAIN_CFG), {}, {}, 0.1, betas=(0.9, 1.0)), "betas", "adam-betas"),
     case(lambda: training.adam_step(transformer.init_stack(0, TRAIN_CFG), {}, {}, 0.1, eps=0.0), "eps", "adam-eps"),
+    case(lambda: bad_train(seed=-1), "seed", "train-seed-below-0"),
+    case(lambda: bad_train(batch_size=0), "batch_size", "train-batch_size-0"),
+
+    # ---- the corpus and chapter 7's experiment (issue 23)
+    case(lambda: corpus.sentences({"S": ()}, 5, 0), "grammar", "sentences-empty-alternatives"),
+    case(lambda: corpus.sentences({"S": (("S", "x"),)}, 5, 0), "grammar", "sentences-endless-recursion"),
+    case(lambda: corpus.sentences(dec_page.GRAMMAR, 5, 0, start="X"), "start", "sentences-unknown-start"),
+    case(lambda: corpus.sentences(dec_page.GRAMMAR, 0, 0), "n_sentences", "sentences-0"),
+    case(lambda: corpus.sentences(dec_page.GRAMMAR, 5, -1), "seed", "sentences-seed-below-0"),
+    case(lambda: corpus.all_sentences(dec_page.GRAMMAR, limit=10), "limit", "all_sentences-past-limit"),
+    case(lambda: corpus.rows([".", "a", "."], (".", "a"), 2, 5, 0, boundary="."), "n_rows", "rows-too-many"),
+    case(lambda: corpus.rows([".", "b", "."], (".", "a"), 2, 1, 0, boundary="."), "words", "rows-unknown-word"),
+    case(lambda: corpus.ngram_share([["a"]], ["a", "b"], 2), "texts", "ngram_share-no-ngram"),
+    case(lambda: broken_masks.experiment(dec_page.GRAMMAR, model=dec_page.MODEL, corpus_args=dec_page.CORPUS,
+                                         **dec_page.TRAINING | {"runs": ("leaky",)}), "runs", "experiment-unknown-run"),
+    case(lambda: broken_masks.write(PARAMS, CFG, ("a", "b"), ["a", "c"], 2), "prompt", "write-unknown-word"),
+    case(lambda: broken_masks.next_word_probs(PARAMS, CFG, ("a", "b"), ["c"], [(1.0, None, None)]), "prompt", "next_word_probs-unknown-word"),
+    case(lambda: broken_masks.sample_scores(PARAMS, CFG, ("a", "b"), ["a"], [(0.0, None, None)], [0], 2, ["a"]), "temperature",
+         "sample_scores-T-0"),
 
     # ---- the figure builders' shared checks
     case(lambda: language.page_lang("fr"), "lang", "page_lang-unknown", "lang must be one of"),

@@ -5,10 +5,10 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from primer.figures.controls import add_control, finish
-from primer.figures.look import ACCENT, MUTED, heatmap_traces, styled, tick_labels
+from primer.figures.look import ACCENT, LEFT_COLOR, MUTED, heatmap_traces, styled, tick_labels
 from primer.language import labels
 from primer.figures._tokens import arc_trace, token_figure, token_trace
-from primer.figures.tables import md_table
+from primer.figures.tables import md_table, pct
 from primer.rounding import is_rounding
 
 LEAK_COLOR = "#d62728"
@@ -130,3 +130,112 @@ def same_size_table(rows, *, lang=None):
              f"{r['block_weights']:,}", t["mask"][r["mask"]], r["source"]] for r in rows]
     same = len({r["block_weights"] for r in rows}) == 1
     return md_table(t["cols_size"], body) + "\n\n" + t["same"].format(same=t["yes"] if same else t["no"])
+
+
+# ---- training under broken masks
+
+RUN_STYLE = {"causal": (LEFT_COLOR, "solid"), "no_mask": (LEAK_COLOR, "dash"), "added_0": (LEAK_COLOR, "dash"),
+             "triu_2": ("#9467bd", "dot"), "masked_fill_0": (ACCENT, "dashdot")}
+LOSS_DIGITS = 2   # losses are printed and drawn to 2 decimals: training amplifies the last bits, which differ by CPU
+
+
+def fmt_loss(x):
+    """Format a loss to LOSS_DIGITS decimals. Page: 07-decoder.md"""
+    return f"{float(x):.{LOSS_DIGITS}f}"
+
+
+def same_runs(curves):  # {run: [steps]} -> [[run, ...], ...]
+    """Group the runs whose curves are identical step by step (np.array_equal), in the order given. Page: 07-decoder.md"""
+    groups = []
+    for name, curve in curves.items():
+        for group in groups:
+            if np.array_equal(curves[group[0]], curve):
+                group.append(name)
+                break
+        else:
+            groups.append([name])
+    return groups
+
+
+def run_label(group, t):
+    """Name a group of runs that coincide: 'no mask = 0 added'."""
+    return " = ".join(t["runs"][name] for name in group)
+
+
+def training_curves(histories, heldout, *, lang=None):
+    """Draw each run's training loss per step, one line for runs that coincide, and its honest held-out loss as a marker.
+
+    histories: {run: [steps] training losses under its own mask}; heldout: {run: loss under the causal mask}.
+    Page: 07-decoder.md
+    """
+    t = labels("decoder", lang)
+    fig = go.Figure()
+    for group in same_runs(histories):
+        color, dash = RUN_STYLE.get(group[0], (MUTED, "solid"))
+        curve = np.round(np.asarray(histories[group[0]], dtype=float), LOSS_DIGITS)
+        steps = np.arange(1, curve.size + 1)
+        name = run_label(group, t)
+        fig.add_trace(go.Scatter(x=steps, y=curve, mode="lines", name=name, legendgroup=name, line=dict(color=color, dash=dash, width=2),
+                                 hovertemplate=t["hover_train"]))
+        fig.add_trace(go.Scatter(x=[curve.size], y=[round(float(heldout[group[0]]), LOSS_DIGITS)], mode="markers+text",
+                                 name=t["heldout"].format(run=name), legendgroup=name, showlegend=False,
+                                 marker=dict(color=color, size=11, symbol="diamond"), text=[fmt_loss(heldout[group[0]])],
+                                 textposition="middle right", hovertemplate=t["hover_heldout"]))
+    fig.update_xaxes(title=t["step"])
+    fig.update_yaxes(title=t["loss"], type="log")   # the runs part at a loss of about 1 and end a factor of 10 apart
+    fig = styled(fig, height=440, title=t["curves_title"])
+    fig.update_layout(legend=dict(orientation="h", y=-0.2), margin=dict(b=110, r=50))
+    return fig
+
+
+def training_runs_table(runs, scores, setup, *, lang=None):
+    """Return a Markdown table: each run's mask, its training loss, its honest held-out loss and the score of its text.
+
+    runs: {run: (train_loss, heldout_loss)}; scores: {run: (found, total)} n-grams of its text found in the corpus;
+    setup: the model's shape and the training's settings, for the note under the table (keys of the label "setup").
+    Page: 07-decoder.md
+    """
+    t, names = labels("decoder_tables", lang), labels("decoder", lang)["runs"]
+    rows = [[names[r], fmt_loss(train), f"**{fmt_loss(held)}**", f"{scores[r][0]} / {scores[r][1]} = {pct(scores[r][0] / scores[r][1], 0)}"]
+            for r, (train, held) in runs.items()]
+    setup = dict(setup, chance=fmt_loss(np.log(setup["vocab_size"])))
+    return md_table(t["cols_runs"], rows) + "\n" + t["setup"].format(**setup)
+
+
+def generations_table(prompts, written, *, lang=None):
+    """Return a Markdown table of what each model wrote after each prompt, greedy and sampled; models that wrote the same share a row.
+
+    written: {run: {prompt: (greedy words, sampled words)}}. Page: 07-decoder.md
+    """
+    t, words = labels("decoder_tables", lang), labels("decoder", lang)
+    groups = []
+    for name, texts in written.items():
+        for group in groups:
+            if written[group[0]] == texts:
+                group.append(name)
+                break
+        else:
+            groups.append([name])
+    rows = []
+    for prompt in prompts:
+        k = len(prompt.split())
+        for group in groups:
+            greedy, sampled = written[group[0]][prompt]
+            rows.append([f"`{prompt}`", run_label(group, words),
+                         " ".join(greedy[k:]), " ".join(sampled[k:])])
+    return md_table(t["cols_texts"], rows)
+
+
+def corpus_table(grammar, data, n_possible, n_distinct, *, lang=None):
+    """Return the grammar as a Markdown table and a second one with the corpus's size and split.
+
+    data: primer.broken_masks.Data; n_possible: sentences the grammar can make; n_distinct: distinct ones in the training text.
+    Page: 07-decoder.md
+    """
+    t = labels("decoder_tables", lang)
+    rules = [[f"`{symbol}`", " &#124; ".join(" ".join(alt) for alt in alts)] for symbol, alts in grammar.items()]
+    rows, n = data.tokens.shape
+    sizes = [[t["train"], data.n_sentences, len(data.words), f"{rows} × {n}"],
+             [t["heldout"], data.n_heldout_sentences, len(data.heldout_words), f"{len(data.heldout_tokens)} × {n}"]]
+    return (md_table(t["cols_grammar"], rules) + "\n" + md_table(t["cols_corpus"], sizes) + "\n"
+            + t["corpus_note"].format(v=len(data.vocab), possible=n_possible, distinct=n_distinct))

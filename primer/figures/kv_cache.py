@@ -151,3 +151,14 @@ def ops_table(rows, *, keys=("scores", "kv_rows"), lang=None):
             ok = "✓" if (cw[key], cc[key]) == (mw[key], mc[key]) else "✗"
             out.append([n, f"`{key}`", f"{cw[key]:,}", f"{mw[key]:,}", f"{cc[key]:,}", f"{mc[key]:,}", ok])
     return md_table([t["N"], t["counter"], t["count_wo"], t["model_wo"], t["count_w"], t["model_w"], t["match"]], out)
+
+
+def trained_cached_text(rows, *, lang=None):
+    """Return a Markdown table: per prompt, the text written by recomputing every step and with the KV cache, and how far apart.
+
+    rows: (prompt, recomputed words, cached words, max |Δ logits| over every step). Page: 10-kv-cache.md
+    """
+    t = labels("kv_cache_tables", lang)
+    body = [[f"`{prompt}`", " ".join(full), " ".join(cached), t["yes"] if full == cached else t["no"], _e(diff)]
+            for prompt, full, cached, diff in rows]
+    return md_table(t["cols_trained"], body)

@@ -264,3 +264,33 @@ def _frequency_dots(x, freqs, name):
     return go.Scatter(x=x, y=list(freqs), mode="markers", name=name,
                       marker=dict(symbol="diamond", size=12, color="#1f77b4", line=dict(width=1, color="white")),
                       hovertemplate="%{x}: %{y:.4f}<extra></extra>")
+
+
+def setting_name(temperature, top_k=None, top_p=None):
+    """Name a sampling setting: 'T = 2.0, top-p = 0.9'. Page: 12-sampling-pipeline.md"""
+    return f"T = {temperature}" + (f", top-k = {top_k}" if top_k else "") + (f", top-p = {top_p}" if top_p else "")
+
+
+def trained_sampling_table(vocab, next_settings, probs, sample_settings, samples, n_samples, *, lang=None):
+    """Return two Markdown tables: the trained model's next-word probabilities per setting, and its scored samples.
+
+    probs: [next_settings, vocab]; rows are the words that reach 1% under some setting, most likely first at the
+    first setting, then the other words together. A word a filter removed prints as 0. samples: per sample setting,
+    (the first sample's words, (found, total) n-grams of all n_samples samples in the corpus). Page: 12-sampling-pipeline.md
+    """
+    t = labels("sampling", lang)
+    probs = np.asarray(probs)
+    order = [i for i in np.argsort(-probs[0], kind="stable") if probs[:, i].max() >= 0.01]
+    rest = np.ones(len(vocab), bool)
+    rest[order] = False
+
+    def cell(p):
+        return pct(p) if p > 0 else "0"   # "0": cut by the filter; 0.0%: too small to show
+
+    rows = [[f"`{vocab[i]}`"] + [cell(q[i]) for q in probs] for i in order]
+    rows.append([t["others"].format(n=int(rest.sum()))] + [cell(q[rest].sum()) for q in probs])
+    first = md_table([t["word"]] + [setting_name(*s) for s in next_settings], rows)
+    cols = t["cols_samples"][:2] + [t["cols_samples"][2].format(n=n_samples)]
+    second = md_table(cols, [[setting_name(*s), " ".join(words), f"{f} / {n} = {pct(f / n, 0)}"]
+                             for s, (words, (f, n)) in zip(sample_settings, samples)])
+    return first + "\n" + second

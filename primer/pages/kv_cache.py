@@ -8,3 +8,7 @@ SEED = 190            # the seed of the tiny decoder's weights; used in chapter 
 STEPS = 8             # how many tokens the loop generates in the figure; used in chapter 10
 PROMPT = (1, 3, 8)    # "the cat sat"; used in chapter 10
 APPENDED = 14         # "near", the token appended in the drift check; used in chapter 10
+
+# The trained decoder of chapter 7 (primer.broken_masks, causal run) writes with and without the cache.
+TRAINED_PROMPTS = (". the dog", ". a bird sang")   # used in chapter 10
+TRAINED_N_NEW = 12                                  # words written after each prompt; used in chapter 10

@@ -22,3 +22,10 @@ SAMPLE_SEED = 0       # used in chapter 12
 # top-k and top-p on the same five logits at T = 1: the buttons of the filter figure and the rows of its table
 FILTER_TEMPERATURE = 1.0                                                               # used in chapter 12
 FILTERS = ((None, None), (1, None), (2, None), (3, None), (None, 0.5), (None, 0.8), (None, 0.9), (None, 0.95))  # (top_k, top_p); chapter 12
+
+# The trained decoder of chapter 7 (primer.broken_masks, causal run): its real next-word distribution and samples.
+TRAINED_PROMPT = ". the cat"                             # the grammar allows four verbs next; used in chapter 12
+TRAINED_NEXT = ((0.5, None, None), (1.0, None, None), (2.0, None, None), (1.0, 2, None), (1.0, None, 0.9))  # (T, top_k, top_p) columns; chapter 12
+TRAINED_SAMPLES = ((0.5, None, None), (1.0, None, None), (2.0, None, None), (2.0, 2, None), (2.0, None, 0.9))  # (T, top_k, top_p); chapter 12
+TRAINED_N_NEW = 12                                       # words each sample writes; used in chapter 12
+TRAINED_SEEDS = tuple(range(20))                         # one sample per seed and setting; the first is shown; chapter 12

@@ -2,8 +2,8 @@
 
 import pytest
 
-from conftest import LANGS, table_rows
-from page_tables import assert_figures
+from conftest import LANGS, page_figures, table_rows
+from page_tables import assert_figures, table_with
 from primer import leak, mlm
 from primer.config import Config
 from primer.pages.decoder import CHANGED_POSITION, CHANGED_WORD
@@ -35,4 +35,62 @@ def test_section_3_1_points_to_the_quote_in_chapter_9(read_page, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_each_figure_has_its_div_and_a_plot(read_page, lang):
     html = read_page(lang, PAGE)
-    assert_figures(html, ("fig-same-row", "fig-visible-range", "fig-future-leak"))
+    assert_figures(html, ("fig-same-row", "fig-visible-range", "fig-future-leak", "fig-training-curves"))
+
+
+# ---- training under broken masks: the page prints what primer measures, and the claims hold
+
+def experiment():
+    from primer import broken_masks
+    from primer.pages.decoder import CORPUS, GRAMMAR, MODEL, N_NEW, PROMPTS, SAMPLE_SEED, SCORE_N, TRAINING
+    data, cfg, runs = broken_masks.experiment(GRAMMAR, model=MODEL, corpus_args=CORPUS, **TRAINING)
+    written = {n: broken_masks.texts(r.params, cfg, data.vocab, PROMPTS, N_NEW, SAMPLE_SEED) for n, r in runs.items()}
+    scores = {n: broken_masks.score(w, data.words, PROMPTS, SCORE_N) for n, w in written.items()}
+    return data, runs, written, scores
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_runs_table_prints_the_measured_losses_and_scores(read_page, lang):
+    from primer.language import labels
+    html = read_page(lang, PAGE)
+    data, runs, _, scores = experiment()
+    names = labels("decoder", lang)["runs"]
+    head = labels("decoder_tables", lang)["cols_runs"][2]
+    body = {r[0]: r for r in table_with(html, head)[1:]}
+    assert list(body) == [names[n] for n in runs]
+    for name, run in runs.items():
+        row = body[names[name]]
+        assert abs(float(row[1]) - run.train_loss) <= 0.005 + 1e-9 and abs(float(row[2]) - run.heldout_loss) <= 0.005 + 1e-9
+        assert row[3].startswith(f"{scores[name][0]} / {scores[name][1]} = ")
+    honest = runs["causal"]
+    for name in ("no_mask", "added_0", "triu_2", "masked_fill_0"):        # the claims the prose makes of the table
+        assert float(body[names[name]][1]) < float(body[names["causal"]][1])
+        assert float(body[names[name]][2]) > float(body[names["causal"]][2])
+        assert scores[name][0] * scores["causal"][1] < scores["causal"][0] * scores[name][1]
+    assert scores["causal"][0] == scores["causal"][1] and honest.heldout_loss < runs["triu_2"].heldout_loss
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_generations_table_shows_each_distinct_model_once_per_prompt(read_page, lang):
+    from primer.language import labels
+    from primer.pages.decoder import PROMPTS
+    html = read_page(lang, PAGE)
+    _, runs, written, _ = experiment()
+    rows = table_with(html, labels("decoder_tables", lang)["cols_texts"][3])[1:]
+    assert len(rows) == len(PROMPTS) * (len(runs) - 1)                       # no mask and 0 added wrote the same: one row
+    greedy = {(r[0], r[1]): r[2] for r in rows}
+    names = labels("decoder", lang)["runs"]
+    prompt = PROMPTS[0]
+    assert greedy[(prompt, names["causal"])] == " ".join(written["causal"][prompt][0][len(prompt.split()):])
+    assert greedy[(prompt, f"{names['no_mask']} = {names['added_0']}")] == " ".join(written["no_mask"][prompt][0][len(prompt.split()):])
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_training_curves_draw_coinciding_runs_once(read_page, lang):
+    html = read_page(lang, PAGE)
+    data, layout, _ = page_figures(html)["fig-training-curves"]
+    lines = [t for t in data if t.get("mode") == "lines"]
+    assert len(lines) == 4                                                    # five runs, two of them identical
+    _, runs, _, _ = experiment()
+    causal = next(t for t in lines if t["line"]["dash"] == "solid")
+    assert len(causal["y"]) == len(runs["causal"].history)

@@ -69,3 +69,28 @@ def test_figures_have_fixed_div_ids(read_page, lang):
     page = read_page(lang, PAGE)
     for div in ("fig-loop-steps", "fig-work-curves"):
         assert f'id="{div}"' in page
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_trained_model_writes_the_same_text_with_and_without_the_cache(read_page, lang):
+    import numpy as np
+
+    from primer import broken_masks
+    from primer.decoding import generate
+    from primer.language import labels
+    from primer.pages.decoder import CORPUS, GRAMMAR, MODEL, TRAINING
+    from primer.pages.kv_cache import TRAINED_N_NEW, TRAINED_PROMPTS
+    from primer.vocab import to_ids, to_words
+
+    data, cfg, runs = broken_masks.experiment(GRAMMAR, model=MODEL, corpus_args=CORPUS, **TRAINING)
+    t = labels("kv_cache_tables", lang)
+    rows = table_with(read_page(lang, PAGE), t["cols_trained"][2])[1:]
+    assert [r[0] for r in rows] == list(TRAINED_PROMPTS)
+    for prompt, row in zip(TRAINED_PROMPTS, rows):
+        ids = to_ids(prompt.split(), data.vocab)
+        a, b = [], []
+        full = generate(ids, runs["causal"].params, cfg, TRAINED_N_NEW, record=a)
+        cached = generate(ids, runs["causal"].params, cfg, TRAINED_N_NEW, cached=True, record=b)
+        assert np.array_equal(full, cached)
+        assert max(np.abs(x["logits"] - y["logits"]).max() for x, y in zip(a, b)) < 1e-12
+        assert row[1] == row[2] == " ".join(to_words(full, data.vocab)) and row[3] == t["yes"] and row[4] == "< 1e-12"

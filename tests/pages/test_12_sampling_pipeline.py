@@ -77,3 +77,53 @@ def test_ch12_only_stage_3_differs(read_page, lang):
         label = f"{i}（{c}）" if lang == "zh" else f"{i} ({c})"
         reads = "0" if i == 0 else f"0–{i}"
         assert has_row(page, [label, "0–6", reads, f"{reads} + {src}0–6"]), label
+
+
+
+def trained():
+    from primer import broken_masks
+    from primer.pages.decoder import CORPUS, GRAMMAR, MODEL, SCORE_N, TRAINING
+    from primer.pages.sampling_pipeline import TRAINED_N_NEW, TRAINED_NEXT, TRAINED_PROMPT, TRAINED_SAMPLES, TRAINED_SEEDS
+    data, cfg, runs = broken_masks.experiment(GRAMMAR, model=MODEL, corpus_args=CORPUS, **TRAINING)
+    model, prompt = (runs["causal"].params, cfg, data.vocab), TRAINED_PROMPT.split()
+    probs = broken_masks.next_word_probs(*model, prompt, TRAINED_NEXT)
+    samples = broken_masks.sample_scores(*model, prompt, TRAINED_SAMPLES, TRAINED_SEEDS, TRAINED_N_NEW, data.words, SCORE_N)
+    return data, probs, samples
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_trained_models_distribution_and_samples_are_printed_and_the_prose_holds(read_page, lang):
+    import numpy as np
+
+    from page_tables import table_with
+    from primer.figures.sampling_pipeline import setting_name
+    from primer.figures.tables import pct
+    from primer.language import labels
+    from primer.pages.sampling_pipeline import TRAINED_NEXT, TRAINED_SAMPLES
+
+    data, probs, samples = trained()
+    html = read_page(lang, "12-sampling-pipeline.md")
+    t = labels("sampling", lang)
+    table = table_with(html, t["word"])
+    assert table[0][1:] == [setting_name(*s) for s in TRAINED_NEXT]
+    rows = {r[0]: r[1:] for r in table[1:]}
+    at = {s: k for k, s in enumerate(TRAINED_NEXT)}
+    p1 = probs[at[(1.0, None, None)]]
+    assert rows["slept"][at[(1.0, None, None)]] == pct(p1[data.vocab.index("slept")])
+    verbs = [data.vocab.index(w) for w in ("sat", "slept", "sang", "ate")]        # what the grammar allows after "the cat"
+    assert p1[verbs].sum() > 0.98 and p1[verbs].max() > 1.1 * p1[verbs].min()     # nearly all, not in equal parts
+    assert np.count_nonzero(probs[at[(1.0, 2, None)]][verbs]) == 2                 # top-k = 2 keeps two of the four
+    assert sorted(np.flatnonzero(probs[at[(1.0, None, 0.9)]])) == sorted(verbs)     # top-p = 0.9: the four, no tail
+    tail = [1 - probs[at[(t_, None, None)]][verbs].sum() for t_ in (0.5, 1.0, 2.0)]
+    assert tail[0] < tail[1] < tail[2]                                              # the temperature empties or fills the tail
+    body = table_with(html, t["cols_samples"][1])[1:]
+    assert [r[0] for r in body] == [setting_name(*s) for s in TRAINED_SAMPLES]
+    share = {}
+    for s, (words, (found, total)), row in zip(TRAINED_SAMPLES, samples, body):
+        assert row[1:] == [" ".join(words), f"{found} / {total} = {pct(found / total, 0)}"]
+        share[s] = found / total
+    assert share[(0.5, None, None)] == share[(1.0, None, None)] == 1.0                # low temperatures: the grammar's pieces only
+    hot = share[(2.0, None, None)]
+    assert hot < 0.9
+    for s in ((2.0, 2, None), (2.0, None, 0.9)):                                      # either filter takes back most of the loss
+        assert share[s] - hot > 0.5 * (1 - hot)

@@ -1,0 +1,134 @@
+"""Training speed: chapter 7's experiment in CPU seconds, primer.training's steps per second, and PyTorch's on the same model and batches.
+
+PyTorch trains the same decoder (written again with torch ops, as tests/test_training_torch.py
+checks it), from the same initial weights, on the same rows at each step, with torch.optim.Adam, in
+float64 like primer. Both run on the CPU in this one process; the ratio is torch's steps per second
+over primer's. Without torch installed the PyTorch half is left out.
+"""
+
+import math
+import time
+
+import numpy as np
+
+STEPS = 200   # the chapter's number of steps
+
+
+def experiment_cpu_s():
+    """Return the CPU seconds (every thread) of all of chapter 7's training, done once as the build does it."""
+    from primer import broken_masks
+    from primer.pages.decoder import CORPUS, GRAMMAR, MODEL, TRAINING
+
+    start = time.process_time()
+    broken_masks.experiment(GRAMMAR, model=MODEL, corpus_args=CORPUS, **TRAINING)
+    return time.process_time() - start
+
+
+def setup():
+    """Return the chapter's causal run: cfg, initial params, training rows and the rows each step reads."""
+    from primer import broken_masks
+    from primer.config import Config
+    from primer.pages.decoder import CORPUS, GRAMMAR, MODEL, TRAINING
+    from primer.transformer import init_stack
+
+    data = broken_masks.make_data(GRAMMAR, **CORPUS)
+    cfg = Config(vocab_size=len(data.vocab), **MODEL)
+    rng = np.random.default_rng(TRAINING["batch_seed"])   # the rows primer.training.train draws, in its order
+    batches = [rng.permutation(len(data.tokens))[:TRAINING["batch_size"]] for _ in range(STEPS)]
+    return cfg, init_stack(TRAINING["init_seed"], cfg), data, batches
+
+
+def numpy_run(cfg, params, data):
+    """Return (wall seconds, final loss) of primer.training.train for STEPS steps under the causal mask."""
+    from primer.masks import causal_mask
+    from primer.pages.decoder import TRAINING
+    from primer.training import train
+
+    start = time.perf_counter()
+    _, history = train(params, cfg, data.tokens, data.targets, causal_mask(data.tokens.shape[1]), steps=STEPS,
+                       lr=TRAINING["lr"], seed=TRAINING["batch_seed"], batch_size=TRAINING["batch_size"])
+    return time.perf_counter() - start, float(history[-1])
+
+
+def torch_run(cfg, params, data, batches):
+    """Return (wall seconds, final loss, torch version, threads) of the same training in PyTorch, float64, on the CPU, one thread."""
+    import torch
+    import torch.nn.functional as F
+    from primer.pages.decoder import TRAINING
+    from primer.training import tree_map, trained
+
+    torch.set_num_threads(1)   # the matrices are 16 wide: threads only add their hand-over (and fight a shared machine)
+    tp = tree_map(lambda a: torch.tensor(a, dtype=torch.float64, requires_grad=True), trained(params))
+    wpe = torch.from_numpy(params["wpe"])
+    flat = []
+    tree_map(lambda t: flat.append(t), tp)
+    opt = torch.optim.Adam(flat, lr=TRAINING["lr"])
+    tokens, targets = torch.from_numpy(data.tokens), torch.from_numpy(data.targets)
+    n, d, h = data.tokens.shape[1], cfg.d_model, cfg.n_heads
+    closed = ~torch.tril(torch.ones(n, n, dtype=torch.bool))
+
+    def loss(x_ids, y_ids):
+        b = x_ids.shape[0]
+        x = tp["wte"][x_ids] + wpe[:n]
+
+        def heads(y):  # [b, n, d] -> [b, h, n, d / h]
+            return y.view(b, n, h, d // h).transpose(1, 2)
+
+        for p in tp["blocks"]:
+            a = F.layer_norm(x, (d,), p["ln1"]["g"], p["ln1"]["b"], eps=1e-5)
+            q, k, v = (heads(a @ p["self"][m]["w"] + p["self"][m]["b"]) for m in ("q", "k", "v"))
+            w = torch.softmax((q @ k.transpose(-1, -2) / math.sqrt(d // h)).masked_fill(closed, float("-inf")), dim=-1)
+            x = x + (w @ v).transpose(1, 2).reshape(b, n, d) @ p["self"]["o"]["w"] + p["self"]["o"]["b"]
+            a = F.layer_norm(x, (d,), p["ln3"]["g"], p["ln3"]["b"], eps=1e-5)
+            x = x + torch.relu(a @ p["ff1"]["w"] + p["ff1"]["b"]) @ p["ff2"]["w"] + p["ff2"]["b"]
+        x = F.layer_norm(x, (d,), tp["ln_f"]["g"], tp["ln_f"]["b"], eps=1e-5)
+        return F.cross_entropy((x @ tp["wte"].T).reshape(b * n, -1), y_ids.reshape(-1))
+
+    start = time.perf_counter()
+    for rows in batches:
+        rows = torch.from_numpy(rows)
+        opt.zero_grad()
+        value = loss(tokens[rows], targets[rows])
+        value.backward()
+        opt.step()
+    return time.perf_counter() - start, float(value.item()), torch.__version__, torch.get_num_threads()
+
+
+def measure():
+    """Return chapter 7's training CPU seconds, and steps per second of primer and (if installed) PyTorch."""
+    out = {"experiment_cpu_s": experiment_cpu_s(), "steps": STEPS}
+    cfg, params, data, batches = setup()
+    out["cfg"], out["batch"] = cfg, (len(batches[0]), data.tokens.shape[1])
+    numpy_run(cfg, params, data)                                    # warm up
+    out["numpy_s"], out["numpy_loss"] = min((numpy_run(cfg, params, data) for _ in range(3)), key=lambda r: r[0])
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        return out
+    torch_run(cfg, params, data, batches)                           # warm up
+    runs = [torch_run(cfg, params, data, batches) for _ in range(3)]
+    out["torch_s"], out["torch_loss"], out["torch_version"], out["torch_threads"] = min(runs, key=lambda r: r[0])
+    return out
+
+
+def report(r):
+    """Return Markdown: what chapter 7's training costs, and primer's speed next to PyTorch's."""
+    cfg = r["cfg"]
+    from primer.broken_masks import RUNS
+
+    lines = [f"Chapter 7 trains {len(RUNS)} runs of {r['steps']} "
+             f"Adam steps: {r['experiment_cpu_s']:.1f} CPU-s in all (target ≤ 15). Model: {cfg.n_layers} layers, "
+             f"d_model {cfg.d_model}, {cfg.n_heads} heads, d_ff {cfg.d_ff}, vocab {cfg.vocab_size}; batch "
+             f"{r['batch'][0]} rows × {r['batch'][1]} tokens; the causal run, best of 3.", "",
+             "| trainer | steps per second | final loss |", "| --- | --- | --- |",
+             f"| primer.training (numpy, float64) | {r['steps'] / r['numpy_s']:.0f} | {r['numpy_loss']:.3f} |"]
+    if "torch_s" in r:
+        lines.append(f"| PyTorch {r['torch_version']} CPU, float64, {r['torch_threads']} thread(s), autograd + torch.optim.Adam "
+                     f"| {r['steps'] / r['torch_s']:.0f} | {r['torch_loss']:.3f} |")
+        gap = abs(r["numpy_loss"] - r["torch_loss"])
+        same = f"agree within 1e-6 ({gap:.0e})" if gap < 1e-6 else f"differ by {gap:.1e}"
+        lines += ["", f"PyTorch / primer: {r['numpy_s'] / r['torch_s']:.2f}x the steps per second. The two final losses {same}: "
+                      f"the same weights, batches and float64 arithmetic in another order."]
+    else:
+        lines += ["", "PyTorch is not installed here (`make .venv/.torch`): no ratio."]
+    return "\n".join(lines)
