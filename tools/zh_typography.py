@@ -94,6 +94,13 @@ def text_line(text, n):
     return text.split("\n")[n - 1]
 
 
+def put(chars, m, text):
+    """Write text in place of match m: its first character holds text, the rest become empty."""
+    chars[m.start()] = text
+    for i in range(m.start() + 1, m.end()):
+        chars[i] = ""
+
+
 def fix(text):
     """Return text with ASCII quotes, commas in （…） and spaces before % fixed in the prose."""
     out_lines = []
@@ -114,31 +121,23 @@ def fix(text):
                         chars[j] = ""
                         j += 1
         for m in PERCENT.finditer(masked):
-            for i in range(m.start(), m.end()):
-                chars[i] = ""
+            put(chars, m, "")
         for m in CORNER.finditer(masked):
             chars[m.start()], chars[m.end() - 1] = "“", "”"
         for m in ELLIPSIS.finditer(masked):
-            chars[m.start()] = "……"
-            for i in range(m.start() + 1, m.end()):
-                chars[i] = ""
+            put(chars, m, "……")
         for m in PARENS.finditer(masked):
             if re.search(HAN, m.group(1)):
                 chars[m.start()], chars[m.end() - 1] = "（", "）"
         for m in COMMA.finditer(masked):
-            chars[m.start()] = "，"
-            for i in range(m.start() + 1, m.end()):
-                chars[i] = ""
+            put(chars, m, "，")
         for m in CIRCLED.finditer(masked):
-            chars[m.start()] = f"第 {CIRCLED_DIGITS.index(m.group(1)) + 1} 步"
-            for i in range(m.start() + 1, m.end()):
-                chars[i] = ""
+            put(chars, m, f"第 {CIRCLED_DIGITS.index(m.group(1)) + 1} 步")
         for m in NUMBER_FORMAT.finditer(masked):
             for i in range(m.start(), m.end()):
                 chars[i] = chars[i].upper()
         for m in MARKERS.finditer(line):
-            for i in range(m.start(), m.end()):
-                chars[i] = ""
+            put(chars, m, "")
         if is_footnote_definition(line):
             for m in AUTHOR.finditer(masked):
                 chars[m.start()] = " et al."
