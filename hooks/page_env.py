@@ -1,4 +1,4 @@
-"""MkDocs hook: the environment each page is built in (fresh primer, commit date, edit links, page language, plotly.js).
+"""MkDocs hook: the environment each page is built in (freshly edited primer, commit date, edit links, page language, plotly.js).
 
 The page language reaches the figure code through one documented mechanism: before a page's
 Markdown is converted (and its exec blocks run), on_page_markdown sets the environment variable
@@ -8,8 +8,10 @@ PRIMER_LANG to the page's language ("zh" or "en"); primer reads it in exactly on
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 from mkdocs.plugins import event_priority
+from primer_sources import LAST, SourceGraph
 
 LANG_ENV = "PRIMER_LANG"
 DEFAULT_LANG = "zh"
@@ -31,9 +33,11 @@ def on_config(config):
 
 
 def on_pre_build(config):
-    """Drop primer from sys.modules, so each rebuild of `mkdocs serve` imports the edited code."""
-    for name in [m for m in sys.modules if m == "primer" or m.startswith("primer.")]:
+    """Forget the primer modules edited since the last build and all that import them: the rest keep their state."""
+    graph = SourceGraph(Path(config.config_file_path).parent / "primer")
+    for name in graph.stale(LAST.get("graph")) & set(sys.modules):
         del sys.modules[name]
+    LAST["graph"] = graph
 
 
 @event_priority(-200)   # after i18n's on_files (-100) and hooks/notebooks.py's (-150)

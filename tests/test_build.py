@@ -8,6 +8,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import yaml
@@ -76,12 +77,17 @@ def test_i18n_offline_link_check_and_reader_comforts(config):
     import jieba  # noqa: F401  (material segments Chinese only when jieba is importable)
 
 
-def test_serve_watches_primer_and_reloads_it(config):
+def test_serve_watches_primer_and_reimports_only_what_changed(config):
     assert "primer" in config["watch"]
+    hook, site = load_hook("page_env"), SimpleNamespace(config_file_path=str(ROOT / "mkdocs.yml"))
     import primer.masks  # noqa: F401
-    load_hook("page_env").on_pre_build(None)
+    hook.LAST.clear()   # a first build: every primer module is imported afresh
+    hook.on_pre_build(site)
     assert not [m for m in sys.modules if m == "primer" or m.startswith("primer.")]
-    import primer  # noqa: F401  (re-import for the tests that follow)
+    import primer.masks  # noqa: F811
+    kept = sys.modules["primer.masks"]
+    hook.on_pre_build(site)   # nothing edited since: the module and what it holds stay
+    assert sys.modules["primer.masks"] is kept
 
 
 # ---- the zh/en parity rule: the hook's regex finds exactly the blocks markdown-exec runs

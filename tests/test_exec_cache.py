@@ -159,3 +159,23 @@ def test_the_graph_follows_the_chapter_blocks_through_primer():
     assert importing and all("primer" in deps for deps in importing)   # the package's __init__ runs first
     assert min(map(len, importing)) < len(graph.hashes), "some block depends on part of primer only"
     assert graph.closure("this is not python (") == set(graph.hashes)   # unparsable: counts everything
+
+
+def test_an_edit_reimports_the_module_and_its_importers_only(repo):
+    """hooks/page_env.py drops from sys.modules what SourceGraph.stale returns; the rest keeps its state."""
+    sources = load_hook("primer_sources")
+    (repo.root / "primer" / "user.py").write_text("from primer import answer\n")
+    before = sources.SourceGraph(repo.root / "primer")
+
+    def stale_after(path, text):
+        (repo.root / "primer" / path).write_text(text)
+        return sources.SourceGraph(repo.root / "primer").stale(before)
+
+    assert before.stale(None) == {"primer", "primer.answer", "primer.other", "primer.user"}
+    assert before.stale(before) == set()
+    assert stale_after("answer.py", "VALUE = 2\n") == {"primer.answer", "primer.user"}
+    assert stale_after("answer.py", "VALUE = 1\n") == set()   # back as it was
+    assert stale_after("other.py", "VALUE = 3\n") == {"primer.other"}
+    assert stale_after("__init__.py", "VALUE = 4\n") == {"primer", "primer.answer", "primer.other", "primer.user"}
+    (repo.root / "primer" / "__init__.py").write_text("VALUE = 1\n")
+    assert stale_after("labels.json", "{}") == {"primer", "primer.answer", "primer.other", "primer.user"}
