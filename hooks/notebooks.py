@@ -1,12 +1,11 @@
 """MkDocs hook: each chapter's notebook (docs/<lang>/notebooks/*.ipynb) as a page of its language, with its .ipynb to download.
 
 mkdocs-jupyter renders the notebooks as written (`execute: false`: the tests run them), through its
-documented options and its public plugin events only. mkdocs-static-i18n makes every file anew as a
-plain MkDocs File in its on_files (-100), which does not count a .ipynb as a page; so after it,
-on_files here calls mkdocs-jupyter's own on_files again, which wraps each notebook in its
-NotebookFile, and gives the page the URL and the twin in the other language that i18n gives
-Markdown pages. mkdocs-jupyter's cache keys a page by the notebook's bytes only: on_config gives
-each language its own folder, so one language's pass does not evict the other's pages.
+documented options and public events. mkdocs-static-i18n remakes every file as a plain File in its
+on_files (-100), which is no page for a .ipynb; so after it, on_files here calls mkdocs-jupyter's
+on_files again (each notebook becomes its NotebookFile) and gives the page i18n's URL and twin.
+mkdocs-jupyter's cache keys a page by the notebook's bytes only: on_config gives each language its
+own folder, so one language's pass does not evict the other's pages.
 """
 
 import hashlib

@@ -98,3 +98,13 @@ def test_chinese_headings_get_readable_anchors_and_the_search_index_is_segmented
     assert re.search(r'id="[^"]*下三角[^"]*"', html) and not re.search(r'<h2 id="_\d+"', html)
     index = (site / "search/search_index.json").read_text(encoding="utf-8")
     assert "\\u200b" in index or "\u200b" in index   # jieba's word breaks
+
+
+def test_the_search_index_holds_prose_and_inline_code_but_no_code_block(site, read_page):
+    """hooks/search_prose.py sets code blocks aside while search reads a page, and puts them back."""
+    docs = json.loads((site / "search/search_index.json").read_text(encoding="utf-8"))["docs"]
+    text = " ".join(d["text"] for d in docs)
+    assert "<pre>" not in text and "import numpy as np" not in text
+    assert "<code>is_causal</code>" in text   # inline code stays searchable
+    html = read_page("en", "05-mask.md")
+    assert html.count('<div class="highlight"><pre>') >= 10 and "<!--primer-code-" not in html
