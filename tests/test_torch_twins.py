@@ -310,6 +310,17 @@ def test_ch10_the_cached_logits_equal_numpys_and_recomputing_and_is_causal_on_a_
             assert (naive[1:] - full[1:]).abs().max() > 1e-3
 
 
+@pytest.mark.parametrize("t", [0.0, -1.0, float("nan")])
+def test_ch12_both_twins_refuse_a_temperature_that_is_not_positive(t):
+    ns, core = load_snippet("12-sampling-pipeline/core_sampling_torch.py"), load_snippet("12-sampling-pipeline/core_sampling.py")
+    z = np.array([2.0, 1.0, 0.5])
+    with pytest.raises(ValueError, match=r"^temperature must be > 0, got ") as numpy_error:
+        core["temperature_softmax"](z, t)
+    with pytest.raises(ValueError, match=r"^temperature must be > 0, got ") as torch_error:
+        ns["temperature_softmax"](torch.from_numpy(z), t)
+    assert str(torch_error.value) == str(numpy_error.value)
+
+
 PROBS_CASES = [np.array([0.4, 0.2, 0.2, 0.1, 0.1]), np.array([0.25] * 4), np.random.default_rng(12).dirichlet(np.ones(9))]
 
 
