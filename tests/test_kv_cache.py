@@ -121,6 +121,14 @@ def test_decode_step_equals_the_last_row_of_causal_attention(n, d, d_k, d_v, see
     assert np.allclose(np.array(rows), full, atol=1e-12)
 
 
+def test_core_numpy_logits_at_every_step_equal_primers_causal_attention():
+    core = load_snippet("10-kv-cache/core_numpy.py")
+    x, w_q, w_k, w_v, w_out = (core[name] for name in ("x", "w_q", "w_k", "w_v", "w_out"))
+    want = attention(x @ w_q, x @ w_k, x @ w_v, causal_mask(len(x)))[0] @ w_out   # [n, vocab]
+    assert core["cached"].shape == want.shape and np.abs(core["cached"] - want).max() < 1e-12
+    assert np.abs(core["full"] - want).max() < 1e-12
+
+
 def test_core_numpy_decode_step_equals_primer_on_random_inputs():
     core = load_snippet("10-kv-cache/core_numpy.py")
     rng = np.random.default_rng(11)

@@ -41,7 +41,7 @@ BOUNDS = {
     "07-decoder": (0.0, 0.0),               # words and booleans
     "08-encoder-decoder": (0.0, 0.0),       # a count and a boolean
     "09-choosing": (0.0, 0.0),              # booleans
-    "10-kv-cache": (0.0, 0.0),              # a count and a boolean
+    "10-kv-cache": (0.0, 0.0),              # a count, a boolean and token ids
     "11-kv-memory": (0.0, 0.0),             # byte counts
     "12-sampling-pipeline": (0.0, 0.0),     # ids
     "13-today": (0.0, 0.0),                 # a 0/1 matrix
@@ -61,7 +61,7 @@ MUTATIONS = {
     "09-choosing": [("attn_mask=mask)", "attn_mask=~mask)", "SDPA's True means may attend (MHA's would be ~mask)")],
     "10-kv-cache": [("F.scaled_dot_product_attention(q, k_cache, v_cache)",
                      "F.scaled_dot_product_attention(q, k_cache, v_cache, is_causal=True)",
-                     "is_causal aligns top-left: one query against t keys reads key 0 only")],
+                     "is_causal aligns top-left: one query against t keys reads key 0 only, so the logits change")],
     "12-sampling-pipeline": [("multinomial(probs, n, replacement=True,", "multinomial(probs, n,",
                               "torch.multinomial draws without replacement by default")],
     "13-today": [("return attention(seq, is_causal=True)", "return attention(seq, is_causal=False)",
@@ -282,23 +282,43 @@ def test_ch6_masking_rule_draws_alike_in_distribution():
         assert abs(c[:, 1].mean() - expected[1]) < 0.04, name
 
 
-def test_ch10_the_cached_step_equals_numpys_and_recomputing():
+def test_ch10_the_cached_logits_equal_numpys_and_recomputing_and_is_causal_on_a_step_changes_them():
     ns, core = load_snippet("10-kv-cache/core_numpy_torch.py"), load_snippet("10-kv-cache/core_numpy.py")
+    assert ns["cached"].shape == core["cached"].shape == (5, 10)
+    assert np.abs(ns["cached"].numpy() - core["cached"]).max() < 1e-12   # the page's own example, step by step
+    assert np.abs(ns["full"].numpy() - core["full"]).max() < 1e-12
     rng = np.random.default_rng(10)
     for n in (1, 2, 7):
-        w, x = [rand(rng, 6, 3) for _ in range(3)], rand(rng, n, 6)
+        w, x, w_out = [rand(rng, 6, 3) for _ in range(3)], rand(rng, n, 6) / 2, rand(rng, 3, 9)   # / 2: no softmax saturates
+        (tw_q, tw_k, tw_v), tx, tw_out = map(torch.from_numpy, w), torch.from_numpy(x), torch.from_numpy(w_out)
         tk, tv = torch.zeros(0, 3, dtype=torch.float64), torch.zeros(0, 3, dtype=torch.float64)
         nk, nv = np.zeros((0, 3)), np.zeros((0, 3))
-        for x_new in x:
-            out, tk, tv = ns["decode_step"](torch.from_numpy(x_new), tk, tv, *map(torch.from_numpy, w))
+        logits, naive = [], []
+        for x_new, tx_new in zip(x, tx):
+            out, tk, tv = ns["decode_step"](tx_new, tk, tv, tw_q, tw_k, tw_v)
             want, nk, nv = core["decode_step"](x_new, nk, nv, *w)
             assert np.abs(out.numpy() - want).max() < 1e-12
-        tx, (wq, wk, wv) = torch.from_numpy(x), map(torch.from_numpy, w)
-        full = F.scaled_dot_product_attention(tx @ wq, tx @ wk, tx @ wv, is_causal=True)
-        assert (out - full[-1]).abs().max() < 1e-12
-        if n > 1:   # the naive step: is_causal with 1 query and n keys reads key 0 only
-            naive = F.scaled_dot_product_attention((tx[-1] @ wq)[None], tk, tv, is_causal=True)[0]
-            assert (naive - tv[0]).abs().max() < 1e-12
+            logits.append(out @ tw_out)
+            # the naive step: is_causal with 1 query and t keys reads key 0 only
+            naive.append(F.scaled_dot_product_attention((tx_new @ tw_q)[None], tk, tv, is_causal=True)[0] @ tw_out)
+        full = F.scaled_dot_product_attention(tx @ tw_q, tx @ tw_k, tx @ tw_v, is_causal=True) @ tw_out   # [n, vocab]
+        assert (torch.stack(logits) - full).abs().max() < 1e-12
+        naive = torch.stack(naive)
+        assert (naive - tv[0] @ tw_out).abs().max() < 1e-12
+        assert (naive[0] - full[0]).abs().max() < 1e-12   # one key: top-left and bottom-right agree
+        if n > 1:
+            assert (naive[1:] - full[1:]).abs().max() > 1e-3
+
+
+@pytest.mark.parametrize("t", [0.0, -1.0, float("nan")])
+def test_ch12_both_twins_refuse_a_temperature_that_is_not_positive(t):
+    ns, core = load_snippet("12-sampling-pipeline/core_sampling_torch.py"), load_snippet("12-sampling-pipeline/core_sampling.py")
+    z = np.array([2.0, 1.0, 0.5])
+    with pytest.raises(ValueError, match=r"^temperature must be > 0, got ") as numpy_error:
+        core["temperature_softmax"](z, t)
+    with pytest.raises(ValueError, match=r"^temperature must be > 0, got ") as torch_error:
+        ns["temperature_softmax"](torch.from_numpy(z), t)
+    assert str(torch_error.value) == str(numpy_error.value)
 
 
 PROBS_CASES = [np.array([0.4, 0.2, 0.2, 0.1, 0.1]), np.array([0.25] * 4), np.random.default_rng(12).dirichlet(np.ones(9))]

@@ -1,12 +1,14 @@
-"""Chapter 10 (the generation loop and the PAGE cache) over the built site: the numbers primer printed, the figures and their controls."""
+"""Chapter 10 (the generation loop and the KV cache) over the built site: the numbers primer printed, the figures and their controls."""
 
 import html as htmllib
 import re
 
+import numpy as np
 import pytest
 
 from conftest import LANGS
 from page_tables import table_with
+from primer import attention, causal_mask
 
 PAGE = "10-kv-cache.md"
 
@@ -61,7 +63,13 @@ def test_counted_work_matches_the_cost_model(read_page, lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_dozen_lines_print_their_check(read_page, lang):
-    assert "cached rows: 5   last row equal to full recompute within 1e-12: True" in htmllib.unescape(read_page(lang, PAGE))
+    rng = np.random.default_rng(0)   # the snippet's draws, in its order; primer's causal attention gives the logits
+    w_q, w_k, w_v, x, w_out = (rng.normal(size=shape) for shape in ((8, 4), (8, 4), (8, 4), (5, 8), (4, 10)))
+    ids = (attention(x @ w_q, x @ w_k, x @ w_v, causal_mask(5))[0] @ w_out).argmax(-1).tolist()
+    page = htmllib.unescape(read_page(lang, PAGE))
+    assert "cached rows: 5   logits at every step, max |cached - recomputed| < 1e-12: True" in page
+    assert f"greedy next token ids, cached: {ids}   recomputed: {ids}" in page
+    assert len(set(ids)) > 1   # the steps choose differently: the check compares more than one column
 
 
 @pytest.mark.parametrize("lang", LANGS)

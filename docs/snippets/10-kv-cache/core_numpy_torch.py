@@ -12,12 +12,16 @@ def decode_step(x_new, k_cache, v_cache, w_q, w_k, w_v):  # [d], [t, d_k], [t, d
 
 
 rng = np.random.default_rng(0)                            # the numpy tab's inputs, drawn in the same order
-n, d, d_k, d_v = 5, 8, 4, 4
+n, d, d_k, d_v, vocab = 5, 8, 4, 4, 10
 w_q, w_k, w_v = (torch.from_numpy(rng.normal(size=(d, m))) for m in (d_k, d_k, d_v))
 x = torch.from_numpy(rng.normal(size=(n, d)))
-k_cache, v_cache = torch.zeros(0, d_k, dtype=x.dtype), torch.zeros(0, d_v, dtype=x.dtype)
+w_out = torch.from_numpy(rng.normal(size=(d_v, vocab)))   # the output layer: one score per token id
+k_cache, v_cache, cached = torch.zeros(0, d_k, dtype=x.dtype), torch.zeros(0, d_v, dtype=x.dtype), []
 for x_new in x:                                           # feed the rows in one at a time
     out, k_cache, v_cache = decode_step(x_new, k_cache, v_cache, w_q, w_k, w_v)
+    cached.append(out @ w_out)                            # [vocab]: this step's next-token logits
+cached = torch.stack(cached)                              # [n, vocab]
 
-full = F.scaled_dot_product_attention(x @ w_q, x @ w_k, x @ w_v, is_causal=True)   # from scratch: square, so is_causal is right
-print("cached rows:", k_cache.shape[0], "  last row equal to full recompute within 1e-12:", bool((out - full[-1]).abs().max() < 1e-12))
+full = F.scaled_dot_product_attention(x @ w_q, x @ w_k, x @ w_v, is_causal=True) @ w_out   # from scratch: square, so is_causal is right
+print("cached rows:", k_cache.shape[0], "  logits at every step, max |cached - recomputed| < 1e-12:", bool((cached - full).abs().max() < 1e-12))
+print("greedy next token ids, cached:", cached.argmax(-1).tolist(), "  recomputed:", full.argmax(-1).tolist())

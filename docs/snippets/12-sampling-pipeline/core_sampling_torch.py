@@ -1,7 +1,9 @@
 import torch
 
 
-def temperature_softmax(z, t):  # [vocab], float t > 0 -> [vocab]
+def temperature_softmax(z, t):  # [vocab], float -> [vocab]
+    if not t > 0:
+        raise ValueError(f"temperature must be > 0, got {t}")
     return (z / t).softmax(dim=-1)
 
 
