@@ -46,13 +46,13 @@ def permutation_gap(f, x, perm):  # f: [n, d] -> [n, e]; [n, d], [n] -> float
     return float(np.max(np.abs(np.asarray(f(x[perm])) - np.asarray(f(x))[perm])))
 
 
-# ---- chapter 4's order example: 「我 喜欢 你」 and 「你 喜欢 我」 through one multi-head block.
-LIKE_TOKENS = ("我", "喜欢", "你")
-LIKE_SWAP = (2, 1, 0)          # 我 喜欢 你 -> 你 喜欢 我
-LIKE_D, LIKE_HEADS = 8, 2
+# ---- chapter 4's order example: 「狗 咬 人」 and 「人 咬 狗」 through one multi-head block.
+ORDER_TOKENS = ("狗", "咬", "人")
+ORDER_SWAP = (2, 1, 0)          # 狗 咬 人 -> 人 咬 狗
+ORDER_D, ORDER_HEADS = 8, 2
 _rng = np.random.default_rng(24)
-LIKE_X = _rng.normal(size=(3, LIKE_D))                                       # seeded word vectors
-LIKE_W = tuple(_rng.normal(scale=0.6, size=(LIKE_D, LIKE_D)) for _ in range(4))  # W_q, W_k, W_v, W_o
+ORDER_X = _rng.normal(size=(3, ORDER_D))                                       # seeded word vectors
+ORDER_W = tuple(_rng.normal(scale=0.6, size=(ORDER_D, ORDER_D)) for _ in range(4))  # W_q, W_k, W_v, W_o
 del _rng
 
 # The size of the positional-encoding heatmap.

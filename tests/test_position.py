@@ -4,7 +4,7 @@ from hypothesis import strategies as st
 
 from primer import causal_mask
 from primer.self_cross_heads import multi_head_attention
-from primer.position import LIKE_HEADS, LIKE_SWAP, LIKE_W, LIKE_X, add_positions, permutation_gap, sinusoidal_encoding
+from primer.position import ORDER_HEADS, ORDER_SWAP, ORDER_W, ORDER_X, add_positions, permutation_gap, sinusoidal_encoding
 
 even = st.integers(1, 32).map(lambda k: 2 * k)
 
@@ -41,7 +41,7 @@ def test_every_position_is_distinct():
 
 
 def block(x):
-    return multi_head_attention(x, x, *LIKE_W, n_heads=LIKE_HEADS)[0]
+    return multi_head_attention(x, x, *ORDER_W, n_heads=ORDER_HEADS)[0]
 
 
 @settings(max_examples=30)
@@ -54,19 +54,19 @@ def test_self_attention_without_positions_is_permutation_equivariant(seed, n):
 
 
 def test_the_two_sentences_without_and_with_positions():
-    swap = list(LIKE_SWAP)
-    assert permutation_gap(block, LIKE_X, swap) < 1e-12
-    assert np.max(np.abs(block(LIKE_X)[1] - block(LIKE_X[swap])[1])) < 1e-12
+    swap = list(ORDER_SWAP)
+    assert permutation_gap(block, ORDER_X, swap) < 1e-12
+    assert np.max(np.abs(block(ORDER_X)[1] - block(ORDER_X[swap])[1])) < 1e-12
     with_pe = lambda x: block(add_positions(x))  # noqa: E731
-    assert permutation_gap(with_pe, LIKE_X, swap) > 0.5
-    assert np.max(np.abs(with_pe(LIKE_X)[1] - with_pe(LIKE_X[swap])[1])) > 0.5
-    assert f"{permutation_gap(with_pe, LIKE_X, swap):.3f}" == "3.793"
-    assert f"{np.max(np.abs(with_pe(LIKE_X)[1] - with_pe(LIKE_X[swap])[1])):.3f}" == "1.525"
+    assert permutation_gap(with_pe, ORDER_X, swap) > 0.5
+    assert np.max(np.abs(with_pe(ORDER_X)[1] - with_pe(ORDER_X[swap])[1])) > 0.5
+    assert f"{permutation_gap(with_pe, ORDER_X, swap):.3f}" == "3.793"
+    assert f"{np.max(np.abs(with_pe(ORDER_X)[1] - with_pe(ORDER_X[swap])[1])):.3f}" == "1.525"
 
 
 def test_a_causal_mask_already_breaks_equivariance():
-    f = lambda x: multi_head_attention(x, x, *LIKE_W, n_heads=LIKE_HEADS, mask=causal_mask(3))[0]  # noqa: E731
-    assert permutation_gap(f, LIKE_X, list(LIKE_SWAP)) > 0.1
+    f = lambda x: multi_head_attention(x, x, *ORDER_W, n_heads=ORDER_HEADS, mask=causal_mask(3))[0]  # noqa: E731
+    assert permutation_gap(f, ORDER_X, list(ORDER_SWAP)) > 0.1
 
 
 def test_add_positions():

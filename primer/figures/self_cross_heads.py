@@ -119,12 +119,12 @@ def word_order(tokens_a, tokens_b, outputs, *, lang=None):
 
 
 def word_order_table(rows, *, lang=None):
-    """Return a Markdown table: permutation gap and 喜欢's output difference, without and with positions.
+    """Return a Markdown table: permutation gap and 咬's output difference, without and with positions.
 
     Page: 04-self-cross-heads.md
     """
     t = labels("self_cross_heads", lang)
-    head = [t["setting"], t["gap"], t["like_diff"]]
+    head = [t["setting"], t["gap"], t["verb_diff"]]
     return md_table(head, [[t[key], _num(gap), _num(diff)] for key, gap, diff in rows])
 
 

@@ -1,8 +1,8 @@
 """Inputs of chapter 1 (rnn): the far-apart sentence and the gradient experiment's sizes."""
 
-# 把 ... 还了 is one construction whose two halves sit far apart; used in chapter 1.
-SENTENCE = "我把昨天在图书馆借的那本书还了"
-HEAD, TAIL = "把", "还"
+# 虽然 ... 但是 is one construction whose two halves sit far apart; used in chapter 1.
+SENTENCE = "虽然这场雨从早上一直下到晚上，但是比赛照常进行"
+HEAD, TAIL = "虽", "但"
 
 # The gradient experiment: hidden size d, input size d_in, how small the inputs are, the seed;
 # passed to primer.rnn.gradient_norms as keywords. Used in chapter 1.

@@ -15,14 +15,14 @@ PAGE = "01-rnn.md"
 def test_positions_and_distance_are_on_the_page(read_page, lang):
     html = read_page(lang, PAGE)
     c = cell_html(html)
-    # the per-character table: positions 1..15 as headers, with 把 and 还 (and their positions) in bold
-    assert "<strong>2</strong>" in c and "<strong>14</strong>" in c
-    assert "<strong>把</strong>" in c and "<strong>还</strong>" in c
-    start = c.index("<strong>2</strong>") - 2
-    assert c[start + 1:start + 16] == [str(i) if i not in (2, 14) else f"<strong>{i}</strong>" for i in range(1, 16)]
-    # the distance table: 把 2 还 14 and the bold distance 12
-    i = c.index("<strong>12</strong>")
-    assert c[i - 4:i + 1] == ["把", "2", "还", "14", "<strong>12</strong>"]
+    # the per-character table: positions 1..23 as headers, with 虽 and 但 (and their positions) in bold
+    assert "<strong>1</strong>" in c and "<strong>16</strong>" in c
+    assert "<strong>虽</strong>" in c and "<strong>但</strong>" in c
+    start = c.index("<strong>1</strong>")
+    assert c[start:start + 23] == [str(i) if i not in (1, 16) else f"<strong>{i}</strong>" for i in range(1, 24)]
+    # the distance table: 虽 1 但 16 and the bold distance 15
+    i = c.index("<strong>15</strong>")
+    assert c[i - 4:i + 1] == ["虽", "1", "但", "16", "<strong>15</strong>"]
 
 
 @pytest.mark.parametrize("lang", LANGS)
