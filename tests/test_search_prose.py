@@ -25,3 +25,11 @@ def test_a_page_that_lost_a_block_fails_the_build():
     searched = hook.on_page_content(HTML, page(), None, None)
     with pytest.raises(ValueError, match="each of its 2 code blocks once"):
         hook.on_post_page(searched.replace("<!--primer-code-1-->", ""), page(), None)
+
+
+def test_the_pattern_matches_the_code_blocks_the_site_config_renders():
+    """If pymdownx.highlight or Pygments change their markup, this fails (the matrix runs it with the newest versions)."""
+    import markdown
+    md = markdown.Markdown(extensions=["pymdownx.highlight", "pymdownx.superfences"])
+    html = md.convert("Text.\n\n```python\nx = [1, 2]\n```\n\nMore `code`.\n")
+    assert len(hook.BLOCK.findall(html)) == 1 and "<pre>" not in hook.BLOCK.sub("", html)
