@@ -68,10 +68,10 @@ def test_serial_steps_are_the_loop_iterations_that_wait_for_the_previous_one(n):
 
 
 def test_chapter_3_cost_table():
-    assert f"{cost_ratio(128, 512):.2f}" == "0.25" and f"{cost_ratio(2048, 512):.2f}" == "4.00"
+    assert f"{cost_ratio(100, 512):.2f}" == "0.20" and f"{cost_ratio(1000, 512):.2f}" == "1.95"
     assert cost_row(512, 512)["attention"] == cost_row(512, 512)["rnn"]
-    assert cost_row(128, 512) == {"n": 128, "d": 512, "attention": 8_388_608, "rnn": 33_554_432,
-                                  "ratio": 128 / 512, "attention_steps": 1, "rnn_steps": 128}
+    assert cost_row(100, 512) == {"n": 100, "d": 512, "attention": 5_120_000, "rnn": 26_214_400,
+                                  "ratio": 100 / 512, "attention_steps": 1, "rnn_steps": 100}
 
 
 # ---- generation: scores counted by simulating every step

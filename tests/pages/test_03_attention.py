@@ -22,8 +22,8 @@ VARIANCE = [["4", "4", "4.0", "1", "1.00"], ["16", "16", "16.0", "1", "1.00"], [
 def test_cost_ratio_and_serial_steps(read_page, lang):
     html = read_page(lang, PAGE)
     # columns: n, d, n²d, nd², ratio, RNN serial steps, self-attention serial steps
-    assert rows_starting(html, "128") == [["128", "512", "8,388,608", "33,554,432", "0.25", "128", "1"]]
-    assert rows_starting(html, "2,048") == [["2,048", "512", "2,147,483,648", "536,870,912", "4.00", "2,048", "1"]]
+    assert rows_starting(html, "100") == [["100", "512", "5,120,000", "26,214,400", "0.20", "100", "1"]]
+    assert rows_starting(html, "1,000") == [["1,000", "512", "512,000,000", "262,144,000", "1.95", "1,000", "1"]]
     assert rows_starting(html, "512")[0][4] == "1.00"
 
 
