@@ -1,4 +1,4 @@
-"""Figures of the chapter "The task and the wall RNNs hit": the far-apart sentence and measured BPTT gradients."""
+"""Figures of the chapter "Language modelling and the RNN's gradients": the far-apart sentence and measured BPTT gradients."""
 
 import numpy as np
 import plotly.graph_objects as go
