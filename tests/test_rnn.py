@@ -5,7 +5,7 @@ from hypothesis import strategies as st
 
 from conftest import load_snippet
 from primer.gradcheck import numerical_jacobian
-from primer.pages.rnn import EXPERIMENT, HEAD, RADII, SENTENCE, STEPS, TAIL
+from primer.pages.rnn import BA_HEAD, BA_SENTENCE, BA_TAIL, EXPERIMENT, HEAD, RADII, SENTENCE, STEPS, TAIL
 from primer.rnn import (ACTIVATIONS, LOSSES, char_position, dependency_distance, gradient_norms, readout, recurrent_matrix,
                         rnn_backward, rnn_forward, spectral_norm, spectral_radius)
 
@@ -20,6 +20,7 @@ def random_rnn(seed, T=6, d=4, d_in=3, scale=0.7):
 
 def test_positions_and_distance():
     assert dependency_distance(SENTENCE, HEAD, TAIL) == (1, 16, 15)
+    assert dependency_distance(BA_SENTENCE, BA_HEAD, BA_TAIL) == (2, 14, 12)   # 把 ... 还, 1-based
     assert char_position(SENTENCE, "虽") == 1 and char_position(SENTENCE, "行") == len(SENTENCE) == 23
 
 

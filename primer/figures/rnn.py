@@ -21,13 +21,14 @@ def positions_table(text, marks, *, lang=None):
     return md_table(head, [row])
 
 
-def distance_table(head, tail, p, q, distance, *, lang=None):
-    """Return a one-row Markdown table: the two characters with their positions, and how far apart they are.
+def distance_table(rows, *, lang=None):
+    """Return a Markdown table with a row per (head, its position, tail, its position, distance): how far apart they are.
 
     Page: 01-rnn.md
     """
     t = labels("rnn", lang)
-    return md_table([t["from"], t["pos"], t["to"], t["pos"], t["dist"]], [[head, p, tail, q, f"**{distance}**"]])
+    return md_table([t["from"], t["pos"], t["to"], t["pos"], t["dist"]],
+                    [[head, p, tail, q, f"**{distance}**"] for head, p, tail, q, distance in rows])
 
 
 def _radius_label(t, r):

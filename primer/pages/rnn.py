@@ -1,8 +1,10 @@
-"""Inputs of chapter 1 (rnn): the far-apart sentence and the gradient experiment's sizes."""
+"""Inputs of chapter 1 (rnn): the far-apart sentences and the gradient experiment's sizes."""
 
 # 虽然 ... 但是 is one construction whose two halves sit far apart; used in chapter 1.
 SENTENCE = "虽然这场雨从早上一直下到晚上，但是比赛照常进行"
 HEAD, TAIL = "虽", "但"
+# A second sentence counted the same way: 把 opens a phrase that only 还 closes. Used in chapter 1.
+BA_SENTENCE, BA_HEAD, BA_TAIL = "我把昨天在图书馆借的那本书还了", "把", "还"
 
 # The gradient experiment: hidden size d, input size d_in, how small the inputs are, the seed;
 # passed to primer.rnn.gradient_norms as keywords. Used in chapter 1.

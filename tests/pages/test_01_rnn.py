@@ -20,9 +20,9 @@ def test_positions_and_distance_are_on_the_page(read_page, lang):
     assert "<strong>虽</strong>" in c and "<strong>但</strong>" in c
     start = c.index("<strong>1</strong>")
     assert c[start:start + 23] == [str(i) if i not in (1, 16) else f"<strong>{i}</strong>" for i in range(1, 24)]
-    # the distance table: 虽 1 但 16 and the bold distance 15
+    # the distance table: 虽 1 但 16 and the bold distance 15; then the second sentence's 把 2 还 14, 12 apart
     i = c.index("<strong>15</strong>")
-    assert c[i - 4:i + 1] == ["虽", "1", "但", "16", "<strong>15</strong>"]
+    assert c[i - 4:i + 6] == ["虽", "1", "但", "16", "<strong>15</strong>", "把", "2", "还", "14", "<strong>12</strong>"]
 
 
 @pytest.mark.parametrize("lang", LANGS)
