@@ -6,13 +6,13 @@ from conftest import load_snippet
 from primer import attention, causal_mask, full_mask
 from primer.self_cross_heads import (merge_heads, multi_head_attention, relation_projections, split_heads, total_variation,
                           wide_head_weights)
-from primer.pages.self_cross_heads import (GIVE_D_HEAD, GIVE_FEATURES, GIVE_HEADS, GIVE_RELATIONS, GIVE_STRENGTH,
-                                          GIVE_TOKENS, GIVE_X, CROSS_SOURCE, CROSS_SOURCE_X, CROSS_TARGET,
+from primer.pages.self_cross_heads import (APPLE_D_HEAD, APPLE_FEATURES, APPLE_HEADS, APPLE_RELATIONS, APPLE_STRENGTH,
+                                          APPLE_TOKENS, APPLE_X, CROSS_SOURCE, CROSS_SOURCE_X, CROSS_TARGET,
                                           CROSS_TARGET_X)
 
 
-def give_projections():
-    return relation_projections(GIVE_FEATURES, GIVE_HEADS, GIVE_RELATIONS, GIVE_D_HEAD, GIVE_STRENGTH)
+def apple_projections():
+    return relation_projections(APPLE_FEATURES, APPLE_HEADS, APPLE_RELATIONS, APPLE_D_HEAD, APPLE_STRENGTH)
 
 seeds = st.integers(0, 2**32 - 1)
 
@@ -61,40 +61,41 @@ def test_one_head_without_w_o_is_plain_attention():
     assert np.allclose(out, ref_out) and np.allclose(w[0], ref_w)
 
 
-def give_weights():
-    w_q, w_k, w_v = give_projections()
-    return multi_head_attention(GIVE_X, GIVE_X, w_q, w_k, w_v, None, len(GIVE_HEADS))[1], wide_head_weights(GIVE_X, w_q, w_k)
+def apple_weights():
+    w_q, w_k, w_v = apple_projections()
+    return multi_head_attention(APPLE_X, APPLE_X, w_q, w_k, w_v, None, len(APPLE_HEADS))[1], wide_head_weights(APPLE_X, w_q, w_k)
 
 
 def test_each_head_holds_its_relation():
-    weights, _ = give_weights()
-    top = {name: {GIVE_TOKENS[i]: GIVE_TOKENS[int(np.argmax(weights[h, i]))] for i in range(len(GIVE_TOKENS))
+    weights, _ = apple_weights()
+    top = {name: {APPLE_TOKENS[i]: APPLE_TOKENS[int(np.argmax(weights[h, i]))] for i in range(len(APPLE_TOKENS))
                   if weights[h, i].max() > 0.4}
-           for h, name in enumerate(GIVE_HEADS)}
-    assert top["agent"] == {"送": "小王", "小王": "送"}
-    assert top["theme"] == {"送": "书", "书": "送", "旧": "书", "本": "书"}
-    assert top["recipient"] == {"送": "她", "她": "送"}
-    old, measure = GIVE_TOKENS.index("旧"), GIVE_TOKENS.index("本")      # two classes looking for one: the same row
-    assert np.allclose(weights[1, old], weights[1, measure]) and weights[1, old, GIVE_TOKENS.index("书")] > 0.9
+           for h, name in enumerate(APPLE_HEADS)}
+    assert top["sweet"] == {"苹果": "甜", "甜": "苹果"}
+    assert top["bought"] == {"苹果": "买", "我": "买", "买": "苹果"}
+    assert top["amount"] == {"苹果": "斤", "三": "苹果", "斤": "苹果"}
+    buy = APPLE_TOKENS.index("买")                      # two classes to look for: the weight split evenly
+    assert np.isclose(weights[1, buy, APPLE_TOKENS.index("苹果")], weights[1, buy, APPLE_TOKENS.index("我")])
+    assert weights[1, buy, APPLE_TOKENS.index("苹果")] > 0.45
 
 
 def test_one_wide_head_gives_one_row_that_equals_no_head():
-    weights, wide = give_weights()
-    give = GIVE_TOKENS.index("送")
+    weights, wide = apple_weights()
+    apple = APPLE_TOKENS.index("苹果")
     assert np.allclose(wide.sum(axis=-1), 1.0)
-    tv = total_variation(weights[:, give], wide[give])
+    tv = total_variation(weights[:, apple], wide[apple])
     assert tv.shape == (3,) and np.all(tv > 0.5)
-    assert [f"{100 * weights[h, give].max():.1f}" for h in range(3)] == ["90.9"] * 3
-    partners = [GIVE_TOKENS.index(w) for w in ("小王", "书", "她")]
-    assert [f"{100 * wide[give, j]:.1f}" for j in partners] == ["28.4"] * 3
+    assert [f"{100 * weights[h, apple].max():.1f}" for h in range(3)] == ["90.9"] * 3
+    partners = [APPLE_TOKENS.index(w) for w in ("甜", "买", "斤")]
+    assert [f"{100 * wide[apple, j]:.1f}" for j in partners] == ["28.4"] * 3
 
 
 def test_wide_head_scores_are_the_sum_of_the_head_scores():
-    w_q, w_k, _ = give_projections()
-    q, k = split_heads(GIVE_X @ w_q, 3), split_heads(GIVE_X @ w_k, 3)
+    w_q, w_k, _ = apple_projections()
+    q, k = split_heads(APPLE_X @ w_q, 3), split_heads(APPLE_X @ w_k, 3)
     summed = (q @ np.swapaxes(k, -1, -2)).sum(axis=0) / np.sqrt(12)
     e = np.exp(summed - summed.max(axis=-1, keepdims=True))
-    assert np.allclose(wide_head_weights(GIVE_X, w_q, w_k), e / e.sum(axis=-1, keepdims=True))
+    assert np.allclose(wide_head_weights(APPLE_X, w_q, w_k), e / e.sum(axis=-1, keepdims=True))
 
 
 def test_cross_attention_example_aligns_words():

@@ -2,21 +2,21 @@
 
 import numpy as np
 
-# ---- 「小王把那本旧书送给了她」: hand-set heads, not trained; used in chapter 4
-GIVE_TOKENS = ("小王", "把", "那", "本", "旧", "书", "送", "给", "了", "她")
+# ---- 「苹果很甜，我昨天买了三斤」: hand-set heads, not trained; used in chapter 4
+APPLE_TOKENS = ("苹果", "很", "甜", "，", "我", "昨天", "买", "了", "三", "斤")
 # Each token is one-hot on a word-class feature; the features are the embedding's dimensions.
-GIVE_FEATURES = ("name", "ba", "demonstrative", "measure", "adjective", "noun", "verb", "preposition", "particle",
-                 "pronoun")
-GIVE_X = np.eye(len(GIVE_TOKENS))
-GIVE_HEADS = ("agent", "theme", "recipient")   # who gives, what is given, to whom
-GIVE_D_HEAD = 4
-GIVE_STRENGTH = 3.0  # each matching (query, key) pair scores STRENGTH^2 / sqrt(D_HEAD)
+APPLE_FEATURES = ("noun", "adverb", "adjective", "punct", "pronoun", "time", "verb", "particle", "number", "measure")
+APPLE_X = np.eye(len(APPLE_TOKENS))
+APPLE_HEADS = ("sweet", "bought", "amount")   # what is sweet, who bought what, how much
+APPLE_D_HEAD = 4
+APPLE_STRENGTH = 3.0  # each matching (query, key) pair scores STRENGTH^2 / sqrt(D_HEAD)
 # (head, query class, key class): in that head, a token of the query class looks for the key class.
-GIVE_RELATIONS = (
-    ("agent", "verb", "name"), ("agent", "name", "verb"),                      # 送 -> 小王, 小王 -> 送
-    ("theme", "verb", "noun"), ("theme", "noun", "verb"),                      # 送 -> 书, 书 -> 送
-    ("theme", "adjective", "noun"), ("theme", "measure", "noun"),              # 旧 -> 书, 本 -> 书
-    ("recipient", "verb", "pronoun"), ("recipient", "pronoun", "verb"),        # 送 -> 她, 她 -> 送
+APPLE_RELATIONS = (
+    ("sweet", "adjective", "noun"), ("sweet", "noun", "adjective"),            # 甜 -> 苹果, 苹果 -> 甜
+    ("bought", "verb", "noun"), ("bought", "verb", "pronoun"),                 # 买 -> 苹果 (across the comma), 买 -> 我
+    ("bought", "noun", "verb"), ("bought", "pronoun", "verb"),                 # 苹果 -> 买, 我 -> 买
+    ("amount", "measure", "noun"), ("amount", "number", "noun"),               # 斤 -> 苹果, 三 -> 苹果
+    ("amount", "noun", "measure"),                                             # 苹果 -> 斤
 )
 
 # ---- cross-attention: a target sentence reads a source sentence; used in chapter 4
