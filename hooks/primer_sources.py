@@ -1,9 +1,10 @@
 """The primer modules a piece of code imports, followed through primer's own imports, read with `ast` (nothing imported).
 
 The exec cache (hooks/exec_cache.py) keys each block by it, so a primer edit runs again only the
-blocks that import what changed; hooks/page_env.py re-imports only the modules an edit touched. Importing a module runs its packages' __init__ too, so those
-count; primer never imports by a computed name (tests/test_exec_cache.py checks). Data files
-inside primer (labels, exercise texts) count for every piece of code.
+blocks that import what changed; hooks/page_env.py re-imports only the modules an edit touched.
+Importing a module runs its packages' __init__ too, so those count; primer never imports by a
+computed name (tests/test_exec_cache.py checks). Data files inside primer (labels, exercise
+texts) count for every piece of code.
 """
 
 import ast
