@@ -27,8 +27,9 @@ $(VENV)/.torch: $(STAMP)
 	touch $@
 
 # The edit loop: executed blocks come from .cache/exec (hooks/exec_cache.py); links are left to `make build`.
+# primer/ is watched: a .pyc written there as an edited module is re-imported would start a second rebuild.
 serve: install
-	NO_MKDOCS_2_WARNING=1 PRIMER_CHECK_LINKS=false $(BIN)/mkdocs serve
+	NO_MKDOCS_2_WARNING=1 PRIMER_CHECK_LINKS=false PYTHONDONTWRITEBYTECODE=1 $(BIN)/mkdocs serve
 
 build: install
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
