@@ -40,7 +40,7 @@ def find_python(version):
         candidates += sorted(Path(root).glob(f"versions/{version}.*/bin/python{version}"), reverse=True)
     except (OSError, subprocess.CalledProcessError):
         pass
-    for candidate in filter(None, candidates):   # a pyenv shim on PATH fails when the version is not selected
+    for candidate in filter(None, candidates):  # a pyenv shim on PATH fails when the version is not selected
         if subprocess.run([str(candidate), "-c", "import sys"], capture_output=True).returncode == 0:
             return str(candidate)
     sys.exit(f"python{version} not found on PATH or in pyenv; install it or set PATH")
@@ -54,19 +54,43 @@ def venv_for(name, version, pins):
     venv = OUT / slug
     py = venv / "bin" / "python"
     stamp = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + repr(pins).encode()).hexdigest()
-    if not (venv / ".installed").exists() or (venv / ".installed").read_text() != stamp:   # reinstall when the extras change
+    if (
+        not (venv / ".installed").exists() or (venv / ".installed").read_text() != stamp
+    ):  # reinstall when the extras change
         subprocess.run([find_python(version), "-m", "venv", "--clear", str(venv)], check=True)
         constraints = venv / "constraints.txt"
         constraints.write_text("".join(p + "\n" for p in pins))
         upgrade = [] if pins else ["--upgrade", "--upgrade-strategy", "eager"]
-        subprocess.run([str(py), "-m", "pip", "install", "-q", *upgrade, "-c", str(constraints),
-                        "-e", f"{ROOT}[docs,test]", "threadpoolctl"], check=True)
+        subprocess.run(
+            [
+                str(py),
+                "-m",
+                "pip",
+                "install",
+                "-q",
+                *upgrade,
+                "-c",
+                str(constraints),
+                "-e",
+                f"{ROOT}[docs,test]",
+                "threadpoolctl",
+            ],
+            check=True,
+        )
         (venv / ".installed").write_text(stamp)
     return py
 
 
-DOCS_PACKAGES = ("mkdocs", "mkdocs-material", "markdown-exec", "mkdocs-static-i18n", "mkdocs-jupyter",
-                 "mkdocs-htmlproofer-plugin", "pymdown-extensions", "nbconvert")
+DOCS_PACKAGES = (
+    "mkdocs",
+    "mkdocs-material",
+    "markdown-exec",
+    "mkdocs-static-i18n",
+    "mkdocs-jupyter",
+    "mkdocs-htmlproofer-plugin",
+    "pymdown-extensions",
+    "nbconvert",
+)
 
 
 def docs_versions(py):
@@ -77,10 +101,12 @@ def docs_versions(py):
 
 def describe(py, env):
     """Return the Python, numpy, plotly versions and the BLAS kernel a venv runs with."""
-    code = ("import sys, numpy, plotly, threadpoolctl; "
-            "b = [i for i in threadpoolctl.threadpool_info() if i['internal_api'] == 'openblas']; "
-            "print(sys.version.split()[0], numpy.__version__, plotly.__version__, "
-            "b[0]['architecture'] if b else '?', b[0]['num_threads'] if b else '?')")
+    code = (
+        "import sys, numpy, plotly, threadpoolctl; "
+        "b = [i for i in threadpoolctl.threadpool_info() if i['internal_api'] == 'openblas']; "
+        "print(sys.version.split()[0], numpy.__version__, plotly.__version__, "
+        "b[0]['architecture'] if b else '?', b[0]['num_threads'] if b else '?')"
+    )
     out = subprocess.run([str(py), "-c", code], env=env, capture_output=True, text=True, check=True).stdout.split()
     return dict(zip(("python", "numpy", "plotly", "blas kernel", "threads"), out))
 
@@ -90,7 +116,7 @@ def page_texts(site):
     texts = {}
     for page in sorted(site.rglob("*.html")):
         if "notebooks" in page.relative_to(site).parts:
-            continue   # nbconvert's markup differs by version; the notebooks' checks run in the unit tests
+            continue  # nbconvert's markup differs by version; the notebooks' checks run in the unit tests
         found = ARTICLE.search(page.read_text(encoding="utf-8"))
         if not found:
             continue
@@ -118,12 +144,17 @@ def main():
         if only and not any(word in name for word in only):
             continue
         py, env = venv_for(name, version, pins), dict(clean, **extra)
-        tests = subprocess.run([str(py), "-m", "pytest", "-m", "unit", "-q", "-p", "no:cacheprovider",
-                                "--basetemp", str(OUT / "pytest")], cwd=ROOT, env=env, capture_output=True, text=True)
+        tests = subprocess.run(
+            [str(py), "-m", "pytest", "-m", "unit", "-q", "-p", "no:cacheprovider", "--basetemp", str(OUT / "pytest")],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+        )
         summary = (tests.stdout.strip().splitlines() or ["(no output)"])[-1]
         (OUT / "docs-versions").mkdir(exist_ok=True)
         (OUT / "docs-versions" / name).write_text(docs_versions(py))
-        texts = build(py, env, OUT / "site")   # strict: a warning of any newer plugin fails it
+        texts = build(py, env, OUT / "site")  # strict: a warning of any newer plugin fails it
         differ = sorted(p for p in baseline.keys() | texts.keys() if baseline.get(p) != texts.get(p))
         failed |= tests.returncode != 0 or bool(differ)
         if tests.returncode:
@@ -131,12 +162,17 @@ def main():
         for page in differ[:5]:
             a, b = baseline.get(page, "").split(), texts.get(page, "").split()
             at = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
-            print(f"{name}: {page} differs near: {' '.join(a[at:at + 12])!r} vs {' '.join(b[at:at + 12])!r}", file=sys.stderr)
+            print(
+                f"{name}: {page} differs near: {' '.join(a[at : at + 12])!r} vs {' '.join(b[at : at + 12])!r}",
+                file=sys.stderr,
+            )
         report.append((name, describe(py, env), summary, "same text" if not differ else f"{len(differ)} pages differ"))
     print("| setup | Python | numpy | plotly | BLAS kernel, threads | unit tests | pages vs baseline |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for name, d, summary, pages in report:
-        print(f"| {name} | {d['python']} | {d['numpy']} | {d['plotly']} | {d['blas kernel']}, {d['threads']} | {summary} | {pages} |")
+        print(
+            f"| {name} | {d['python']} | {d['numpy']} | {d['plotly']} | {d['blas kernel']}, {d['threads']} | {summary} | {pages} |"
+        )
     for name, (version, pins, _) in SETUPS.items():
         if (OUT / "docs-versions" / name).exists():
             print(f"\n{name}: {(OUT / 'docs-versions' / name).read_text()}")

@@ -22,8 +22,8 @@ from browser_util import CHROMIUM, DESKTOP, LAUNCH_ARGS  # noqa: E402  the tests
 
 GZIP_TYPES = ("text/", "application/javascript", "application/json", "image/svg+xml", "application/xml")
 GZIP_LEVEL = 6
-QUIET_S = 0.6      # a visit ends when the server has seen no request for this long after `load`
-ICON_S = 5.0       # a first visit also waits for the favicon, which Chromium asks for some time after `load`
+QUIET_S = 0.6  # a visit ends when the server has seen no request for this long after `load`
+ICON_S = 5.0  # a first visit also waits for the favicon, which Chromium asks for some time after `load`
 
 
 class Log:
@@ -63,7 +63,7 @@ class _GzipHandler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     root = None
     log = None
-    bodies = {}   # (path, gzipped) -> bytes, shared: each file is compressed once
+    bodies = {}  # (path, gzipped) -> bytes, shared: each file is compressed once
 
     def log_message(self, *args):
         pass
@@ -106,7 +106,7 @@ class _GzipHandler(http.server.BaseHTTPRequestHandler):
 
 class _Server(http.server.ThreadingHTTPServer):
     def handle_error(self, request, client_address):
-        if not isinstance(sys.exc_info()[1], ConnectionError):   # chromium drops idle keep-alive connections
+        if not isinstance(sys.exc_info()[1], ConnectionError):  # chromium drops idle keep-alive connections
             super().handle_error(request, client_address)
 
 
@@ -210,19 +210,36 @@ def measure(site, heaviest=None):
             browser.close()
     others = {p: b for p, b in cached.items() if home(p) == home(heaviest) and p != heaviest and is_chapter(p)}
     after = max(others, key=others.get)
-    return {"first": {p: first[p] for p in paths}, "cached": {p: cached[p] for p in paths}, "warmer": warmers,
-            "requests": requests, "load_s": load_s, "heaviest": heaviest, "after_heaviest": (after, others[after])}
+    return {
+        "first": {p: first[p] for p in paths},
+        "cached": {p: cached[p] for p in paths},
+        "warmer": warmers,
+        "requests": requests,
+        "load_s": load_s,
+        "heaviest": heaviest,
+        "after_heaviest": (after, others[after]),
+    }
 
 
 def report(result):
     """Return Markdown: the per-page table and what the heaviest page loads, largest first."""
-    lines = ["| page | first visit (KB gz) | cached second visit (KB gz) | visited just before |", "| --- | --- | --- | --- |"]
+    lines = [
+        "| page | first visit (KB gz) | cached second visit (KB gz) | visited just before |",
+        "| --- | --- | --- | --- |",
+    ]
     for path in result["first"]:
-        lines.append(f"| {path} | {result['first'][path] / 1000:.0f} | {result['cached'][path] / 1000:.1f} "
-                     f"| {result['warmer'][path]} |")
+        lines.append(
+            f"| {path} | {result['first'][path] / 1000:.0f} | {result['cached'][path] / 1000:.1f} "
+            f"| {result['warmer'][path]} |"
+        )
     heavy = result["heaviest"]
-    lines += ["", f"What {heavy} loads on a first visit (`load` at {result['load_s'][heavy]:.2f} s), largest first:", "",
-              "| request | KB gz | at (s) |", "| --- | --- | --- |"]
+    lines += [
+        "",
+        f"What {heavy} loads on a first visit (`load` at {result['load_s'][heavy]:.2f} s), largest first:",
+        "",
+        "| request | KB gz | at (s) |",
+        "| --- | --- | --- |",
+    ]
     for t, path, n in sorted(result["requests"][heavy], key=lambda r: -r[2]):
         lines.append(f"| {path} | {n / 1000:.1f} | {t:.2f} |")
     return "\n".join(lines)
@@ -233,12 +250,15 @@ def search_index_note(result):
     for path in result["first"]:
         for t, url, n in result["requests"][path]:
             if url.endswith("search_index.json"):
-                return (f"search/search_index.json: {n / 1000:.0f} KB gzipped, fetched by Material's search worker "
-                        f"{t:.2f} s after navigation on {path} (`load` at {result['load_s'][path]:.2f} s): on every "
-                        f"first visit, before any search; cached after that")
+                return (
+                    f"search/search_index.json: {n / 1000:.0f} KB gzipped, fetched by Material's search worker "
+                    f"{t:.2f} s after navigation on {path} (`load` at {result['load_s'][path]:.2f} s): on every "
+                    f"first visit, before any search; cached after that"
+                )
     worker = any("/workers/search." in url for rows in result["requests"].values() for _, url, _ in rows)
-    return ("search/search_index.json: not fetched on any page load (only when the reader starts to search); "
-            + ("the search worker's script is fetched at page load" if worker else "nor is the search worker's script"))
+    return "search/search_index.json: not fetched on any page load (only when the reader starts to search); " + (
+        "the search worker's script is fetched at page load" if worker else "nor is the search worker's script"
+    )
 
 
 def mime_fix():

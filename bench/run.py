@@ -34,8 +34,14 @@ def strict_build(root, out, env):
     """Build the site in root with --strict into out; return the seconds it took (`mkdocs build` never uses the exec cache)."""
     start = time.perf_counter()
     # no -q: it hides warnings from --strict's count
-    subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)], cwd=root, check=True,
-                   env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
+        cwd=root,
+        check=True,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     return time.perf_counter() - start
 
 
@@ -46,9 +52,9 @@ def cold_and_warm_builds(out):
     """
     with tempfile.TemporaryDirectory(prefix="primer-bench-build-") as tmp:
         root, scratch = Path(tmp) / "repo", Path(tmp) / "tmp"
-        serve.copy_tree(ROOT, root)      # a clone's files: none of this tree's .cache
+        serve.copy_tree(ROOT, root)  # a clone's files: none of this tree's .cache
         scratch.mkdir()
-        env = dict(os.environ, NO_MKDOCS_2_WARNING="1", TMPDIR=str(scratch))   # jieba keeps its cache in TMPDIR
+        env = dict(os.environ, NO_MKDOCS_2_WARNING="1", TMPDIR=str(scratch))  # jieba keeps its cache in TMPDIR
         cold = strict_build(root, out, env)
         warm = strict_build(root, Path(tmp) / "again", env)
     return cold, warm
@@ -56,8 +62,10 @@ def cold_and_warm_builds(out):
 
 def machine():
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    return (f"{os.cpu_count()} cores, {platform.machine()}, Python {platform.python_version()}, "
-            f"{date.today().isoformat()}, load average {load:.1f} at the start")
+    return (
+        f"{os.cpu_count()} cores, {platform.machine()}, Python {platform.python_version()}, "
+        f"{date.today().isoformat()}, load average {load:.1f} at the start"
+    )
 
 
 def kb(n):
@@ -80,36 +88,85 @@ def main():
         if "pages" not in skip:
             r = pages.measure(Path(tmp) / "site")
             after, after_bytes = r["after_heaviest"]
-            rows.append((f"first visit to the heaviest chapter ({r['heaviest']}), all it loads, gzipped",
-                         kb(r["first"][r["heaviest"]]), "≤ 600 KB"))
-            rows.append((f"another chapter after that, shared assets cached, gzipped (worst: {after})",
-                         kb(after_bytes), "≤ 50 KB"))
-            details += ["## Page weight (Chromium, local server gzipping at level 6, `Cache-Control: max-age=600`)",
-                        "", pages.search_index_note(r), "", pages.report(r), ""]
+            rows.append(
+                (
+                    f"first visit to the heaviest chapter ({r['heaviest']}), all it loads, gzipped",
+                    kb(r["first"][r["heaviest"]]),
+                    "≤ 600 KB",
+                )
+            )
+            rows.append(
+                (
+                    f"another chapter after that, shared assets cached, gzipped (worst: {after})",
+                    kb(after_bytes),
+                    "≤ 50 KB",
+                )
+            )
+            details += [
+                "## Page weight (Chromium, local server gzipping at level 6, `Cache-Control: max-age=600`)",
+                "",
+                pages.search_index_note(r),
+                "",
+                pages.report(r),
+                "",
+            ]
     if "edit-loop" not in skip:
         r = serve.edit_loop(ROOT)
         spread = lambda t: f"{statistics.median(t):.1f} s (range {t[0]:.1f}–{t[-1]:.1f} s)"  # noqa: E731
-        rows.append(("`make serve`: edit one chapter's Markdown → page rebuilt, median of "
-                     f"{len(r['markdown_s'])}", spread(r["markdown_s"]), "≤ 4 s"))
-        rows.append((f"`make serve`: edit a primer module ({serve.PRIMER_EDIT[0]}) → page rebuilt, median of "
-                     f"{len(r['primer_s'])}", spread(r["primer_s"]), "≤ 8 s"))
-        details += [f"## Edit loop (`mkdocs serve` in a copy of the tree, page polled every {serve.POLL_S} s)", "",
-                    f"first build until the page answers: {r['first_build_s']:.1f} s; Markdown edits: "
-                    f"{', '.join(f'{t:.1f}' for t in r['markdown_s'])} s; primer edits: "
-                    f"{', '.join(f'{t:.1f}' for t in r['primer_s'])} s", ""]
+        rows.append(
+            (
+                f"`make serve`: edit one chapter's Markdown → page rebuilt, median of {len(r['markdown_s'])}",
+                spread(r["markdown_s"]),
+                "≤ 4 s",
+            )
+        )
+        rows.append(
+            (
+                f"`make serve`: edit a primer module ({serve.PRIMER_EDIT[0]}) → page rebuilt, median of "
+                f"{len(r['primer_s'])}",
+                spread(r["primer_s"]),
+                "≤ 8 s",
+            )
+        )
+        details += [
+            f"## Edit loop (`mkdocs serve` in a copy of the tree, page polled every {serve.POLL_S} s)",
+            "",
+            f"first build until the page answers: {r['first_build_s']:.1f} s; Markdown edits: "
+            f"{', '.join(f'{t:.1f}' for t in r['markdown_s'])} s; primer edits: "
+            f"{', '.join(f'{t:.1f}' for t in r['primer_s'])} s",
+            "",
+        ]
     if "build" not in skip:
-        rows.append(("cold `make build` (strict), venv ready", f"{build_s:.1f} s (again, caches warm: {warm_s:.1f} s)", "≤ 90 s"))
+        rows.append(
+            (
+                "cold `make build` (strict), venv ready",
+                f"{build_s:.1f} s (again, caches warm: {warm_s:.1f} s)",
+                "≤ 90 s",
+            )
+        )
     if "decoding" not in skip:
         r = decoding.measure()
-        rows.append((f"decoder, N = {r['n']:,} tokens: KV-cache speed-up, measured (cost model)",
-                     f"{r['speedup']:.0f}x ({r['scores_ratio']:.0f}x)", "report"))
+        rows.append(
+            (
+                f"decoder, N = {r['n']:,} tokens: KV-cache speed-up, measured (cost model)",
+                f"{r['speedup']:.0f}x ({r['scores_ratio']:.0f}x)",
+                "report",
+            )
+        )
         details += ["## The taught algorithm's speed", "", decoding.report(r), ""]
     if "training" not in skip:
         r = training.measure()
-        rows.append(("chapter 7's training at build (5 runs), CPU seconds", f"{r['experiment_cpu_s']:.1f} CPU-s", "≤ 15 CPU-s"))
-        rows.append(("primer.training steps per second (PyTorch CPU / primer)",
-                     f"{r['steps'] / r['numpy_s']:.0f}" + (f" ({r['numpy_s'] / r['torch_s']:.2f}x)" if "torch_s" in r else ""),
-                     "report"))
+        rows.append(
+            ("chapter 7's training at build (5 runs), CPU seconds", f"{r['experiment_cpu_s']:.1f} CPU-s", "≤ 15 CPU-s")
+        )
+        rows.append(
+            (
+                "primer.training steps per second (PyTorch CPU / primer)",
+                f"{r['steps'] / r['numpy_s']:.0f}"
+                + (f" ({r['numpy_s'] / r['torch_s']:.2f}x)" if "torch_s" in r else ""),
+                "report",
+            )
+        )
         details += ["## Training (chapter 7)", "", training.report(r), ""]
 
     print("| measure | value | target |\n| --- | --- | --- |")

@@ -18,7 +18,7 @@ import uuid
 from contextlib import contextmanager
 from pathlib import Path
 
-POLL_S = 0.05   # the wait is measured to within this; a request costs the server about a millisecond
+POLL_S = 0.05  # the wait is measured to within this; a request costs the server about a millisecond
 TIMEOUT_S = 900
 MARKDOWN_PAGE = ("docs/en/05-mask.md", "en/05-mask/")
 # A primer module whose value the page prints: chapter 10's toy vocabulary ("the cat sat ...").
@@ -57,11 +57,21 @@ def wait_for(url, shows=None, proc=None, timeout=TIMEOUT_S):
 def mkdocs_serve(root, python, log):
     """Run `python -m mkdocs serve` in root on a free port; yield (process, base URL); stop it after."""
     port = free_port()
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", SOURCE_DATE_EPOCH="1700000000", PYTHONDONTWRITEBYTECODE="1",
-               PRIMER_CHECK_LINKS="false")   # as `make serve`
+    env = dict(
+        os.environ,
+        NO_MKDOCS_2_WARNING="1",
+        SOURCE_DATE_EPOCH="1700000000",
+        PYTHONDONTWRITEBYTECODE="1",
+        PRIMER_CHECK_LINKS="false",
+    )  # as `make serve`
     with open(log, "w") as out:
-        proc = subprocess.Popen([str(python), "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"], cwd=root,
-                                stdout=out, stderr=subprocess.STDOUT, env=env)
+        proc = subprocess.Popen(
+            [str(python), "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"],
+            cwd=root,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=env,
+        )
         try:
             yield proc, f"http://127.0.0.1:{port}/"
         except (RuntimeError, TimeoutError) as e:
@@ -78,8 +88,13 @@ def mkdocs_serve(root, python, log):
 
 def copy_tree(source, dest):
     """Copy the files git would see in source (tracked and untracked, not ignored: no .venv, no site/)."""
-    listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=source, check=True,
-                            capture_output=True).stdout.decode().split("\0")
+    listed = (
+        subprocess.run(
+            ["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=source, check=True, capture_output=True
+        )
+        .stdout.decode()
+        .split("\0")
+    )
     for rel in filter(None, listed):
         src = Path(source) / rel
         if src.is_file():
@@ -98,7 +113,9 @@ def edit_loop(source, python=sys.executable, repeats=5):
         md, src = root / MARKDOWN_PAGE[0], root / PRIMER_EDIT[0]
         text, code = md.read_text(encoding="utf-8"), src.read_text(encoding="utf-8")
         if PRIMER_EDIT[1] not in code:
-            raise RuntimeError(f"{PRIMER_EDIT[0]} no longer holds {PRIMER_EDIT[1]}: choose another printed value for the bench")
+            raise RuntimeError(
+                f"{PRIMER_EDIT[0]} no longer holds {PRIMER_EDIT[1]}: choose another printed value for the bench"
+            )
         markdown_s, primer_s = [], []
         with mkdocs_serve(root, python, Path(tmp) / "serve.log") as (proc, base):
             first = wait_for(base + MARKDOWN_PAGE[1], proc=proc)
@@ -110,4 +127,9 @@ def edit_loop(source, python=sys.executable, repeats=5):
                 src.write_text(code.replace(PRIMER_EDIT[1], f'"{marker}"', 1), encoding="utf-8")
                 primer_s.append(wait_for(base + PRIMER_EDIT[2], marker, proc))
         log = (Path(tmp) / "serve.log").read_text(errors="replace")
-    return {"first_build_s": first, "markdown_s": sorted(markdown_s), "primer_s": sorted(primer_s), "log_tail": log[-2000:]}
+    return {
+        "first_build_s": first,
+        "markdown_s": sorted(markdown_s),
+        "primer_s": sorted(primer_s),
+        "log_tail": log[-2000:],
+    }

@@ -11,7 +11,7 @@ import time
 
 import numpy as np
 
-STEPS = 200   # the chapter's number of steps
+STEPS = 200  # the chapter's number of steps
 
 
 def experiment_cpu_s():
@@ -33,8 +33,8 @@ def setup():
 
     data = broken_masks.make_data(GRAMMAR, **CORPUS)
     cfg = Config(vocab_size=len(data.vocab), **MODEL)
-    rng = np.random.default_rng(TRAINING["batch_seed"])   # the rows primer.training.train draws, in its order
-    batches = [rng.permutation(len(data.tokens))[:TRAINING["batch_size"]] for _ in range(STEPS)]
+    rng = np.random.default_rng(TRAINING["batch_seed"])  # the rows primer.training.train draws, in its order
+    batches = [rng.permutation(len(data.tokens))[: TRAINING["batch_size"]] for _ in range(STEPS)]
     return cfg, init_stack(TRAINING["init_seed"], cfg), data, batches
 
 
@@ -45,8 +45,17 @@ def numpy_run(cfg, params, data):
     from primer.training import train
 
     start = time.perf_counter()
-    _, history = train(params, cfg, data.tokens, data.targets, causal_mask(data.tokens.shape[1]), steps=STEPS,
-                       lr=TRAINING["lr"], seed=TRAINING["batch_seed"], batch_size=TRAINING["batch_size"])
+    _, history = train(
+        params,
+        cfg,
+        data.tokens,
+        data.targets,
+        causal_mask(data.tokens.shape[1]),
+        steps=STEPS,
+        lr=TRAINING["lr"],
+        seed=TRAINING["batch_seed"],
+        batch_size=TRAINING["batch_size"],
+    )
     return time.perf_counter() - start, float(history[-1])
 
 
@@ -54,10 +63,11 @@ def torch_run(cfg, params, data, batches):
     """Return (wall seconds, final loss, torch version, threads) of the same training in PyTorch, float64, on the CPU, one thread."""
     import torch
     import torch.nn.functional as F
-    from primer.pages.decoder import TRAINING
-    from primer.training import tree_map, trained
 
-    torch.set_num_threads(1)   # the matrices are 16 wide: threads only add their hand-over (and fight a shared machine)
+    from primer.pages.decoder import TRAINING
+    from primer.training import trained, tree_map
+
+    torch.set_num_threads(1)  # the matrices are 16 wide: threads only add their hand-over (and fight a shared machine)
     tp = tree_map(lambda a: torch.tensor(a, dtype=torch.float64, requires_grad=True), trained(params))
     wpe = torch.from_numpy(params["wpe"])
     flat = []
@@ -99,13 +109,13 @@ def measure():
     out = {"experiment_cpu_s": experiment_cpu_s(), "steps": STEPS}
     cfg, params, data, batches = setup()
     out["cfg"], out["batch"] = cfg, (len(batches[0]), data.tokens.shape[1])
-    numpy_run(cfg, params, data)                                    # warm up
+    numpy_run(cfg, params, data)  # warm up
     out["numpy_s"], out["numpy_loss"] = min((numpy_run(cfg, params, data) for _ in range(3)), key=lambda r: r[0])
     try:
         import torch  # noqa: F401
     except ImportError:
         return out
-    torch_run(cfg, params, data, batches)                           # warm up
+    torch_run(cfg, params, data, batches)  # warm up
     runs = [torch_run(cfg, params, data, batches) for _ in range(3)]
     out["torch_s"], out["torch_loss"], out["torch_version"], out["torch_threads"] = min(runs, key=lambda r: r[0])
     return out
@@ -116,19 +126,28 @@ def report(r):
     cfg = r["cfg"]
     from primer.broken_masks import RUNS
 
-    lines = [f"Chapter 7 trains {len(RUNS)} runs of {r['steps']} "
-             f"Adam steps: {r['experiment_cpu_s']:.1f} CPU-s in all (target ≤ 15). Model: {cfg.n_layers} layers, "
-             f"d_model {cfg.d_model}, {cfg.n_heads} heads, d_ff {cfg.d_ff}, vocab {cfg.vocab_size}; batch "
-             f"{r['batch'][0]} rows × {r['batch'][1]} tokens; the causal run, best of 3.", "",
-             "| trainer | steps per second | final loss |", "| --- | --- | --- |",
-             f"| primer.training (numpy, float64) | {r['steps'] / r['numpy_s']:.0f} | {r['numpy_loss']:.3f} |"]
+    lines = [
+        f"Chapter 7 trains {len(RUNS)} runs of {r['steps']} "
+        f"Adam steps: {r['experiment_cpu_s']:.1f} CPU-s in all (target ≤ 15). Model: {cfg.n_layers} layers, "
+        f"d_model {cfg.d_model}, {cfg.n_heads} heads, d_ff {cfg.d_ff}, vocab {cfg.vocab_size}; batch "
+        f"{r['batch'][0]} rows × {r['batch'][1]} tokens; the causal run, best of 3.",
+        "",
+        "| trainer | steps per second | final loss |",
+        "| --- | --- | --- |",
+        f"| primer.training (numpy, float64) | {r['steps'] / r['numpy_s']:.0f} | {r['numpy_loss']:.3f} |",
+    ]
     if "torch_s" in r:
-        lines.append(f"| PyTorch {r['torch_version']} CPU, float64, {r['torch_threads']} thread(s), autograd + torch.optim.Adam "
-                     f"| {r['steps'] / r['torch_s']:.0f} | {r['torch_loss']:.3f} |")
+        lines.append(
+            f"| PyTorch {r['torch_version']} CPU, float64, {r['torch_threads']} thread(s), autograd + torch.optim.Adam "
+            f"| {r['steps'] / r['torch_s']:.0f} | {r['torch_loss']:.3f} |"
+        )
         gap = abs(r["numpy_loss"] - r["torch_loss"])
         same = f"agree within 1e-6 ({gap:.0e})" if gap < 1e-6 else f"differ by {gap:.1e}"
-        lines += ["", f"PyTorch / primer: {r['numpy_s'] / r['torch_s']:.2f}x the steps per second. The two final losses {same}: "
-                      f"the same weights, batches and float64 arithmetic in another order."]
+        lines += [
+            "",
+            f"PyTorch / primer: {r['numpy_s'] / r['torch_s']:.2f}x the steps per second. The two final losses {same}: "
+            f"the same weights, batches and float64 arithmetic in another order.",
+        ]
     else:
         lines += ["", "PyTorch is not installed here (`make .venv/.torch`): no ratio."]
     return "\n".join(lines)

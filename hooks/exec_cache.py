@@ -26,16 +26,16 @@ from markupsafe import Markup
 from mkdocs.plugins import event_priority
 from primer_sources import SourceGraph
 
-CACHE_ENV = "PRIMER_EXEC_CACHE"   # the cache's directory; unset or "off": no cache
-FORMAT = "3"                      # bump when what an entry holds changes
+CACHE_ENV = "PRIMER_EXEC_CACHE"  # the cache's directory; unset or "off": no cache
+FORMAT = "3"  # bump when what an entry holds changes
 HEADING = re.compile(r"<h[1-6][\s>]")
-STATE = {}   # this build's directory, sources and key prefix (set at on_pre_build)
+STATE = {}  # this build's directory, sources and key prefix (set at on_pre_build)
 
 
 def on_startup(command, dirty):
     """Cache blocks under `mkdocs serve` (in .cache/exec beside mkdocs.yml) unless PRIMER_EXEC_CACHE says otherwise."""
     if command == "serve":
-        os.environ.setdefault(CACHE_ENV, "")   # "": the default directory; kept in the environment across rebuilds
+        os.environ.setdefault(CACHE_ENV, "")  # "": the default directory; kept in the environment across rebuilds
 
 
 def cache_dir(config):
@@ -57,11 +57,15 @@ def versions():
 
 def stamp(*roots):
     """Return every file's path, size and modification time under roots: cheap to compare while a build runs."""
-    return [(p.as_posix(), p.stat().st_size, p.stat().st_mtime_ns) for root in roots
-            for p in sorted(Path(root).rglob("*")) if p.is_file() and "__pycache__" not in p.parts]
+    return [
+        (p.as_posix(), p.stat().st_size, p.stat().st_mtime_ns)
+        for root in roots
+        for p in sorted(Path(root).rglob("*"))
+        if p.is_file() and "__pycache__" not in p.parts
+    ]
 
 
-@event_priority(-50)   # after markdown-exec's on_config (0), which registers its fences
+@event_priority(-50)  # after markdown-exec's on_config (0), which registers its fences
 def on_config(config):
     """Put cached_format in place of markdown_exec.formatter on every fence markdown-exec registered."""
     for fence in config.mdx_configs.get("pymdownx.superfences", {}).get("custom_fences", []):
@@ -82,13 +86,20 @@ def on_pre_build(config):
     for path, *_ in stamp(roots[1]):
         h.update(path.encode() + b"\0" + Path(path).read_bytes() + b"\0")
     h.update(Path(config.config_file_path).read_bytes())
-    STATE.update(directory=directory, roots=roots, stamp=stamp(*roots), graph=SourceGraph(roots[0]), prefix=h.hexdigest())
+    STATE.update(
+        directory=directory, roots=roots, stamp=stamp(*roots), graph=SourceGraph(roots[0]), prefix=h.hexdigest()
+    )
 
 
 def block_key(source, options):
     """Return the key of a block's HTML: the build's prefix, the primer it imports, the page language, code, options."""
-    parts = (STATE["prefix"], STATE["graph"].digest(source), os.environ.get("PRIMER_LANG", ""), source,
-             repr(sorted(options.items())))
+    parts = (
+        STATE["prefix"],
+        STATE["graph"].digest(source),
+        os.environ.get("PRIMER_LANG", ""),
+        source,
+        repr(sorted(options.items())),
+    )
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
 
@@ -124,5 +135,5 @@ def cached_format(source, language, css_class, options, md, **kwargs):
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(str(html))
-        os.replace(tmp, path)   # atomic: two builds at once never read half an entry
+        os.replace(tmp, path)  # atomic: two builds at once never read half an entry
     return html

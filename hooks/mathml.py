@@ -21,18 +21,21 @@ from mkdocs.exceptions import PluginError
 KATEX_JS = Path(__file__).resolve().parent / "katex" / "katex.min.js"
 # arithmatex's generic output, TeX HTML-escaped; a \begin{env} block is wrapped in \[ \] like $$ $$.
 MATH = re.compile(r'<(span|div) class="arithmatex">\\([(\[])(.*?)\\[)\]]</\1>', re.S)
-TOC_MATH = re.compile(r"\\\((.*?)\\\)", re.S)   # a heading's formula in the table of contents: text only
+TOC_MATH = re.compile(r"\\\((.*?)\\\)", re.S)  # a heading's formula in the table of contents: text only
 # Left out of KaTeX's output: its wrapper span (styled by katex.css only), the xmlns HTML does not need, and
 # the TeX source in <semantics><annotation>, which browsers never show (up to a tenth of a chapter's HTML).
-KATEX_WRAPPER = re.compile(r'^<span class="katex"><math xmlns="http://www.w3.org/1998/Math/MathML"( display="block")?>'
-                           r'<semantics>(.*)<annotation encoding="application/x-tex">[^<]*</annotation></semantics>'
-                           r'</math></span>$', re.S)
+KATEX_WRAPPER = re.compile(
+    r'^<span class="katex"><math xmlns="http://www.w3.org/1998/Math/MathML"( display="block")?>'
+    r'<semantics>(.*)<annotation encoding="application/x-tex">[^<]*</annotation></semantics>'
+    r"</math></span>$",
+    re.S,
+)
 # \lVert \rVert \lvert \rvert: KaTeX writes <mo stretchy="false">∥</mo>, and a browser spaces ∥ and ∣ as
 # relations ("parallel to", "divides"), so ‖x‖ would read ‖ x ‖; KaTeX's own HTML sets them as fences.
-NORM_BAR = re.compile(r'<mo (stretchy="false"|fence="true")>([∥∣])</mo>')   # \left\lVert too
+NORM_BAR = re.compile(r'<mo (stretchy="false"|fence="true")>([∥∣])</mo>')  # \left\lVert too
 
 log = logging.getLogger("mkdocs.hooks.mathml")
-_lock = threading.Lock()   # one QuickJS context, never entered by two threads at once
+_lock = threading.Lock()  # one QuickJS context, never entered by two threads at once
 
 RENDER_JS = """
 var primerWarnings = [];
@@ -68,7 +71,7 @@ def to_mathml(tex, display):
             reason = str(e).splitlines()[0]
             raise ValueError(f"tex: KaTeX cannot render {tex!r}: {reason}") from None
     mathml = KATEX_WRAPPER.sub(r"<math\1>\2</math>", out["mathml"])
-    if not mathml.startswith("<math"):   # KaTeX's output changed shape: look at it before shipping it
+    if not mathml.startswith("<math"):  # KaTeX's output changed shape: look at it before shipping it
         raise ValueError(f"tex: KaTeX gave no <math> element of the known shape for {tex!r}: {out['mathml'][:200]!r}")
     mathml = NORM_BAR.sub(r'<mo lspace="0em" rspace="0em" \1>\2</mo>', mathml)
     return mathml, tuple(out["warnings"])
@@ -76,6 +79,7 @@ def to_mathml(tex, display):
 
 def render_math(content, where):
     """Replace every arithmatex formula in content by its MathML; where names the page in errors."""
+
     def one(m):
         tag, display, tex = m.group(1), m.group(2) == "[", html.unescape(m.group(3)).strip()
         try:

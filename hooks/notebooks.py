@@ -21,7 +21,7 @@ from primer.language import labels
 
 SOLUTION = re.compile(r'<div[^>]*class="[^"]*\bcelltag_exercise-solution\b[^"]*"[^>]*>')
 DIV = re.compile(r"<(/?)div\b[^>]*>")
-SHARED_CSS = {}   # file name under assets/stylesheets/ -> the notebooks' JupyterLab styles, written after the build
+SHARED_CSS = {}  # file name under assets/stylesheets/ -> the notebooks' JupyterLab styles, written after the build
 
 
 def lang_of(file):
@@ -29,10 +29,10 @@ def lang_of(file):
 
 
 def download_url(page_url):
-    return page_url.rstrip("/") + ".ipynb"   # notebooks/05-mask/ -> notebooks/05-mask.ipynb
+    return page_url.rstrip("/") + ".ipynb"  # notebooks/05-mask/ -> notebooks/05-mask.ipynb
 
 
-@event_priority(-110)   # after i18n's on_config (-100), which sets the language of this pass
+@event_priority(-110)  # after i18n's on_config (-100), which sets the language of this pass
 def on_config(config):
     """Give mkdocs-jupyter's cache a folder per language: each language pass evicts what it did not use."""
     plugin = config.plugins.get("mkdocs-jupyter")
@@ -43,29 +43,38 @@ def on_config(config):
     return config
 
 
-@event_priority(-150)   # after i18n's on_files (-100)
+@event_priority(-150)  # after i18n's on_files (-100)
 def on_files(files, config):
     """Make each notebook a page again (mkdocs-jupyter's on_files), at i18n's URL, with its twin; add its .ipynb."""
     plugin, i18n = config.plugins["mkdocs-jupyter"], config.plugins.get("i18n")
-    for plain, file in zip(notebooks := [f for f in files if f.src_uri.endswith(".ipynb")],
-                           plugin.on_files(Files(notebooks), config)):   # files stays i18n's own Files
+    for plain, file in zip(
+        notebooks := [f for f in files if f.src_uri.endswith(".ipynb")], plugin.on_files(Files(notebooks), config)
+    ):  # files stays i18n's own Files
         files.remove(plain)
         files.append(file)
         stem = PurePosixPath(file.src_uri).stem
         # i18n's URL: mkdocs-jupyter's NotebookFile made it from the path in docs/, language folder included
         file.dest_uri, file.url, file.abs_dest_path = plain.dest_uri, plain.url, plain.abs_dest_path
-        rest = PurePosixPath(file.src_uri).parent.parts[1:]   # docs/<lang>/notebooks/x.ipynb -> ("notebooks",)
-        for other in (i18n.all_languages if i18n else ()):   # the language switcher's target (overrides/partials/alternate.html)
+        rest = PurePosixPath(file.src_uri).parent.parts[1:]  # docs/<lang>/notebooks/x.ipynb -> ("notebooks",)
+        for other in (
+            i18n.all_languages if i18n else ()
+        ):  # the language switcher's target (overrides/partials/alternate.html)
             twin_src = PurePosixPath(other, *rest, PurePosixPath(file.src_uri).name).as_posix()
             if other != lang_of(file) and (Path(config.docs_dir) / twin_src).exists():
                 twin = PurePosixPath(*([] if other == i18n.default_language else [other]), *rest, stem, "index.html")
-                file.alternates[other] = File(twin_src, config.docs_dir, config.site_dir, config.use_directory_urls,
-                                              dest_uri=twin.as_posix())
-        download = File(file.src_uri.replace(".ipynb", ".download.ipynb"), config.docs_dir, config.site_dir, False,
-                        dest_uri=download_url(file.url))
-        download.abs_src_path = file.abs_src_path   # readers download the notebook as written
+                file.alternates[other] = File(
+                    twin_src, config.docs_dir, config.site_dir, config.use_directory_urls, dest_uri=twin.as_posix()
+                )
+        download = File(
+            file.src_uri.replace(".ipynb", ".download.ipynb"),
+            config.docs_dir,
+            config.site_dir,
+            False,
+            dest_uri=download_url(file.url),
+        )
+        download.abs_src_path = file.abs_src_path  # readers download the notebook as written
         files.append(download)
-    if i18n is not None:   # its sitemap.xml lists the pages it counted in its on_files, before these were pages again
+    if i18n is not None:  # its sitemap.xml lists the pages it counted in its on_files, before these were pages again
         i18n.i18n_files_per_language[i18n.current_language] = files.documentation_pages()
     return files
 
@@ -73,15 +82,20 @@ def on_files(files, config):
 def on_page_markdown(markdown_text, page, config, files):
     """Link a chapter page to its notebook; leave notebook pages out of the search index (Material's page meta)."""
     lang, name = lang_of(page.file), PurePosixPath(page.file.src_uri).stem
-    if page.file.src_uri.endswith(".ipynb"):   # ~250 KB of JupyterLab markup each, ~2/3 of the indexing time;
-        page.meta["search"] = {"exclude": True}   # their code is on the chapter pages, which are indexed
-    if page.file.src_uri.endswith(".ipynb") or not (Path(config.docs_dir) / lang / "notebooks" / f"{name}.ipynb").exists():
+    if page.file.src_uri.endswith(".ipynb"):  # ~250 KB of JupyterLab markup each, ~2/3 of the indexing time;
+        page.meta["search"] = {"exclude": True}  # their code is on the chapter pages, which are indexed
+    if (
+        page.file.src_uri.endswith(".ipynb")
+        or not (Path(config.docs_dir) / lang / "notebooks" / f"{name}.ipynb").exists()
+    ):
         return markdown_text
     w = labels("notebook_box", lang)
     download = get_relative_url(download_url(f"{'en/' if lang == 'en' else ''}notebooks/{name}/"), page.url)
-    return (markdown_text.rstrip("\n") + f'\n\n!!! tip "{w["title"]}"\n    {w["body"]}\n\n'
-            f'    [{w["read"]}](notebooks/{name}.ipynb) · '
-            f'<a href="{download}" download class="primer-notebook-download">{w["download"]}</a>\n')
+    return (
+        markdown_text.rstrip("\n") + f'\n\n!!! tip "{w["title"]}"\n    {w["body"]}\n\n'
+        f"    [{w['read']}](notebooks/{name}.ipynb) · "
+        f'<a href="{download}" download class="primer-notebook-download">{w["download"]}</a>\n'
+    )
 
 
 def wrap_solutions(content, summary):
@@ -94,8 +108,12 @@ def wrap_solutions(content, summary):
         for tag in DIV.finditer(content, start.start()):
             depth += -1 if tag.group(1) else 1
             if depth == 0:
-                out += [content[pos:start.start()], f'<details class="note"><summary>{summary}</summary>',
-                        content[start.start():tag.end()], "</details>"]
+                out += [
+                    content[pos : start.start()],
+                    f'<details class="note"><summary>{summary}</summary>',
+                    content[start.start() : tag.end()],
+                    "</details>",
+                ]
                 pos = tag.end()
                 break
     return "".join(out) + content[pos:]
@@ -131,8 +149,10 @@ def on_page_content(content, page, config, files):
         return content
     w = labels("notebook_box", lang_of(page.file))
     download = get_relative_url(download_url(page.file.url), page.file.url)
-    top = (f'<p class="primer-notebook-download"><a href="{html.escape(download)}" download>{w["download"]}</a></p>\n'
-           f'<div class="admonition info"><p>{w["how_to_run"]}</p></div>\n')
+    top = (
+        f'<p class="primer-notebook-download"><a href="{html.escape(download)}" download>{w["download"]}</a></p>\n'
+        f'<div class="admonition info"><p>{w["how_to_run"]}</p></div>\n'
+    )
     return top + wrap_solutions(share_styles(content, page), w["solution"])
 
 

@@ -20,12 +20,16 @@ DEFAULT_LANG = "zh"
 def on_config(config):
     """Drop edit links without a repository; date the build by its last commit so two builds are byte-identical."""
     if not config.get("repo_url"):
-        config["edit_uri"] = None   # edit_uri alone is a warning on every page
-    if "SOURCE_DATE_EPOCH" not in os.environ:   # MkDocs dates pages and sitemap.xml.gz by it
+        config["edit_uri"] = None  # edit_uri alone is a warning on every page
+    if "SOURCE_DATE_EPOCH" not in os.environ:  # MkDocs dates pages and sitemap.xml.gz by it
         try:
-            proc = subprocess.run(["git", "log", "-1", "--format=%ct"], capture_output=True, text=True,
-                                  cwd=os.path.dirname(config.config_file_path))
-        except OSError:   # no git: dated by the clock, as MkDocs does
+            proc = subprocess.run(
+                ["git", "log", "-1", "--format=%ct"],
+                capture_output=True,
+                text=True,
+                cwd=os.path.dirname(config.config_file_path),
+            )
+        except OSError:  # no git: dated by the clock, as MkDocs does
             return config
         if proc.returncode == 0 and proc.stdout.strip():
             os.environ["SOURCE_DATE_EPOCH"] = proc.stdout.strip()
@@ -40,7 +44,7 @@ def on_pre_build(config):
     LAST["graph"] = graph
 
 
-@event_priority(-200)   # after i18n's on_files (-100) and hooks/notebooks.py's (-150)
+@event_priority(-200)  # after i18n's on_files (-100) and hooks/notebooks.py's (-150)
 def on_files(files, config):
     """Show htmlproofer (its public on_files) the files as i18n laid them out: it saw them before, at priority 0."""
     proofer = config.plugins.get("htmlproofer")
@@ -53,7 +57,7 @@ def on_env(env, config, files):
     """Under `mkdocs serve` (the exec cache on), keep the theme's compiled templates in .cache/jinja across rebuilds."""
     import jinja2
 
-    if os.environ.get("PRIMER_EXEC_CACHE", "off") != "off":   # jinja keys each entry by the template's source
+    if os.environ.get("PRIMER_EXEC_CACHE", "off") != "off":  # jinja keys each entry by the template's source
         directory = os.path.join(os.path.dirname(config.config_file_path), ".cache", "jinja")
         os.makedirs(directory, exist_ok=True)
         env.bytecode_cache = jinja2.FileSystemBytecodeCache(directory)

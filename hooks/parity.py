@@ -9,7 +9,7 @@ LOCALES = ("zh", "en")
 # The opening line of a fenced python block, indented or not (admonitions, tabs); group 2: "{" for the brace form.
 FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*(\{\s*\.?)?python\b([^\n]*)$", re.M)
 OPTION = re.compile(r'(\w+)="([^"]*)"')
-FALSE = {"", "no", "off", "false", "0"}   # markdown-exec's own reading of exec="..."
+FALSE = {"", "no", "off", "false", "0"}  # markdown-exec's own reading of exec="..."
 
 
 def exec_block_ids(text):
@@ -18,7 +18,7 @@ def exec_block_ids(text):
     for m in FENCE.finditer(text):
         options = dict(OPTION.findall(m.group(3)))
         if options.get("exec", "no").lower() not in FALSE:
-            ids.append("" if m.group(2) else options.get("id", ""))   # the brace form gives markdown-exec no id
+            ids.append("" if m.group(2) else options.get("id", ""))  # the brace form gives markdown-exec no id
     return ids
 
 

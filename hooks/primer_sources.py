@@ -11,9 +11,8 @@ import ast
 import hashlib
 from pathlib import Path
 
-
-PARSED = {}   # (sha256 of a source, its package) -> its imports; kept while `mkdocs serve` runs (MkDocs reloads hooks only)
-LAST = {}     # "graph": the SourceGraph at the start of the previous build; kept the same way
+PARSED = {}  # (sha256 of a source, its package) -> its imports; kept while `mkdocs serve` runs (MkDocs reloads hooks only)
+LAST = {}  # "graph": the SourceGraph at the start of the previous build; kept the same way
 
 
 def imported_names(source, package=""):
@@ -35,8 +34,8 @@ def parse_imports(source, package):
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
-            if node.level:   # relative: resolved against the importing module's package
-                parent = package.split(".")[:len(package.split(".")) - node.level + 1]
+            if node.level:  # relative: resolved against the importing module's package
+                parent = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join(parent + ([base] if base else []))
             names.add(base)
             names.update(f"{base}.{alias.name}" for alias in node.names)
@@ -63,8 +62,13 @@ class SourceGraph:
 
     def within(self, names):
         """Return the primer modules among names, with the packages each one's import runs."""
-        return {prefix for name in names for i in range(1, name.count(".") + 2)
-                for prefix in [".".join(name.split(".")[:i])] if prefix in self.hashes}
+        return {
+            prefix
+            for name in names
+            for i in range(1, name.count(".") + 2)
+            for prefix in [".".join(name.split(".")[:i])]
+            if prefix in self.hashes
+        }
 
     def closure(self, code):
         """Return the primer modules running code imports, directly or not (all of them if anything does not parse)."""
@@ -95,8 +99,11 @@ class SourceGraph:
             return set(self.hashes) | set(previous.hashes if previous else ())
         out = {m for m in self.hashes.keys() | previous.hashes.keys() if self.hashes.get(m) != previous.hashes.get(m)}
         while True:
-            more = {m for m in self.hashes.keys() - out
-                    if self.imports[m] is None or self.within(self.imports[m] | {m}) & out}
+            more = {
+                m
+                for m in self.hashes.keys() - out
+                if self.imports[m] is None or self.within(self.imports[m] | {m}) & out
+            }
             if not more:
                 return out
             out |= more

@@ -10,12 +10,14 @@ import re
 
 from mkdocs.plugins import event_priority
 
-BLOCK = re.compile(r'<div class="highlight"><pre>.*?</code></pre></div>', re.S)   # Pygments' markup, via pymdownx.highlight
+BLOCK = re.compile(
+    r'<div class="highlight"><pre>.*?</code></pre></div>', re.S
+)  # Pygments' markup, via pymdownx.highlight
 SLOT = re.compile(r"<!--primer-code-(\d+)-->")
-SET_ASIDE = {}   # page URL -> its code blocks, from on_page_content until on_post_page
+SET_ASIDE = {}  # page URL -> its code blocks, from on_page_content until on_post_page
 
 
-@event_priority(-100)   # after every hook that reads or changes a page's HTML (mathml, notebooks, page_env)
+@event_priority(-100)  # after every hook that reads or changes a page's HTML (mathml, notebooks, page_env)
 def on_page_content(html, page, config, files):
     """Replace each code block by a numbered comment; keep the blocks for on_post_page."""
     blocks = SET_ASIDE[page.url] = BLOCK.findall(html)
@@ -23,10 +25,12 @@ def on_page_content(html, page, config, files):
     return BLOCK.sub(lambda _: f"<!--primer-code-{next(numbers)}-->", html)
 
 
-@event_priority(100)    # before every plugin that reads the finished page (htmlproofer, i18n)
+@event_priority(100)  # before every plugin that reads the finished page (htmlproofer, i18n)
 def on_post_page(output, page, config):
     """Put the code blocks back; fail if the theme dropped or repeated one."""
     blocks = SET_ASIDE.pop(page.url, [])
     if [int(i) for i in SLOT.findall(output)] != list(range(len(blocks))):
-        raise ValueError(f"{page.file.src_uri}: the page must show each of its {len(blocks)} code blocks once, in order")
+        raise ValueError(
+            f"{page.file.src_uri}: the page must show each of its {len(blocks)} code blocks once, in order"
+        )
     return SLOT.sub(lambda m: blocks[int(m.group(1))], output)

@@ -14,8 +14,8 @@ import yaml
 from markdown.extensions import Extension
 from markdown.extensions.abbr import AbbrTreeprocessor
 
-TERMS = Path("snippets") / "glossary" / "terms.yml"   # under docs_dir
-NOT_ON = {"glossary.md"}   # the glossary shows every definition already
+TERMS = Path("snippets") / "glossary" / "terms.yml"  # under docs_dir
+NOT_ON = {"glossary.md"}  # the glossary shows every definition already
 
 
 @functools.cache
@@ -34,7 +34,7 @@ class _TermAbbr(AbbrTreeprocessor):
     def run(self, root):
         if not self.abbrs:
             return
-        keys = sorted(self.abbrs, key=len, reverse=True)   # longest first: 仅解码器 before 解码器
+        keys = sorted(self.abbrs, key=len, reverse=True)  # longest first: 仅解码器 before 解码器
         self.RE = re.compile(r"(?<![A-Za-z0-9_])(?:%s)(?![A-Za-z0-9_])" % "|".join(map(re.escape, keys)))
         self.iter_element(root)
 

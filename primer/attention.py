@@ -6,7 +6,9 @@ from primer._checks import bool_mask, float_array
 from primer.softmax import masked_softmax
 
 
-def attention(q, k, v, mask=None):  # [..., n_q, d_k], [..., n_k, d_k], [..., n_k, d_v], [..., n_q, n_k] -> ([..., n_q, d_v], [..., n_q, n_k])
+def attention(
+    q, k, v, mask=None
+):  # [..., n_q, d_k], [..., n_k, d_k], [..., n_k, d_v], [..., n_q, n_k] -> ([..., n_q, d_v], [..., n_q, n_k])
     """Return (output, weights) of softmax(q k^T / sqrt(d_k) + mask) v; leading axes broadcast."""
     q = float_array("q", q, min_ndim=2)
     k = float_array("k", k, min_ndim=2)
@@ -18,7 +20,9 @@ def attention(q, k, v, mask=None):  # [..., n_q, d_k], [..., n_k, d_k], [..., n_
     try:
         lead = np.broadcast_shapes(q.shape[:-2], k.shape[:-2], v.shape[:-2])
     except ValueError:
-        raise ValueError(f"leading (batch/head) axes of q {q.shape}, k {k.shape}, v {v.shape} do not broadcast") from None
+        raise ValueError(
+            f"leading (batch/head) axes of q {q.shape}, k {k.shape}, v {v.shape} do not broadcast"
+        ) from None
     scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])  # [..., n_q, n_k]
     scores = np.broadcast_to(scores, lead + scores.shape[-2:])
     if mask is not None:

@@ -23,15 +23,16 @@ from primer.self_cross_heads import merge_heads, split_heads
 class MaskedFill:
     """A mask applied by replacement: closed scores are set to value (0 leaks; -inf is the causal mask). Used in chapter 7."""
 
-    mask: np.ndarray          # [n, n] or [b, n, n] bool, True: query i may read key j
-    value: float = -np.inf    # what a closed score becomes
+    mask: np.ndarray  # [n, n] or [b, n, n] bool, True: query i may read key j
+    value: float = -np.inf  # what a closed score becomes
 
 
 # ---- layers: linear, ReLU, layer norm ------------------------------------------------------------
 
+
 def linear_backward(dy, x, p):  # [..., d_out], [..., d_in] -> ([..., d_in], {"w": [d_in, d_out], "b": [d_out]})
     """Return d x and the weights' gradients of y = x @ w + b (primer.transformer.linear)."""
-    x2, dy2 = x.reshape(-1, x.shape[-1]), dy.reshape(-1, dy.shape[-1])   # every leading axis is a row
+    x2, dy2 = x.reshape(-1, x.shape[-1]), dy.reshape(-1, dy.shape[-1])  # every leading axis is a row
     return dy @ p["w"].T, {"w": x2.T @ dy2, "b": dy2.sum(axis=0)}
 
 
@@ -49,22 +50,23 @@ def layer_norm_backward(dy, x, p, eps=1e-5):  # [..., d], [..., d] -> ([..., d],
     """Return d x and the gradients of g and b of primer.transformer.layer_norm(x, p, eps)."""
     mu = x.mean(axis=-1, keepdims=True)
     inv = 1.0 / np.sqrt(x.var(axis=-1, keepdims=True) + eps)
-    xhat = (x - mu) * inv                                      # the normalised rows
+    xhat = (x - mu) * inv  # the normalised rows
     dxhat = dy * p["g"]
     # through mean and variance: subtract what moves every entry of the row, and what moves its spread
     dx = inv * (dxhat - dxhat.mean(axis=-1, keepdims=True) - xhat * (dxhat * xhat).mean(axis=-1, keepdims=True))
-    lead = tuple(range(dy.ndim - 1))                           # g and b are shared by every row
+    lead = tuple(range(dy.ndim - 1))  # g and b are shared by every row
     return dx, {"g": (dy * xhat).sum(axis=lead), "b": dy.sum(axis=lead)}
 
 
 # ---- attention: scores, mask, softmax, weighted sum, heads ---------------------------------------
+
 
 def mask_scores(scores, mask):  # [..., n_q, n_k], a mask form that broadcasts -> [..., n_q, n_k]
     """Return the scores the softmax sees under one of the three mask forms."""
     if isinstance(mask, MaskedFill):
         return np.where(mask.mask, scores, mask.value)
     if mask.dtype == bool:
-        return np.where(mask, scores, -np.inf)                  # = scores + additive_mask(mask)
+        return np.where(mask, scores, -np.inf)  # = scores + additive_mask(mask)
     return scores + mask
 
 
@@ -88,7 +90,9 @@ def softmax_backward(dw, w):  # [..., n], [..., n] -> [..., n]
     return w * (dw - (dw * w).sum(axis=-1, keepdims=True))
 
 
-def attention_forward(q, k, v, mask):  # [..., n_q, d_k], [..., n_k, d_k], [..., n_k, d_v] -> ([..., n_q, d_v], [..., n_q, n_k])
+def attention_forward(
+    q, k, v, mask
+):  # [..., n_q, d_k], [..., n_k, d_k], [..., n_k, d_v] -> ([..., n_q, d_v], [..., n_q, n_k])
     """Return (output, weights) of softmax(mask(q k^T / sqrt(d_k))) v, computed as primer.attention computes it."""
     scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
     w = softmax_rows(mask_scores(scores, mask))
@@ -114,6 +118,7 @@ def merge_heads_backward(dy, n_heads):  # [..., n, h * d_h] -> [..., h, n, d_h]
 
 
 # ---- ends of the model: embedding, tied output, cross-entropy ------------------------------------
+
 
 def embedding_backward(dx, tokens, vocab_size):  # [b, n, d], [b, n] -> [vocab, d]
     """Return d wte of wte[tokens]: each row adds up the gradients of every place its token was read."""

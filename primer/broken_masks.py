@@ -22,30 +22,32 @@ from primer.training import loss, train
 from primer.transformer import init_stack
 from primer.vocab import to_ids
 
-RUNS = ("causal", "no_mask", "added_0", "triu_2", "masked_fill_0")   # the honest run first
+RUNS = ("causal", "no_mask", "added_0", "triu_2", "masked_fill_0")  # the honest run first
 
 
 def training_masks(n):  # -> {run: a mask form of primer.backprop, [n, n]}
     """Return the mask each run trains under: the causal one and four that let the future in without raising."""
     causal = causal_mask(n)
-    return {"causal": causal,
-            "no_mask": full_mask(n),
-            "added_0": additive_mask(causal, 0.0),                       # chapter 5's bug: 0 where -inf was meant
-            "triu_2": ~np.triu(np.ones((n, n), bool), k=2),              # closes j >= i + 2: the next token stays open
-            "masked_fill_0": MaskedFill(causal, 0.0)}                    # closed scores set to 0, not -inf: still read
+    return {
+        "causal": causal,
+        "no_mask": full_mask(n),
+        "added_0": additive_mask(causal, 0.0),  # chapter 5's bug: 0 where -inf was meant
+        "triu_2": ~np.triu(np.ones((n, n), bool), k=2),  # closes j >= i + 2: the next token stays open
+        "masked_fill_0": MaskedFill(causal, 0.0),
+    }  # closed scores set to 0, not -inf: still read
 
 
 @dataclass(frozen=True, eq=False)
 class Data:
     """The corpus and its rows: words, vocabulary, training and held-out rows of next-token exercises."""
 
-    words: list                # the training text, every sentence in order
-    heldout_words: list        # the held-out text: drawn by another seed
+    words: list  # the training text, every sentence in order
+    heldout_words: list  # the held-out text: drawn by another seed
     n_sentences: int
     n_heldout_sentences: int
     vocab: tuple
-    tokens: np.ndarray         # [rows, n] ids
-    targets: np.ndarray        # [rows, n] ids: the next token of each
+    tokens: np.ndarray  # [rows, n] ids
+    targets: np.ndarray  # [rows, n] ids: the next token of each
     heldout_tokens: np.ndarray
     heldout_targets: np.ndarray
 
@@ -56,16 +58,18 @@ class Run:
 
     name: str
     params: dict
-    history: np.ndarray        # [steps] the training loss of each step, under the run's own mask
-    train_loss: float          # on every training row, under the run's own mask: what its training reports
-    heldout_loss: float        # on the held-out rows, under the causal mask: what generation meets
+    history: np.ndarray  # [steps] the training loss of each step, under the run's own mask
+    train_loss: float  # on every training row, under the run's own mask: what its training reports
+    heldout_loss: float  # on the held-out rows, under the causal mask: what generation meets
 
 
-def make_data(grammar, *, n_sentences, n_heldout_sentences, seed, heldout_seed, n, n_rows, n_heldout_rows, boundary="."):
+def make_data(
+    grammar, *, n_sentences, n_heldout_sentences, seed, heldout_seed, n, n_rows, n_heldout_rows, boundary="."
+):
     """Return the corpus drawn from the grammar and its training and held-out rows. Used in chapter 7."""
     train_s = corpus.sentences(grammar, n_sentences, seed)
     held_s = corpus.sentences(grammar, n_heldout_sentences, heldout_seed)
-    words = [boundary] + [w for s in train_s for w in s]          # the text starts at a boundary, like each row
+    words = [boundary] + [w for s in train_s for w in s]  # the text starts at a boundary, like each row
     held = [boundary] + [w for s in held_s for w in s]
     vocab = corpus.vocabulary(words + held)
     tokens, targets = corpus.rows(words, vocab, n, n_rows, seed, boundary=boundary)
@@ -85,10 +89,24 @@ def _experiment(grammar, model, corpus_args, init_seed, steps, lr, batch_size, b
     masks, start = training_masks(n), init_stack(init_seed, cfg)
     out = {}
     for name in runs:
-        params, history = train(start, cfg, data.tokens, data.targets, masks[name], steps=steps, lr=lr, seed=batch_seed,
-                                batch_size=batch_size)
-        out[name] = Run(name, params, history, loss(params, cfg, data.tokens, data.targets, masks[name]),
-                        loss(params, cfg, data.heldout_tokens, data.heldout_targets, causal_mask(n)))
+        params, history = train(
+            start,
+            cfg,
+            data.tokens,
+            data.targets,
+            masks[name],
+            steps=steps,
+            lr=lr,
+            seed=batch_seed,
+            batch_size=batch_size,
+        )
+        out[name] = Run(
+            name,
+            params,
+            history,
+            loss(params, cfg, data.tokens, data.targets, masks[name]),
+            loss(params, cfg, data.heldout_tokens, data.heldout_targets, causal_mask(n)),
+        )
     return data, cfg, out
 
 
@@ -103,11 +121,22 @@ def experiment(grammar, *, model, corpus_args, init_seed, steps, lr, batch_size,
     if unknown or not runs:
         raise ValueError(f"runs must be a non-empty tuple of names from {RUNS}, got {runs!r}")
     corpus.check_grammar(grammar, "S")
-    return _experiment(_frozen(grammar), tuple(sorted(model.items())), tuple(sorted(corpus_args.items())), init_seed, steps,
-                       lr, batch_size, batch_seed, tuple(runs))
+    return _experiment(
+        _frozen(grammar),
+        tuple(sorted(model.items())),
+        tuple(sorted(corpus_args.items())),
+        init_seed,
+        steps,
+        lr,
+        batch_size,
+        batch_seed,
+        tuple(runs),
+    )
 
 
-def write(params, cfg, vocab, prompt, n_new, *, seed=None, temperature=1.0, top_k=None, top_p=None):  # -> [len(prompt) + n_new] words
+def write(
+    params, cfg, vocab, prompt, n_new, *, seed=None, temperature=1.0, top_k=None, top_p=None
+):  # -> [len(prompt) + n_new] words
     """Return the prompt's words and n_new more, generated with the causal mask: greedy if seed is None, else sampled.
 
     Used in chapters 7, 10 and 12.
@@ -117,15 +146,21 @@ def write(params, cfg, vocab, prompt, n_new, *, seed=None, temperature=1.0, top_
         out = generate(ids, params, cfg, n_new)
     else:
         rng = np.random.default_rng(nonneg_int("seed", seed))
-        out = generate(ids, params, cfg, n_new, greedy=False, temperature=temperature, top_k=top_k, top_p=top_p, rng=rng)
+        out = generate(
+            ids, params, cfg, n_new, greedy=False, temperature=temperature, top_k=top_k, top_p=top_p, rng=rng
+        )
     return [vocab[i] for i in out]
 
 
 def texts(params, cfg, vocab, prompts, n_new, seed):  # -> {prompt: (greedy words, sampled words)}
     """Return, for each prompt, the greedy continuation and one sampled at temperature 1 (seeded). Used in chapter 7."""
-    return {prompt: (write(params, cfg, vocab, prompt.split(), n_new),
-                     write(params, cfg, vocab, prompt.split(), n_new, seed=seed + k))
-            for k, prompt in enumerate(prompts)}
+    return {
+        prompt: (
+            write(params, cfg, vocab, prompt.split(), n_new),
+            write(params, cfg, vocab, prompt.split(), n_new, seed=seed + k),
+        )
+        for k, prompt in enumerate(prompts)
+    }
 
 
 def score(written, corpus_words, prompts, n=3):  # -> (found, total)
@@ -143,7 +178,9 @@ def next_word_probs(params, cfg, vocab, prompt, settings):  # [settings] of (T, 
     return np.array([sampling_probs(z, t, top_k=k, top_p=p) for t, k, p in settings])
 
 
-def sample_scores(params, cfg, vocab, prompt, settings, seeds, n_new, corpus_words, n=3):  # -> [(words, (found, total))]
+def sample_scores(
+    params, cfg, vocab, prompt, settings, seeds, n_new, corpus_words, n=3
+):  # -> [(words, (found, total))]
     """Return, per sampling setting, the first seed's sample and how many n-grams of all seeds' samples occur in the corpus.
 
     Used in chapter 12.

@@ -16,7 +16,9 @@ def check_grammar(grammar, start):  # {symbol: ((word or symbol, ...), ...)} -> 
         raise ValueError("grammar must be a non-empty dict {symbol: alternatives}")
     for symbol, alternatives in grammar.items():
         if not alternatives or any(not alt or any(not isinstance(w, str) for w in alt) for alt in alternatives):
-            raise ValueError(f"grammar must give each symbol non-empty alternatives of strings, got {symbol!r}: {alternatives!r}")
+            raise ValueError(
+                f"grammar must give each symbol non-empty alternatives of strings, got {symbol!r}: {alternatives!r}"
+            )
     if start not in grammar:
         raise ValueError(f"start must be a symbol of grammar, got {start!r}")
     return grammar
@@ -60,10 +62,12 @@ def rows(words, vocab, n, n_rows, seed, *, boundary):  # [m] words -> ([n_rows, 
     ids = np.array([index[w] for w in words], dtype=int)
     starts = [i for i, w in enumerate(words) if w == boundary and i + n + 1 <= len(words)]
     if n_rows > len(starts):
-        raise ValueError(f"n_rows must be at most the {len(starts)} windows of n + 1 = {n + 1} words that start at "
-                         f"{boundary!r}, got {n_rows}")
+        raise ValueError(
+            f"n_rows must be at most the {len(starts)} windows of n + 1 = {n + 1} words that start at "
+            f"{boundary!r}, got {n_rows}"
+        )
     chosen = np.random.default_rng(nonneg_int("seed", seed)).choice(starts, n_rows, replace=False)
-    windows = np.stack([ids[s:s + n + 1] for s in chosen])
+    windows = np.stack([ids[s : s + n + 1] for s in chosen])
     return windows[:, :-1], windows[:, 1:]
 
 
@@ -74,12 +78,12 @@ def ngram_share(texts, corpus, n=3, *, skip=0):  # [k] lists of words, [m] words
     generated words, not the prompt). Used in chapter 7.
     """
     n, skip = positive_int("n", n), nonneg_int("skip", skip)
-    known = {tuple(corpus[i:i + n]) for i in range(len(corpus) - n + 1)}
+    known = {tuple(corpus[i : i + n]) for i in range(len(corpus) - n + 1)}
     found = total = 0
     for text in texts:
         for end in range(max(skip, n - 1), len(text)):
             total += 1
-            found += tuple(text[end - n + 1:end + 1]) in known
+            found += tuple(text[end - n + 1 : end + 1]) in known
     if total == 0:
         raise ValueError(f"texts must hold at least one {n}-gram ending at or after index skip={skip}")
     return found, total

@@ -44,9 +44,15 @@ def serial_steps(n, kind):  # -> int
 
 def cost_row(n, d):  # -> dict
     """Return one row of the cost table: both costs, their ratio and both serial step counts. Used in chapter 3 (attention)."""
-    return {"n": positive_int("n", n), "d": positive_int("d", d),
-            "attention": attention_cost(n, d), "rnn": rnn_cost(n, d), "ratio": cost_ratio(n, d),
-            "attention_steps": serial_steps(n, "self-attention"), "rnn_steps": serial_steps(n, "rnn")}
+    return {
+        "n": positive_int("n", n),
+        "d": positive_int("d", d),
+        "attention": attention_cost(n, d),
+        "rnn": rnn_cost(n, d),
+        "ratio": cost_ratio(n, d),
+        "attention_steps": serial_steps(n, "self-attention"),
+        "rnn_steps": serial_steps(n, "rnn"),
+    }
 
 
 # ---- generation: attention scores with and without a KV cache ---------------------------------
@@ -56,8 +62,8 @@ def cost_row(n, d):  # -> dict
 # N(N+1)(N+2)/6 in all. The projections and the feed-forward layer see n rows a step without a
 # cache and 1 row with one: N(N+1)/2 against N.
 
-SCORE_TABLES = ("full", "causal")   # the whole n x n table, or only its unmasked lower triangle; chapter 10
-WORK_KINDS = ("scores", "causal_scores", "rows")   # what speedup compares; used in chapter 10 (kv-cache)
+SCORE_TABLES = ("full", "causal")  # the whole n x n table, or only its unmasked lower triangle; chapter 10
+WORK_KINDS = ("scores", "causal_scores", "rows")  # what speedup compares; used in chapter 10 (kv-cache)
 
 
 def total_scores(n_steps, cached, n_layers=1, n_heads=1, table="full"):  # -> int
@@ -104,7 +110,7 @@ def predicted_ops(n_steps, cfg, cached):  # -> Counter
     """Return the work counters primer's decoder should report for n_steps steps from a one-token prompt. Used in chapter 10 (kv-cache)."""
     n = positive_int("n_steps", n_steps)
     cfg = _config(cfg)
-    rows = cfg.n_layers * (n if cached else n * (n + 1) // 2)   # K/V rows projected = query rows asked
+    rows = cfg.n_layers * (n if cached else n * (n + 1) // 2)  # K/V rows projected = query rows asked
     return Counter({"kv_rows": rows, "q_rows": rows, "scores": total_scores(n, cached, cfg.n_layers, cfg.n_heads)})
 
 
@@ -144,16 +150,16 @@ def count_params(cfg, machine):  # -> {part: int}
     machine = check_machine(machine)
     stacks = 2 if machine == "encoder-decoder" else 1
     blocks = stacks * c.n_layers
-    attn = blocks + (c.n_layers if machine == "encoder-decoder" else 0)   # attention sub-layers
-    d, kv = c.d_model, c.n_kv_heads * c.d_head                               # kv: width of K and of V
+    attn = blocks + (c.n_layers if machine == "encoder-decoder" else 0)  # attention sub-layers
+    d, kv = c.d_model, c.n_kv_heads * c.d_head  # kv: width of K and of V
     ff_matrices = 3 if c.gated_ff else 2
-    norms = attn + blocks + c.embedding_norm + c.final_norm * stacks       # one per sub-layer, plus extras
+    norms = attn + blocks + c.embedding_norm + c.final_norm * stacks  # one per sub-layer, plus extras
     positions = c.max_len * d if c.positions == "learned" else 0
     positions += c.segment_types * d + c.relative_buckets * c.n_heads * stacks
     return {
         "token_embeddings": c.vocab_size * d,
         "positions": positions,
-        "attention": attn * (2 * d * d + 2 * d * kv),                        # W_q, W_o [d, d]; W_k, W_v [d, kv]
+        "attention": attn * (2 * d * d + 2 * d * kv),  # W_q, W_o [d, d]; W_k, W_v [d, kv]
         "feed_forward": blocks * ff_matrices * d * c.d_ff,
         "biases": (attn * (2 * d + 2 * kv) + blocks * ((ff_matrices - 1) * c.d_ff + d)) if c.dense_bias else 0,
         "norms": norms * d * (2 if c.norm_bias else 1),
@@ -164,6 +170,7 @@ def count_params(cfg, machine):  # -> {part: int}
 
 # ---- KV-cache bytes ------------------------------------------------------------------------
 
+
 def kv_cache_bytes(cfg, n_tokens, *, batch=1, bytes_per_value=2):  # -> int
     """Return the bytes of a KV cache: K and V x layers x KV heads x d_head x tokens kept x batch x bytes. Used in chapter 11 (kv-memory).
 
@@ -173,8 +180,15 @@ def kv_cache_bytes(cfg, n_tokens, *, batch=1, bytes_per_value=2):  # -> int
     c = _config(cfg)
     n_tokens = nonneg_int("n_tokens", n_tokens)
     kept = n_tokens if c.window is None else min(n_tokens, c.window)
-    return (2 * c.n_layers * c.n_kv_heads * c.d_head * kept
-            * positive_int("batch", batch) * positive_int("bytes_per_value", bytes_per_value))
+    return (
+        2
+        * c.n_layers
+        * c.n_kv_heads
+        * c.d_head
+        * kept
+        * positive_int("batch", batch)
+        * positive_int("bytes_per_value", bytes_per_value)
+    )
 
 
 UNITS = ("B", "KiB", "MiB", "GiB", "TiB")  # Used in chapter 11 (kv-memory).

@@ -45,6 +45,7 @@ def _generator(rng):
 
 # ---- one token from one row of scores
 
+
 def temperature_softmax(logits, temperature=1.0):  # [..., vocab] -> [..., vocab]
     """Return softmax(logits / temperature) over the last axis; temperature must be > 0. Used in chapter 12 (sampling-pipeline)."""
     logits = float_array("logits", logits)
@@ -56,7 +57,7 @@ def greedy(logits):  # [vocab] -> int
     return int(np.argmax(_vector("logits", logits)))
 
 
-_greedy = greedy   # sample's keyword `greedy` hides the function inside it
+_greedy = greedy  # sample's keyword `greedy` hides the function inside it
 
 
 def _distribution(probs):
@@ -94,7 +95,7 @@ def top_k_filter(probs, k):  # [vocab] -> [vocab]
     probs = _distribution(probs)
     if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral) or not 1 <= k <= probs.size:
         raise ValueError(f"top_k must be an integer in 1..{probs.size} (the vocabulary size), got {k!r}")
-    return _keep(probs, _ranked(probs)[:int(k)])
+    return _keep(probs, _ranked(probs)[: int(k)])
 
 
 def top_p_filter(probs, p):  # [vocab] -> [vocab]
@@ -107,7 +108,7 @@ def top_p_filter(probs, p):  # [vocab] -> [vocab]
         raise ValueError(f"top_p must be a number in (0, 1], got {p!r}")
     order = _ranked(probs)
     mass = np.cumsum(probs[order])
-    n_kept = min(int(np.searchsorted(mass, float(p), side="left")) + 1, probs.size)   # first prefix with mass >= p
+    n_kept = min(int(np.searchsorted(mass, float(p), side="left")) + 1, probs.size)  # first prefix with mass >= p
     return _keep(probs, order[:n_kept])
 
 
@@ -134,7 +135,7 @@ def sample(logits, temperature=1.0, *, rng=None, greedy=False, top_k=None, top_p
     if greedy:
         _temperature(temperature, allow_zero=True)
         if top_k is not None or top_p is not None:
-            sampling_probs(logits, 1.0, top_k=top_k, top_p=top_p)   # still refuse a bad k or p
+            sampling_probs(logits, 1.0, top_k=top_k, top_p=top_p)  # still refuse a bad k or p
         return _greedy(logits)
     probs = sampling_probs(logits, temperature, top_k=top_k, top_p=top_p)
     return int(draw(probs, rng, 1)[0])
@@ -158,8 +159,24 @@ def entropy_bits(probs):  # [vocab] -> float
 
 # ---- the loop
 
-def generate(prompt, params, cfg, n_new, *, cached=False, greedy=True, temperature=1.0, top_k=None, top_p=None,
-             rng=None, memory=None, memory_kv=None, ops=None, record=None):  # [n] -> [n + n_new]
+
+def generate(
+    prompt,
+    params,
+    cfg,
+    n_new,
+    *,
+    cached=False,
+    greedy=True,
+    temperature=1.0,
+    top_k=None,
+    top_p=None,
+    rng=None,
+    memory=None,
+    memory_kv=None,
+    ops=None,
+    record=None,
+):  # [n] -> [n + n_new]
     """Return the prompt followed by n_new tokens: predict the next token, append it, run again.
 
     Without a cache every step runs the whole prefix; cached=True runs only the newest token and
@@ -172,11 +189,11 @@ def generate(prompt, params, cfg, n_new, *, cached=False, greedy=True, temperatu
     """
     tokens = list(check_tokens(prompt, cfg))
     n_new = nonneg_int("n_new", n_new)
-    if len(tokens) + n_new - 1 > cfg.max_len:   # the last token is chosen, never run
+    if len(tokens) + n_new - 1 > cfg.max_len:  # the last token is chosen, never run
         raise ValueError(f"len(prompt) + n_new - 1 must be <= max_len={cfg.max_len}, got {len(tokens) + n_new - 1}")
     cache = KVCache(cfg) if cached else None
     for _ in range(n_new):
-        seen = cache.length if cached else 0        # a cache already holds all but the newest token
+        seen = cache.length if cached else 0  # a cache already holds all but the newest token
         last = decode_cached(np.array(tokens[seen:]), params, cfg, cache, ops, memory=memory, memory_kv=memory_kv)[-1]
         nxt = sample(last, temperature, rng=rng, greedy=greedy, top_k=top_k, top_p=top_p)
         if record is not None:

@@ -33,7 +33,7 @@ def generate(source, enc, dec, cfg, steps, reuse_kv=True, ops=None):  # [m] ids 
     ops to count the work. Used in chapter 8 (encoder-decoder).
     """
     steps = positive_int("steps", steps)
-    if steps > cfg.max_len:   # the decoder reads BOS and steps - 1 generated tokens
+    if steps > cfg.max_len:  # the decoder reads BOS and steps - 1 generated tokens
         raise ValueError(f"steps must be <= max_len={cfg.max_len}, got {steps}")
     memory = encode(source, enc, cfg, ops)
     kv = {"memory_kv": encoder_kv(memory, dec, cfg, ops)} if reuse_kv else {"memory": memory}
@@ -64,8 +64,13 @@ def teacher_forced(source, target, vocab, enc, dec, cfg):  # -> dict of per-laye
     tgt_in = [BOS] + list(target[:-1])
     dec_w = []
     decode_cached(to_ids(tgt_in, vocab, "target"), dec, cfg, memory_kv=encoder_kv(memory, dec, cfg), weights=dec_w)
-    return {"enc": [w["self"] for w in enc_w], "self": [w["self"] for w in dec_w],
-            "cross": [w["cross"] for w in dec_w], "src": list(source), "tgt": tgt_in}
+    return {
+        "enc": [w["self"] for w in enc_w],
+        "self": [w["self"] for w in dec_w],
+        "cross": [w["cross"] for w in dec_w],
+        "src": list(source),
+        "tgt": tgt_in,
+    }
 
 
 # Region codes of a layout grid: which attention a cell belongs to. Used in chapter 8.
@@ -95,8 +100,8 @@ def prompt_layout(source, target, tags):  # -> (words, [L, L] bool, [L, L] regio
     words = prompt + list(target)
     mask = masks("decoder", len(words))[0]
     region = np.full(mask.shape, DEC_SELF)
-    region[:, :len(prompt)] = CROSS      # target rows reading the prompt do what cross-attention did
-    region[:len(prompt), :] = PROMPT     # the prompt reads itself, causally
+    region[:, : len(prompt)] = CROSS  # target rows reading the prompt do what cross-attention did
+    region[: len(prompt), :] = PROMPT  # the prompt reads itself, causally
     return words, mask, np.where(mask, region, CLOSED)
 
 
@@ -109,12 +114,18 @@ def layout_summary(source, target, tags):  # -> list of (name, grid side, open c
     two, _ = two_stack_layout(m, n)
     _, one, _ = prompt_layout(source, target, tags)
     start = 2  # the source begins after "French", ":"
-    src_one = one[start:start + m, start:start + m]
-    return [("two_stacks", len(two), int(two.sum()), bool(np.triu(two[:m, :m], 1).any())),
-            ("one_prompt", len(one), int(one.sum()), bool(np.triu(src_one, 1).any()))]
+    src_one = one[start : start + m, start : start + m]
+    return [
+        ("two_stacks", len(two), int(two.sum()), bool(np.triu(two[:m, :m], 1).any())),
+        ("one_prompt", len(one), int(one.sum()), bool(np.triu(src_one, 1).any())),
+    ]
 
 
-SUBLAYERS = (("self", ("ln1", "self")), ("cross", ("ln2", "cross")), ("ffn", ("ln3", "ff1", "ff2")))  # Used in chapter 8.
+SUBLAYERS = (
+    ("self", ("ln1", "self")),
+    ("cross", ("ln2", "cross")),
+    ("ffn", ("ln3", "ff1", "ff2")),
+)  # Used in chapter 8.
 
 
 def block_anatomy(cfg, seed=0):  # -> list of (sub-layer, encoder-block params or None, decoder-block params or None)

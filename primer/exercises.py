@@ -6,32 +6,39 @@ returning None) gets "not yet". Each exercise's reference is primer's own functi
 """
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
 from primer import counts, machines, masks
 from primer.attention import attention
 from primer.backprop import softmax_backward
+from primer.config import Config
+from primer.decoding import temperature_softmax, top_k_filter, top_p_filter
+from primer.encoder_decoder import two_stack_layout
+from primer.kv_cache import decode_step
+from primer.language import LANGS, labels, page_lang  # noqa: F401  (labels, page_lang: for the notebooks)
+from primer.machines import machine_for
+from primer.position import sinusoidal_encoding
+from primer.published import MODELS
 from primer.rnn import rnn_forward
 from primer.scores import additive_score, scaled_dot_score
+from primer.self_cross_heads import merge_heads, split_heads
 from primer.seq2seq import bahdanau_attention
 from primer.softmax import masked_softmax, softmax
 from primer.targets import next_token_pairs
-from primer.machines import machine_for
-from primer.config import Config
-from primer.encoder_decoder import two_stack_layout
-from primer.decoding import temperature_softmax, top_k_filter, top_p_filter
-from primer.self_cross_heads import merge_heads, split_heads
-from primer.kv_cache import decode_step
-from primer.published import MODELS
-from primer.language import LANGS, labels, page_lang  # noqa: F401  (labels, page_lang: for the notebooks)
-from primer.position import sinusoidal_encoding
 
-CJK_FONTS = ("Noto Sans CJK SC", "Noto Sans CJK JP", "Source Han Sans SC", "Microsoft YaHei", "PingFang SC",
-             "WenQuanYi Zen Hei", "SimHei")   # whichever is installed draws the Chinese labels
-TOL = 1e-9      # float answers: two correct formulas differ by rounding, far below this
+CJK_FONTS = (
+    "Noto Sans CJK SC",
+    "Noto Sans CJK JP",
+    "Source Han Sans SC",
+    "Microsoft YaHei",
+    "PingFang SC",
+    "WenQuanYi Zen Hei",
+    "SimHei",
+)  # whichever is installed draws the Chinese labels
+TOL = 1e-9  # float answers: two correct formulas differ by rounding, far below this
 
 
 def use_language(lang):
@@ -41,9 +48,13 @@ def use_language(lang):
     os.environ["PRIMER_LANG"] = lang
     import matplotlib
     from matplotlib import font_manager
+
     installed = {f.name for f in font_manager.fontManager.ttflist}
     cjk = [name for name in CJK_FONTS if name in installed] if lang == "zh" else []
-    matplotlib.rcParams["font.family"] = ["DejaVu Sans", *cjk]   # per-glyph fallback: Latin from DejaVu, Chinese from CJK
+    matplotlib.rcParams["font.family"] = [
+        "DejaVu Sans",
+        *cjk,
+    ]  # per-glyph fallback: Latin from DejaVu, Chinese from CJK
 
 
 def _t(key, **kw):
@@ -51,6 +62,7 @@ def _t(key, **kw):
 
 
 # ---- comparing an answer with primer's ----------------------------------------------------------
+
 
 def _shape(got, want):
     got = np.asarray(got)
@@ -106,7 +118,11 @@ def same_weights(got, want, mask=None):
 
 def same_value(got, want):
     """Return why got is not equal to want (ints, strings, lists), or None."""
-    if isinstance(want, (int, np.integer)) and not isinstance(got, (int, np.integer)) or isinstance(got, bool) != isinstance(want, bool):
+    if (
+        isinstance(want, (int, np.integer))
+        and not isinstance(got, (int, np.integer))
+        or isinstance(got, bool) != isinstance(want, bool)
+    ):
         return _t("type", got=type(got).__name__, want=type(want).__name__)
     if isinstance(want, (list, tuple)):
         got = list(got) if isinstance(got, (list, tuple)) else got
@@ -116,6 +132,7 @@ def same_value(got, want):
 
 def same_parts(compare):
     """Return a comparison of tuples, part by part, each with compare (None parts must be None)."""
+
     def parts(got, want):
         if not isinstance(got, tuple) or len(got) != len(want):
             return _t("type", got=type(got).__name__, want=f"tuple of {len(want)}")
@@ -124,23 +141,25 @@ def same_parts(compare):
             if why is not None:
                 return _t("part", k=k, why=why)
         return None
+
     return parts
 
 
 # ---- the exercises ------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Exercise:
     """One exercise: primer's answer, the inputs it is checked on, and how two answers are compared."""
 
     reference: Callable
-    cases: Callable            # () -> list of keyword-argument dicts, random and edge cases
+    cases: Callable  # () -> list of keyword-argument dicts, random and edge cases
     compare: Callable = same_array
-    weights_of: str | None = None   # compare with same_weights, reading the mask from this argument
+    weights_of: str | None = None  # compare with same_weights, reading the mask from this argument
 
 
 def _rng():
-    return np.random.default_rng(20240601)   # the same inputs on every run
+    return np.random.default_rng(20240601)  # the same inputs on every run
 
 
 def _sizes(*extra):
@@ -153,8 +172,13 @@ def _windows():
 
 def _softmax_rows():
     r = _rng()
-    return [dict(x=np.array([0.0])), dict(x=np.array([1000.0, 1001.0, 1002.0])), dict(x=np.array([-1000.0, -1000.5])),
-            dict(x=r.normal(size=(3, 5))), dict(x=r.normal(size=(2, 3, 4)) * 30)]
+    return [
+        dict(x=np.array([0.0])),
+        dict(x=np.array([1000.0, 1001.0, 1002.0])),
+        dict(x=np.array([-1000.0, -1000.5])),
+        dict(x=r.normal(size=(3, 5))),
+        dict(x=r.normal(size=(2, 3, 4)) * 30),
+    ]
 
 
 def _masked_scores():
@@ -162,38 +186,58 @@ def _masked_scores():
     for n_q, n_k in ((1, 1), (3, 3), (4, 6), (5, 5)):
         s = r.normal(size=(n_q, n_k)) * 3
         out.append(dict(scores=s, mask=masks.causal_mask(n_q, n_k)))
-    out.append(dict(scores=np.array([[50.0, 0.0, -50.0]] * 2), mask=np.array([[True, False, False], [False, True, True]])))
+    out.append(
+        dict(scores=np.array([[50.0, 0.0, -50.0]] * 2), mask=np.array([[True, False, False], [False, True, True]]))
+    )
     return out
 
 
 def _softmax_grads():
     r, out = _rng(), []
     for shape in ((1, 1), (3, 3), (5, 5), (2, 4, 4)):
-        w = masked_softmax(r.normal(size=shape) * 2, masks.causal_mask(shape[-1]))   # closed weights are exactly 0
+        w = masked_softmax(r.normal(size=shape) * 2, masks.causal_mask(shape[-1]))  # closed weights are exactly 0
         out.append(dict(dw=r.normal(size=shape), w=w))
-    out.append(dict(dw=np.array([[1.0, 5.0, -2.0]]), w=np.array([[0.5, 0.0, 0.5]])))  # a closed key's upstream gradient is ignored
+    out.append(
+        dict(dw=np.array([[1.0, 5.0, -2.0]]), w=np.array([[0.5, 0.0, 0.5]]))
+    )  # a closed key's upstream gradient is ignored
     return out
 
 
 def _qkv_mask():
     r, out = _rng(), []
     for n_q, n_k, d in ((1, 1, 2), (3, 3, 4), (4, 6, 3)):
-        out.append(dict(q=r.normal(size=(n_q, d)), k=r.normal(size=(n_k, d)), v=r.normal(size=(n_k, 2)),
-                        mask=masks.causal_mask(n_q, n_k)))
+        out.append(
+            dict(
+                q=r.normal(size=(n_q, d)),
+                k=r.normal(size=(n_k, d)),
+                v=r.normal(size=(n_k, 2)),
+                mask=masks.causal_mask(n_q, n_k),
+            )
+        )
     out.append(dict(q=r.normal(size=(5, 4)), k=r.normal(size=(5, 4)), v=r.normal(size=(5, 3)), mask=masks.full_mask(5)))
     return out
 
 
 def _qk():
     r = _rng()
-    return [dict(q=r.normal(size=(n_q, d)), k=r.normal(size=(n_k, d))) for n_q, n_k, d in ((1, 1, 1), (3, 4, 16), (5, 2, 64))]
+    return [
+        dict(q=r.normal(size=(n_q, d)), k=r.normal(size=(n_k, d)))
+        for n_q, n_k, d in ((1, 1, 1), (3, 4, 16), (5, 2, 64))
+    ]
 
 
 def _additive():
     r, out = _rng(), []
     for n_q, n_k, d_q, d_k, a in ((1, 1, 1, 1, 1), (3, 4, 2, 5, 3), (2, 6, 4, 4, 8)):
-        out.append(dict(q=r.normal(size=(n_q, d_q)), k=r.normal(size=(n_k, d_k)), w_q=r.normal(size=(d_q, a)),
-                        w_k=r.normal(size=(d_k, a)), v=r.normal(size=a)))
+        out.append(
+            dict(
+                q=r.normal(size=(n_q, d_q)),
+                k=r.normal(size=(n_k, d_k)),
+                w_q=r.normal(size=(d_q, a)),
+                w_k=r.normal(size=(d_k, a)),
+                v=r.normal(size=a),
+            )
+        )
     return out
 
 
@@ -204,15 +248,25 @@ def _bahdanau():
 def _rnn():
     r, out = _rng(), []
     for t, d, d_in in ((1, 1, 1), (4, 3, 2), (10, 8, 3)):
-        out.append(dict(x=r.normal(size=(t, d_in)), w=r.normal(size=(d, d)) * 0.5, u=r.normal(size=(d, d_in)), b=r.normal(size=d)))
+        out.append(
+            dict(
+                x=r.normal(size=(t, d_in)),
+                w=r.normal(size=(d, d)) * 0.5,
+                u=r.normal(size=(d, d_in)),
+                b=r.normal(size=d),
+            )
+        )
     out.append(dict(x=np.zeros((3, 2)), w=np.eye(2), u=np.ones((2, 2)), b=np.zeros(2)))
     return out
 
 
 def _logits_and_targets():
     r = _rng()
-    return [dict(z=np.array([[0.0]]), y=np.array([0])), dict(z=r.normal(size=(4, 5)), y=np.array([0, 4, 2, 2])),
-            dict(z=np.array([[1000.0, 0.0, -1000.0]]), y=np.array([2]))]
+    return [
+        dict(z=np.array([[0.0]]), y=np.array([0])),
+        dict(z=r.normal(size=(4, 5)), y=np.array([0, 4, 2, 2])),
+        dict(z=np.array([[1000.0, 0.0, -1000.0]]), y=np.array([2])),
+    ]
 
 
 def _split():
@@ -230,13 +284,26 @@ def _sinusoid():
 
 
 def _tokens():
-    return [dict(tokens=t, bos=b) for t in (["a", "b"], "the cat sat on the mat".split(), [7, 7, 3]) for b in (None, "<s>")]
+    return [
+        dict(tokens=t, bos=b) for t in (["a", "b"], "the cat sat on the mat".split(), [7, 7, 3]) for b in (None, "<s>")
+    ]
 
 
 def _reads_future():
     r = _rng()
-    return [dict(mask=m) for m in (masks.causal_mask(1), masks.full_mask(1), masks.causal_mask(4), masks.full_mask(3),
-                                   masks.window_mask(5, 2), r.random((5, 5)) < 0.5, np.eye(4, dtype=bool), np.eye(4, k=1, dtype=bool) | np.eye(4, dtype=bool))]
+    return [
+        dict(mask=m)
+        for m in (
+            masks.causal_mask(1),
+            masks.full_mask(1),
+            masks.causal_mask(4),
+            masks.full_mask(3),
+            masks.window_mask(5, 2),
+            r.random((5, 5)) < 0.5,
+            np.eye(4, dtype=bool),
+            np.eye(4, k=1, dtype=bool) | np.eye(4, dtype=bool),
+        )
+    ]
 
 
 def _rectangles():
@@ -258,8 +325,16 @@ def _choices():
 def _decode_steps():
     r, out = _rng(), []
     for t, d, d_k, d_v in ((0, 2, 1, 1), (1, 4, 2, 3), (5, 8, 4, 4)):
-        out.append(dict(x_new=r.normal(size=d), k_cache=r.normal(size=(t, d_k)), v_cache=r.normal(size=(t, d_v)),
-                        w_q=r.normal(size=(d, d_k)), w_k=r.normal(size=(d, d_k)), w_v=r.normal(size=(d, d_v))))
+        out.append(
+            dict(
+                x_new=r.normal(size=d),
+                k_cache=r.normal(size=(t, d_k)),
+                v_cache=r.normal(size=(t, d_v)),
+                w_q=r.normal(size=(d, d_k)),
+                w_k=r.normal(size=(d, d_k)),
+                w_v=r.normal(size=(d, d_v)),
+            )
+        )
     return out
 
 
@@ -268,9 +343,16 @@ def _cached_sizes():
 
 
 def _kv_shapes():
-    return [dict(n_layers=l, n_kv_heads=h, d_head=d, n_tokens=t, batch=b, bytes_per_value=p)
-            for l, h, d, t, b, p in ((1, 1, 1, 0, 1, 1), (4, 2, 8, 10, 1, 2), (32, 32, 128, 4096, 1, 2), (80, 8, 128, 4096, 8, 2),
-                                     (12, 12, 64, 1024, 4, 4))]
+    return [
+        dict(n_layers=l, n_kv_heads=h, d_head=d, n_tokens=t, batch=b, bytes_per_value=p)
+        for l, h, d, t, b, p in (
+            (1, 1, 1, 0, 1, 1),
+            (4, 2, 8, 10, 1, 2),
+            (32, 32, 128, 4096, 1, 2),
+            (80, 8, 128, 4096, 8, 2),
+            (12, 12, 64, 1024, 4, 4),
+        )
+    ]
 
 
 def _kv_models():
@@ -290,8 +372,11 @@ def _vocab_probs():
 
 def _temperatures():
     r = _rng()
-    return [dict(logits=z, temperature=t) for z in (np.array([0.0]), r.normal(size=6), np.array([500.0, 0.0, -500.0]))
-            for t in (0.1, 1.0, 5.0)]
+    return [
+        dict(logits=z, temperature=t)
+        for z in (np.array([0.0]), r.normal(size=6), np.array([500.0, 0.0, -500.0]))
+        for t in (0.1, 1.0, 5.0)
+    ]
 
 
 def _top_p():
@@ -308,21 +393,26 @@ def _prefix():
 
 def _prefix_reads(n_patches, n_text):
     n = n_patches + n_text
-    return masks.causal_mask(n) | (np.arange(n) < n_patches)[None, :]   # every row reads every patch, through the encoder
+    return (
+        masks.causal_mask(n) | (np.arange(n) < n_patches)[None, :]
+    )  # every row reads every patch, through the encoder
 
 
 def _self_attention_x():
     r = _rng()
-    return [dict(x=r.normal(size=(n, d)), mask=m) for n, d, m in
-            ((1, 2, masks.full_mask(1)), (4, 3, masks.causal_mask(4)), (6, 8, _prefix_reads(2, 4)))]
+    return [
+        dict(x=r.normal(size=(n, d)), mask=m)
+        for n, d, m in ((1, 2, masks.full_mask(1)), (4, 3, masks.causal_mask(4)), (6, 8, _prefix_reads(2, 4)))
+    ]
 
 
 EXERCISES = {
     "rnn_forward": Exercise(lambda x, w, u, b: rnn_forward(x, w, u, b), _rnn),
     "cross_entropy_error": Exercise(lambda z, y: softmax(z) - np.eye(z.shape[1])[y], _logits_and_targets),
     "additive_score": Exercise(additive_score, _additive),
-    "alignment_weights": Exercise(lambda s, h, w_s, w_h, v: bahdanau_attention(s, h, w_s, w_h, v)[1], _bahdanau,
-                                  same_weights),
+    "alignment_weights": Exercise(
+        lambda s, h, w_s, w_h, v: bahdanau_attention(s, h, w_s, w_h, v)[1], _bahdanau, same_weights
+    ),
     "scaled_dot_score": Exercise(scaled_dot_score, _qk),
     "softmax": Exercise(softmax, _softmax_rows, same_weights),
     "split_heads": Exercise(lambda x, h: split_heads(x, h), _split),
@@ -337,7 +427,9 @@ EXERCISES = {
     "next_token_pairs": Exercise(lambda tokens, bos: next_token_pairs(tokens, bos), _tokens, same_parts(same_value)),
     "reads_future": Exercise(lambda mask: bool(np.triu(mask, 1).any()), _reads_future, same_value),
     "cross_mask": Exercise(lambda n, m: masks.full_mask(n, m), _rectangles, same_mask),
-    "two_stack_mask": Exercise(lambda n_source, n_target: two_stack_layout(n_source, n_target)[0], _two_stacks, same_mask),
+    "two_stack_mask": Exercise(
+        lambda n_source, n_target: two_stack_layout(n_source, n_target)[0], _two_stacks, same_mask
+    ),
     "masks_for": Exercise(lambda machine, n, m: machines.masks(machine, n, m), _machines, same_parts(same_mask)),
     "machine_for": Exercise(machine_for, _choices, same_value),
     "decode_step": Exercise(decode_step, _decode_steps, same_parts(same_array)),
@@ -378,7 +470,9 @@ def verdict(name, fn):  # -> (status, message); status is 'passed', 'not_yet' or
         except NotImplementedError:
             return "not_yet", _t("not_yet", name=name)
         except Exception as error:  # the reader's code: report it, do not stop the notebook
-            return "failed", _t("failed", name=name, call=call, why=_t("raised", error=f"{type(error).__name__}: {error}"))
+            return "failed", _t(
+                "failed", name=name, call=call, why=_t("raised", error=f"{type(error).__name__}: {error}")
+            )
         if got is None:
             return "not_yet", _t("not_yet", name=name)
         why = same_weights(got, want, case[ex.weights_of]) if ex.weights_of else ex.compare(got, want)

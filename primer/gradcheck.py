@@ -61,10 +61,10 @@ def self_attention_jacobian(x, w_q, w_k, w_v, mask=None):  # [n, d], ... -> [n, 
     q, k, v = x @ w_q, x @ w_k, x @ w_v
     out, a = attention(q, k, v, mask)
     scale = np.sqrt(q.shape[1])
-    dev = v[None, :, :] - out[:, None, :]                       # [i, l, d_v]: v_l - out_i
-    jac = np.einsum("im,ba->iamb", a, w_v)                      # value path
-    jac += np.einsum("im,ima,ib->iamb", a, dev, q @ w_k.T) / scale   # key path
-    query = np.einsum("il,ila,lb->iab", a, dev, k @ w_q.T) / scale   # query path, only at m = i
+    dev = v[None, :, :] - out[:, None, :]  # [i, l, d_v]: v_l - out_i
+    jac = np.einsum("im,ba->iamb", a, w_v)  # value path
+    jac += np.einsum("im,ima,ib->iamb", a, dev, q @ w_k.T) / scale  # key path
+    query = np.einsum("il,ila,lb->iab", a, dev, k @ w_q.T) / scale  # query path, only at m = i
     jac[np.arange(n), :, np.arange(n), :] += query
     return jac
 
@@ -74,7 +74,7 @@ def gradient_reach(jac):  # [n_out, e, n_in, d] -> [n_out, n_in]
     jac = float_array("jac", jac, min_ndim=4)
     if jac.ndim != 4:
         raise ValueError(f"jac must have shape [n_out, e, n_in, d], got {jac.shape}")
-    return np.sqrt((jac ** 2).sum(axis=(1, 3)))
+    return np.sqrt((jac**2).sum(axis=(1, 3)))
 
 
 def max_relative_error(a, b):  # [...], [...] -> float

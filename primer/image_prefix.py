@@ -36,10 +36,10 @@ def vision_sensor(image, seed, patch, cfg=CFG):  # [s, s] -> [p, d]
     """Encode image patches with a full mask (an encoder), then project them to the decoder's width. Used in chapter 13."""
     patches = patchify(image, patch)
     rng = np.random.default_rng(nonneg_int("seed", seed) + 1000)
-    w_in = rng.normal(0.0, patch ** -1, (patches.shape[1], cfg.d_model))
-    w_proj = rng.normal(0.0, cfg.d_model ** -0.5, (cfg.d_model, cfg.d_model))
+    w_in = rng.normal(0.0, patch**-1, (patches.shape[1], cfg.d_model))
+    w_proj = rng.normal(0.0, cfg.d_model**-0.5, (cfg.d_model, cfg.d_model))
     enc = init_stack(seed, cfg)
-    x = patches @ w_in + enc["wpe"][:patches.shape[0]]
+    x = patches @ w_in + enc["wpe"][: patches.shape[0]]
     h = blocks(x, enc, cfg, masks("encoder", len(x))[0])
     return layer_norm(h, enc["ln_f"]) @ w_proj
 
@@ -54,7 +54,7 @@ def prefix_forward(image, text, params, seed, patch, cfg=CFG):  # -> [p + n, voc
     p = prefix.shape[0]
     if p + ids.size > cfg.max_len:
         raise ValueError(f"patches + len(text) must be <= max_len={cfg.max_len}, got {p + ids.size}")
-    x = np.concatenate([prefix, params["wte"][ids]]) + params["wpe"][:p + ids.size]
+    x = np.concatenate([prefix, params["wte"][ids]]) + params["wpe"][: p + ids.size]
     h = blocks(x, params, cfg, masks("decoder", len(x))[0])
     return logits(layer_norm(h, params["ln_f"]), params)
 
@@ -65,18 +65,22 @@ def prefix_dependence(image, text, params, seed, patch, cfg=CFG):  # -> [p + n, 
     ids = tokenize(text)
     side = image.shape[0] // patch
     changed_pixels = []
-    for j in range(side * side):        # one pixel of patch j, nudged
+    for j in range(side * side):  # one pixel of patch j, nudged
         changed = image.copy()
         r, c = divmod(j, side)
         changed[r * patch, c * patch] += 1.0
         changed_pixels.append((changed, ids))
     changed_text = [(image, nudge(ids, j, cfg.vocab_size)) for j in range(ids.size)]
-    moved = movement(lambda inp: prefix_forward(inp[0], detokenize(inp[1]), params, seed, patch, cfg), (image, ids),
-                     changed_pixels + changed_text)
+    moved = movement(
+        lambda inp: prefix_forward(inp[0], detokenize(inp[1]), params, seed, patch, cfg),
+        (image, ids),
+        changed_pixels + changed_text,
+    )
     return moved > BOUND
 
 
 # ---- how many kinds of block each design needs
+
 
 def _signature(p):
     return tuple(sorted((k, tuple(np.shape(w))) for k, sub in p.items() for w in _leaves(sub)))
@@ -96,8 +100,10 @@ def block_kinds(seed, cfg=CFG):
     decoder-only: one stack of self-attention blocks. encoder-decoder: an encoder stack plus a
     decoder stack whose blocks also carry cross-attention, n_layers each.
     """
-    stacks = {"decoder-only": [init_stack(seed, cfg)],
-              "encoder-decoder": [init_stack(seed, cfg), init_stack(seed + 1, cfg, cross=True)]}
+    stacks = {
+        "decoder-only": [init_stack(seed, cfg)],
+        "encoder-decoder": [init_stack(seed, cfg), init_stack(seed + 1, cfg, cross=True)],
+    }
     order = ("self", "cross", "ff1")
     out = {}
     for design, parts in stacks.items():

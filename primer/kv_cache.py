@@ -47,7 +47,9 @@ class KVCache:
         return self.k[layer], self.v[layer]
 
 
-def decode_cached(tokens, params, cfg, cache=None, ops=None, *, memory=None, memory_kv=None, weights=None):  # [m] -> [m, vocab]
+def decode_cached(
+    tokens, params, cfg, cache=None, ops=None, *, memory=None, memory_kv=None, weights=None
+):  # [m] -> [m, vocab]
     """Run m tokens through the decoder at positions t .. t + m - 1, reading the cached K/V of the t earlier ones.
 
     The new tokens' K/V rows are appended to the cache. With m = 1 this is one step of incremental
@@ -61,14 +63,18 @@ def decode_cached(tokens, params, cfg, cache=None, ops=None, *, memory=None, mem
         raise ValueError("cache must be made for the same Config as the model")
     t = 0 if cache is None else cache.length
     x = embed(tokens, params, cfg, start=t)
-    self_mask = masks("decoder", tokens.size, past=t)[0]   # new rows read every cached key and the new ones up to their own
+    self_mask = masks("decoder", tokens.size, past=t)[
+        0
+    ]  # new rows read every cached key and the new ones up to their own
     h, w = stack(x, params, cfg, self_mask, memory=memory, ops=ops, memory_kv=memory_kv, cache=cache)
     if weights is not None:
         weights.extend(w)
     return logits(h, params)
 
 
-def decode_step(x_new, k_cache, v_cache, w_q, w_k, w_v):  # [d], [t, d_k], [t, d_v], [d, d_k], [d, d_k], [d, d_v] -> ([d_v], [t+1, d_k], [t+1, d_v])
+def decode_step(
+    x_new, k_cache, v_cache, w_q, w_k, w_v
+):  # [d], [t, d_k], [t, d_v], [d, d_k], [d, d_k], [d, d_v] -> ([d_v], [t+1, d_k], [t+1, d_v])
     """Run one cached single-head attention step: project the new row, append its k and v, attend once.
 
     Used in chapter 10 (kv-cache), where a dozen lines of numpy are checked against it.
@@ -86,16 +92,18 @@ def decode_step(x_new, k_cache, v_cache, w_q, w_k, w_v):  # [d], [t, d_k], [t, d
         if cache.ndim != 2 or cache.shape[1] != width:
             raise ValueError(f"{name} must have shape [t, {width}], got {cache.shape}")
     if k_cache.shape[0] != v_cache.shape[0]:
-        raise ValueError(f"k_cache and v_cache must hold the same number of rows, got {k_cache.shape[0]} and {v_cache.shape[0]}")
+        raise ValueError(
+            f"k_cache and v_cache must hold the same number of rows, got {k_cache.shape[0]} and {v_cache.shape[0]}"
+        )
     k_cache = np.vstack([k_cache, x_new @ w_k])
     v_cache = np.vstack([v_cache, x_new @ w_v])
-    out, _ = attention((x_new @ w_q)[None, :], k_cache, v_cache)   # one query, every key: nothing to mask
+    out, _ = attention((x_new @ w_q)[None, :], k_cache, v_cache)  # one query, every key: nothing to mask
     return out[0], k_cache, v_cache
 
 
 def layer_kv(tokens, params, cfg, mask):  # [n], [n, n] -> (per layer ([h, n, d_head], [h, n, d_head]), [n, vocab])
     """Run the stack under a mask and return every layer's self-attention K/V and the final logits. Used in chapter 10."""
-    cache = KVCache(cfg)   # an empty cache just collects what each layer projects
+    cache = KVCache(cfg)  # an empty cache just collects what each layer projects
     h, _ = stack(embed(tokens, params, cfg), params, cfg, mask, cache=cache)
     return list(zip(cache.k, cache.v)), logits(h, params)
 
@@ -114,11 +122,14 @@ def old_rows_drift(tokens, new_token, params, cfg, machine="decoder"):  # [n], i
     def drift(pick):  # pick: (per-layer K/V, logits) -> array with positions first
         def run(t):
             return pick(*layer_kv(t, params, cfg, masks(machine, t.size)[0]))
+
         return float(movement(run, tokens, [longer]).max())
 
-    return {"k": [drift(lambda kv, out, i=i: np.moveaxis(kv[i][0], 1, 0)) for i in range(cfg.n_layers)],
-            "v": [drift(lambda kv, out, i=i: np.moveaxis(kv[i][1], 1, 0)) for i in range(cfg.n_layers)],
-            "logits": drift(lambda kv, out: out)}
+    return {
+        "k": [drift(lambda kv, out, i=i: np.moveaxis(kv[i][0], 1, 0)) for i in range(cfg.n_layers)],
+        "v": [drift(lambda kv, out, i=i: np.moveaxis(kv[i][1], 1, 0)) for i in range(cfg.n_layers)],
+        "logits": drift(lambda kv, out: out),
+    }
 
 
 def new_row_dependence(q, k, v, seed=0):  # [n, d_k], [n, d_k], [n, d_v] -> dict
@@ -130,14 +141,15 @@ def new_row_dependence(q, k, v, seed=0):  # [n, d_k], [n, d_k], [n, d_v] -> dict
     q, k, v = float_array("q", q, min_ndim=2), float_array("k", k, min_ndim=2), float_array("v", v, min_ndim=2)
     n = q.shape[0]
     if n < 2 or k.shape[0] != n or v.shape[0] != n:
-        raise ValueError(f"q, k and v must have the same number of rows n >= 2, got {q.shape[0]}, {k.shape[0]}, {v.shape[0]}")
+        raise ValueError(
+            f"q, k and v must have the same number of rows n >= 2, got {q.shape[0]}, {k.shape[0]}, {v.shape[0]}"
+        )
     rng = np.random.default_rng(seed)
     mask = masks("decoder", n)[0]
     variants = []
-    for i in range(3):                    # q, then k, then v: old rows replaced by noise
+    for i in range(3):  # q, then k, then v: old rows replaced by noise
         qkv = [q.copy(), k.copy(), v.copy()]
         qkv[i][:-1] = rng.normal(size=qkv[i][:-1].shape)
         variants.append(qkv)
     moved = movement(lambda qkv: attention(*qkv, mask)[0][-1:], (q, k, v), variants)[0]
     return dict(zip(("q", "k", "v"), map(float, moved)))
-

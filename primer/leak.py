@@ -19,19 +19,19 @@ from primer.vocab import to_ids
 class LeakResult:
     """Per-position max |Δ| of the logits when one token changes, with and without the mask. Used in chapter 7."""
 
-    position: int              # where the token was changed
-    delta_masked: np.ndarray   # [n]
+    position: int  # where the token was changed
+    delta_masked: np.ndarray  # [n]
     delta_unmasked: np.ndarray  # [n]
 
     @property
     def earlier_masked(self):
         """Return the largest |Δ| at positions before the change, with the causal mask."""
-        return float(self.delta_masked[:self.position].max()) if self.position else 0.0
+        return float(self.delta_masked[: self.position].max()) if self.position else 0.0
 
     @property
     def earlier_unmasked(self):
         """Return the largest |Δ| at positions before the change, with a full mask."""
-        return float(self.delta_unmasked[:self.position].max()) if self.position else 0.0
+        return float(self.delta_unmasked[: self.position].max()) if self.position else 0.0
 
 
 def leak_test(tokens, position, new_token, params, cfg):  # [n], int, int -> LeakResult
@@ -45,8 +45,10 @@ def leak_test(tokens, position, new_token, params, cfg):  # [n], int, int -> Lea
         raise ValueError(f"new_token must differ from tokens[position]={tokens[position]}, or nothing changes")
     changed = tokens.copy()
     changed[position] = new_token
-    deltas = [movement(lambda t: logits(run(machine, t, params, cfg), params), tokens, [changed])[:, 0]
-              for machine in ("decoder", "encoder")]
+    deltas = [
+        movement(lambda t: logits(run(machine, t, params, cfg), params), tokens, [changed])[:, 0]
+        for machine in ("decoder", "encoder")
+    ]
     return LeakResult(int(position), deltas[0], deltas[1])
 
 

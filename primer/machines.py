@@ -12,7 +12,7 @@ import numpy as np
 from primer._checks import nonneg_int, positive_int
 from primer.masks import causal_mask, full_mask
 
-MACHINES = ("encoder", "decoder", "encoder-decoder")   # Used in chapters 9 (choosing) and 12 (sampling-pipeline).
+MACHINES = ("encoder", "decoder", "encoder-decoder")  # Used in chapters 9 (choosing) and 12 (sampling-pipeline).
 
 
 def check_machine(machine):  # str -> str
@@ -33,9 +33,11 @@ def masks(machine, n, m=None, *, past=0):  # -> ([n, past + n], [n, m] or None)
     n, past = positive_int("n", n), nonneg_int("past", past)
     if machine == "encoder":
         if past:
-            raise ValueError(f"past must be 0 for the encoder (a full mask lets new tokens change old rows), got {past}")
+            raise ValueError(
+                f"past must be 0 for the encoder (a full mask lets new tokens change old rows), got {past}"
+            )
         return full_mask(n), None
-    self_mask = causal_mask(n, past + n)   # the new rows are the last n of past + n
+    self_mask = causal_mask(n, past + n)  # the new rows are the last n of past + n
     if machine == "decoder":
         return self_mask, None
     if m is None:
@@ -71,10 +73,10 @@ OUTPUTS = ("label", "span", "text", "translation")
 # Two questions decide it: is the output new tokens written one by one, and do those tokens read
 # a separate, complete input (another language, another modality)?
 _QUESTIONS = {
-    "label": (False, False),        # one class for the whole input
-    "span": (False, False),         # a start and an end position inside the input
-    "text": (True, False),          # a continuation of the input, token by token
-    "translation": (True, True),    # new tokens that read a whole sentence of another language
+    "label": (False, False),  # one class for the whole input
+    "span": (False, False),  # a start and an end position inside the input
+    "text": (True, False),  # a continuation of the input, token by token
+    "translation": (True, True),  # new tokens that read a whole sentence of another language
 }
 
 EXAMPLE_MODEL = {"encoder": "BERT-base", "decoder": "GPT-1", "encoder-decoder": "T5-base"}

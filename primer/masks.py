@@ -21,7 +21,9 @@ def causal_mask(n_q, n_k=None):  # -> [n_q, n_k]
     n_q = positive_int("n_q", n_q)
     n_k = n_q if n_k is None else positive_int("n_k", n_k)
     if n_k < n_q:
-        raise ValueError(f"n_k must be >= n_q for a causal mask (queries are the last n_q of n_k positions), got n_q={n_q}, n_k={n_k}")
+        raise ValueError(
+            f"n_k must be >= n_q for a causal mask (queries are the last n_q of n_k positions), got n_q={n_q}, n_k={n_k}"
+        )
     return np.tri(n_q, n_k, k=n_k - n_q, dtype=bool)
 
 
@@ -34,10 +36,12 @@ def window_mask(n, window):  # -> [n, n]
     """
     n = positive_int("n", n)
     if isinstance(window, (int, np.integer)) and not isinstance(window, bool) and window < 1:
-        raise ValueError(f"window must be >= 1 (it counts the query's own key): at window={window} "
-                         f"every row has no key left, and its softmax would be 0/0")
+        raise ValueError(
+            f"window must be >= 1 (it counts the query's own key): at window={window} "
+            f"every row has no key left, and its softmax would be 0/0"
+        )
     window = positive_int("window", window)
-    too_old = np.tri(n, n, k=-window, dtype=bool)   # key j <= i - window
+    too_old = np.tri(n, n, k=-window, dtype=bool)  # key j <= i - window
     return causal_mask(n) & ~too_old
 
 
@@ -54,8 +58,8 @@ def additive_mask(mask, fill=-np.inf):  # [..., n_q, n_k] bool -> same shape, fl
 
 # ---- padding: a batch of sentences of different lengths ---------------------------------------
 
-PAD_SIDES = ("right", "left")          # where the padding goes; used in chapter 5
-PADDED_QUERIES = ("self", "and")       # what a padded query reads: only itself (primer), or the plain AND
+PAD_SIDES = ("right", "left")  # where the padding goes; used in chapter 5
+PADDED_QUERIES = ("self", "and")  # what a padded query reads: only itself (primer), or the plain AND
 
 
 def key_padding_mask(lengths, n, *, side="right"):  # [batch] -> [batch, n]
@@ -68,7 +72,9 @@ def key_padding_mask(lengths, n, *, side="right"):  # [batch] -> [batch, n]
         raise ValueError(f"lengths must be a non-empty 1-D list of sentence lengths, got shape {raw.shape}")
     lengths = np.array([int_at_least("lengths", x, 1) for x in raw.tolist()])
     if lengths.max() > n:
-        raise ValueError(f"lengths must be <= n (every sentence fits the padded length), got max {lengths.max()} > n={n}")
+        raise ValueError(
+            f"lengths must be <= n (every sentence fits the padded length), got max {lengths.max()} > n={n}"
+        )
     j = np.arange(n)
     if side == "right":
         return j[None, :] < lengths[:, None]
@@ -87,9 +93,9 @@ def batch_mask(lengths, n, *, causal=False, side="right", padded_queries="self")
         raise ValueError(f"causal must be True or False, got {causal!r}")
     if padded_queries not in PADDED_QUERIES:
         raise ValueError(f"padded_queries must be one of {PADDED_QUERIES}, got {padded_queries!r}")
-    real = key_padding_mask(lengths, n, side=side)                       # [batch, n]
-    base = causal_mask(n) if causal else full_mask(n)                    # [n, n]
-    mask = base[None, :, :] & real[:, None, :]                           # a key must be allowed AND real
+    real = key_padding_mask(lengths, n, side=side)  # [batch, n]
+    base = causal_mask(n) if causal else full_mask(n)  # [n, n]
+    mask = base[None, :, :] & real[:, None, :]  # a key must be allowed AND real
     if padded_queries == "and":
         return mask
     return np.where(real[:, :, None], mask, np.eye(n, dtype=bool)[None])  # padded query rows: the diagonal
@@ -99,5 +105,7 @@ def empty_rows(mask):  # [..., n_q, n_k] -> [..., n_q]
     """Return True for each query row with no open key, whose softmax would be 0/0. Used in chapter 5."""
     mask = np.asarray(mask)
     if mask.dtype != bool or mask.ndim < 2:
-        raise ValueError(f"mask must be a bool array of at least 2 dimensions, got dtype {mask.dtype}, ndim {mask.ndim}")
+        raise ValueError(
+            f"mask must be a bool array of at least 2 dimensions, got dtype {mask.dtype}, ndim {mask.ndim}"
+        )
     return ~mask.any(axis=-1)

@@ -19,7 +19,9 @@ SENTENCE = ("the", "cat", "sat", "on", "the", "mat")
 MASKED_POSITION = 2
 
 # A longer sentence, so that 15 % of it is a whole number of tokens, and the seed of the draw; used in chapter 6.
-LONG_SENTENCE = tuple("the cat sat on the mat while the dog slept by the fire and the bird sang outside the window".split())
+LONG_SENTENCE = tuple(
+    "the cat sat on the mat while the dog slept by the fire and the bird sang outside the window".split()
+)
 MASK_RATE = 0.15
 MASK_SEED = 0
 
@@ -29,7 +31,9 @@ ALPHA = 1.0
 
 # The corpus the counting model is built from. "the cat sat" never occurs in it: the model has to
 # put "cat" on the left and "sat on the ..." on the right together itself. Used in chapter 6.
-CORPUS = tuple(s.split() for s in """
+CORPUS = tuple(
+    s.split()
+    for s in """
 the cat ate the fish
 the cat ate its dinner
 the cat ate the bird
@@ -70,7 +74,9 @@ the sun rose over the hill
 my mother sat by the fire
 the boy slept in the car
 we ate our dinner
-""".strip().splitlines())
+""".strip().splitlines()
+)
+
 
 def mask_tokens(tokens, rate=MASK_RATE, seed=MASK_SEED, vocab=None):  # [n] words -> (list of rows, [n] words)
     """Pick round(rate * n) positions as BERT does, and apply the 80/10/10 rule to each.

@@ -48,10 +48,10 @@ def permutation_gap(f, x, perm):  # f: [n, d] -> [n, e]; [n, d], [n] -> float
 
 # ---- chapter 4's order example: 「狗 咬 人」 and 「人 咬 狗」 through one multi-head block.
 ORDER_TOKENS = ("狗", "咬", "人")
-ORDER_SWAP = (2, 1, 0)          # 狗 咬 人 -> 人 咬 狗
+ORDER_SWAP = (2, 1, 0)  # 狗 咬 人 -> 人 咬 狗
 ORDER_D, ORDER_HEADS = 8, 2
 _rng = np.random.default_rng(24)
-ORDER_X = _rng.normal(size=(3, ORDER_D))                                       # seeded word vectors
+ORDER_X = _rng.normal(size=(3, ORDER_D))  # seeded word vectors
 ORDER_W = tuple(_rng.normal(scale=0.6, size=(ORDER_D, ORDER_D)) for _ in range(4))  # W_q, W_k, W_v, W_o
 del _rng
 

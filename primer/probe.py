@@ -43,7 +43,7 @@ def movement(run, base, variants):  # run: input -> [n, ...]; -> [n, len(variant
         moved = np.asarray(run(variant), dtype=float)
         if moved.shape[0] < out.shape[0] or moved.shape[1:] != out.shape[1:]:
             raise ValueError(f"run(variant) must keep base's rows {out.shape}, got shape {moved.shape}")
-        columns.append(np.abs(moved[:len(out)] - out).reshape(len(out), -1).max(axis=1))
+        columns.append(np.abs(moved[: len(out)] - out).reshape(len(out), -1).max(axis=1))
     if not columns:
         raise ValueError("variants must hold at least one changed input")
     return np.stack(columns, axis=1)
@@ -77,10 +77,16 @@ def influence(machine, tokens, source, cfg, seeds):  # -> ([n, n], [n, m] or Non
     """
     tokens = np.asarray(tokens)
     source = np.asarray(source) if check_machine(machine) == "encoder-decoder" else None
-    own = movement(lambda t: run_seeded(machine, t, cfg, seeds, source), tokens,
-                   [nudge(tokens, j, cfg.vocab_size) for j in range(len(tokens))])
+    own = movement(
+        lambda t: run_seeded(machine, t, cfg, seeds, source),
+        tokens,
+        [nudge(tokens, j, cfg.vocab_size) for j in range(len(tokens))],
+    )
     if source is None:
         return own, None
-    src = movement(lambda s: run_seeded(machine, tokens, cfg, seeds, s), source,
-                   [nudge(source, j, cfg.vocab_size) for j in range(len(source))])
+    src = movement(
+        lambda s: run_seeded(machine, tokens, cfg, seeds, s),
+        source,
+        [nudge(source, j, cfg.vocab_size) for j in range(len(source))],
+    )
     return own, src

@@ -74,15 +74,18 @@ def rnn_forward(x, w, u, b, h0=None, *, activation="tanh"):  # [T, d_in], [d, d]
 
 class RNNGrads(NamedTuple):
     """Gradients of a loss L with respect to every hidden state, the parameters, h0 and the inputs. Used in chapter 1 (rnn)."""
-    h: np.ndarray   # [T, d]: dL/dh_t, all paths through later steps included
-    w: np.ndarray   # [d, d]
-    u: np.ndarray   # [d, d_in]
-    b: np.ndarray   # [d]
+
+    h: np.ndarray  # [T, d]: dL/dh_t, all paths through later steps included
+    w: np.ndarray  # [d, d]
+    u: np.ndarray  # [d, d_in]
+    b: np.ndarray  # [d]
     h0: np.ndarray  # [d]
-    x: np.ndarray   # [T, d_in]
+    x: np.ndarray  # [T, d_in]
 
 
-def rnn_backward(x, h, w, u, b, dh_out, h0=None, *, activation="tanh"):  # [T, d_in], [T, d], [d, d], [d, d_in], [d], [T, d], [d] -> RNNGrads
+def rnn_backward(
+    x, h, w, u, b, dh_out, h0=None, *, activation="tanh"
+):  # [T, d_in], [T, d], [d, d], [d, d_in], [d], [T, d], [d] -> RNNGrads
     """Backpropagate through time, given h from rnn_forward and dh_out[t] = the loss's direct dL/dh_t. Used in chapter 1 (rnn)."""
     activation = _activation(activation)
     x, w, u, b, h0 = _check_shapes(x, w, u, b, h0)
@@ -112,11 +115,12 @@ def rnn_backward(x, h, w, u, b, dh_out, h0=None, *, activation="tanh"):  # [T, d
 
 class Readout(NamedTuple):
     """A per-step readout z_t = V h_t + c, its loss and its error terms. Used in chapter 1 (rnn)."""
-    loss: float          # L = sum over t of L_t
-    y_hat: np.ndarray    # [T, k]: the prediction (z itself for mse, softmax(z) for cross_entropy)
-    target: np.ndarray   # [T, k]: y (one-hot rows for cross_entropy)
-    error: np.ndarray    # [T, k]: dL/dz_t = y_hat_t - y_t, the error term
-    dh: np.ndarray       # [T, d]: dL_t/dh_t = V^T (y_hat_t - y_t), the direct term rnn_backward takes as dh_out
+
+    loss: float  # L = sum over t of L_t
+    y_hat: np.ndarray  # [T, k]: the prediction (z itself for mse, softmax(z) for cross_entropy)
+    target: np.ndarray  # [T, k]: y (one-hot rows for cross_entropy)
+    error: np.ndarray  # [T, k]: dL/dz_t = y_hat_t - y_t, the error term
+    dh: np.ndarray  # [T, d]: dL_t/dh_t = V^T (y_hat_t - y_t), the direct term rnn_backward takes as dh_out
 
 
 def readout(h, v, c, y, *, loss):  # [T, d], [k, d], [k], [T, k] (mse) or [T] class ids (cross_entropy) -> Readout

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from primer._checks import nonneg_int
+from primer.config import Config
 from primer.decoding import generate
 from primer.machines import check_machine, masks
-from primer.config import Config
 from primer.probe import movement, nudge
 from primer.rounding import BOUND
 from primer.transformer import embed, encode, init_stack, layer_norm, logits, stack
@@ -21,7 +21,7 @@ from primer.transformer import embed, encode, init_stack, layer_norm, logits, st
 # The toy character vocabulary (one id per character, 32 of them) and the tiny model over it; used in chapters 12 and 13.
 VOCAB = " abcdefghijklmnopqrstuvwxyz.,!?'"
 CFG = Config(vocab_size=len(VOCAB), d_model=16, n_heads=4, d_ff=32, n_layers=2, max_len=64)
-STAGES = ("tokenize", "embed", "blocks", "final_norm", "logits", "sample", "loop")   # Used in chapter 12.
+STAGES = ("tokenize", "embed", "blocks", "final_norm", "logits", "sample", "loop")  # Used in chapter 12.
 
 
 def tokenize(text):  # str -> [n]
@@ -94,12 +94,12 @@ def run(text, params, *, n_new, temperature, seed, greedy=False, cfg=CFG):
     out = generate(ids, params, cfg, n_new + 1, greedy=greedy, temperature=temperature, rng=rng)
     first = forward(ids, params, cfg, "decoder")
     stages = [Stage("tokenize", ids.copy())] + [Stage(k, first[k]) for k in ("embed", "blocks", "final_norm", "logits")]
-    stages.append(Stage("sample", out[ids.size:ids.size + 1]))
+    stages.append(Stage("sample", out[ids.size : ids.size + 1]))
     grid = np.full((n_new + 1, ids.size + n_new), -1)
     for k in range(n_new + 1):
-        grid[k, :ids.size + k] = out[:ids.size + k]
+        grid[k, : ids.size + k] = out[: ids.size + k]
     stages.append(Stage("loop", grid))
-    return stages, detokenize(out[:ids.size + n_new])
+    return stages, detokenize(out[: ids.size + n_new])
 
 
 def dependence(text, machine, source, params, encoder_seed, cfg=CFG):  # -> [n, n + m] bool
@@ -111,10 +111,16 @@ def dependence(text, machine, source, params, encoder_seed, cfg=CFG):  # -> [n, 
     """
     ids, src = tokenize(text), tokenize(source)
     memory = source_memory(source, encoder_seed, cfg) if check_machine(machine) == "encoder-decoder" else None
-    own = movement(lambda t: forward(t, params, cfg, machine, memory)["logits"], ids,
-                   [nudge(ids, j, cfg.vocab_size) for j in range(ids.size)])
+    own = movement(
+        lambda t: forward(t, params, cfg, machine, memory)["logits"],
+        ids,
+        [nudge(ids, j, cfg.vocab_size) for j in range(ids.size)],
+    )
     if memory is None:
         return np.concatenate([own > BOUND, np.zeros((ids.size, src.size), bool)], axis=1)
-    cross = movement(lambda s: forward(ids, params, cfg, machine, source_memory(detokenize(s), encoder_seed, cfg))["logits"], src,
-                     [nudge(src, j, cfg.vocab_size) for j in range(src.size)])
+    cross = movement(
+        lambda s: forward(ids, params, cfg, machine, source_memory(detokenize(s), encoder_seed, cfg))["logits"],
+        src,
+        [nudge(src, j, cfg.vocab_size) for j in range(src.size)],
+    )
     return np.concatenate([own, cross], axis=1) > BOUND

@@ -17,7 +17,9 @@ def _pair(q, k, *, same_width):
     return q, k
 
 
-def additive_score(q, k, w_q, w_k, v):  # [..., n_q, d_q], [..., n_k, d_k], [d_q, d_a], [d_k, d_a], [d_a] -> [..., n_q, n_k]
+def additive_score(
+    q, k, w_q, w_k, v
+):  # [..., n_q, d_q], [..., n_k, d_k], [d_q, d_a], [d_k, d_a], [d_a] -> [..., n_q, n_k]
     """Return Bahdanau's additive score v . tanh(q W_q + k W_k) for every (query, key) pair: a one-layer MLP per pair.
 
     The weights are [d_in, d_a], applied as q @ w_q like every projection in primer. In chapter 2 the
@@ -32,7 +34,9 @@ def additive_score(q, k, w_q, w_k, v):  # [..., n_q, d_q], [..., n_k, d_k], [d_q
     if w_k.ndim != 2 or w_k.shape[0] != k.shape[-1]:
         raise ValueError(f"w_k must have shape [d_k, d_a] with d_k = {k.shape[-1]}, got {w_k.shape}")
     if w_k.shape[1] != w_q.shape[1] or v.shape != (w_q.shape[1],):
-        raise ValueError(f"w_q, w_k and v must share the hidden width d_a, got w_q {w_q.shape}, w_k {w_k.shape}, v {v.shape}")
+        raise ValueError(
+            f"w_q, w_k and v must share the hidden width d_a, got w_q {w_q.shape}, w_k {w_k.shape}, v {v.shape}"
+        )
     hidden = np.tanh((q @ w_q)[..., :, None, :] + (k @ w_k)[..., None, :, :])  # [..., n_q, n_k, d_a]
     return hidden @ v
 
@@ -64,12 +68,14 @@ def score_variance(d_k, n_samples=20_000, seed=0):  # -> (float, float)
     n_samples = positive_int("n_samples", n_samples)
     if n_samples < 2:
         raise ValueError(f"n_samples must be >= 2 to measure a variance, got {n_samples}")
-    if isinstance(seed, (int, np.integer)):   # a seeded draw is a pure function of its arguments: remember it
+    if isinstance(seed, (int, np.integer)):  # a seeded draw is a pure function of its arguments: remember it
         return _seeded_score_variance(d_k, n_samples, int(seed))
     return _score_variance(d_k, n_samples, seed)
 
 
-@functools.lru_cache(maxsize=64)   # chapter 3 asks for the same draws four times (table, chart; zh, en): ~1 s each at d_k 1024
+@functools.lru_cache(
+    maxsize=64
+)  # chapter 3 asks for the same draws four times (table, chart; zh, en): ~1 s each at d_k 1024
 def _seeded_score_variance(d_k, n_samples, seed):
     return _score_variance(d_k, n_samples, seed)
 
@@ -93,7 +99,9 @@ def softmax_saturation(d_k, n_keys=16, n_trials=2_000, seed=0):  # -> dict
     n_trials = positive_int("n_trials", n_trials)
     if n_keys < 2:
         raise ValueError(f"n_keys must be >= 2 for a softmax to have a choice, got {n_keys}")
-    if isinstance(seed, (int, np.integer)):   # as score_variance: a seeded draw is remembered; each caller gets its own dict
+    if isinstance(
+        seed, (int, np.integer)
+    ):  # as score_variance: a seeded draw is remembered; each caller gets its own dict
         return copy.deepcopy(_seeded_softmax_saturation(d_k, n_keys, n_trials, int(seed)))
     return _softmax_saturation(d_k, n_keys, n_trials, seed)
 

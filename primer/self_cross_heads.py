@@ -37,7 +37,9 @@ def _projection(name, w, d_in):
     return w
 
 
-def multi_head_attention(x_q, x_kv, w_q, w_k, w_v, w_o, n_heads, mask=None):  # [n_q, d], [n_k, d], [d, h*d_k] x2, [d, h*d_v], [h*d_v, d_out] | None, h, [n_q, n_k] -> ([n_q, d_out], [h, n_q, n_k])
+def multi_head_attention(
+    x_q, x_kv, w_q, w_k, w_v, w_o, n_heads, mask=None
+):  # [n_q, d], [n_k, d], [d, h*d_k] x2, [d, h*d_v], [h*d_v, d_out] | None, h, [n_q, n_k] -> ([n_q, d_out], [h, n_q, n_k])
     """Return (output, per-head weights): project, split into heads, attend in each head, merge, project out.
 
     x_q is x_kv for self-attention; for cross-attention the queries come from another sequence.
@@ -54,11 +56,11 @@ def multi_head_attention(x_q, x_kv, w_q, w_k, w_v, w_o, n_heads, mask=None):  # 
     w_q, w_k, w_v = (_projection(nm, w, d) for nm, w in (("w_q", w_q), ("w_k", w_k), ("w_v", w_v)))
     if w_q.shape != w_k.shape:
         raise ValueError(f"w_q and w_k must have the same shape, got {w_q.shape} and {w_k.shape}")
-    q = split_heads(x_q @ w_q, n_heads)    # [h, n_q, d_k]
-    k = split_heads(x_kv @ w_k, n_heads)   # [h, n_k, d_k]
-    v = split_heads(x_kv @ w_v, n_heads)   # [h, n_k, d_v]
+    q = split_heads(x_q @ w_q, n_heads)  # [h, n_q, d_k]
+    k = split_heads(x_kv @ w_k, n_heads)  # [h, n_k, d_k]
+    v = split_heads(x_kv @ w_v, n_heads)  # [h, n_k, d_v]
     out, weights = attention(q, k, v, mask)
-    out = merge_heads(out)                 # [n_q, h * d_v]
+    out = merge_heads(out)  # [n_q, h * d_v]
     if w_o is not None:
         w_o = _projection("w_o", w_o, out.shape[1])
         out = out @ w_o
@@ -82,8 +84,11 @@ def relation_projections(features, heads, relations, d_head, strength):  # -> ([
     w_q, w_k = np.zeros((d, h * d_h)), np.zeros((d, h * d_h))
     slots = [{} for _ in heads]
     for name, q_feature, k_feature in relations:
-        for arg, value, known in (("head", name, heads), ("query feature", q_feature, features),
-                                  ("key feature", k_feature, features)):
+        for arg, value, known in (
+            ("head", name, heads),
+            ("query feature", q_feature, features),
+            ("key feature", k_feature, features),
+        ):
             if value not in known:
                 raise ValueError(f"relations must use known names, got {arg} {value!r}")
         head = heads.index(name)

@@ -14,7 +14,9 @@ GAIN = 4.0
 SHARPNESS = 2.5
 
 
-def bahdanau_attention(s, h, w_s, w_h, v):  # [n_t, d_s], [n_s, d_h], [d_s, d_a], [d_h, d_a], [d_a] -> ([n_t, d_h], [n_t, n_s])
+def bahdanau_attention(
+    s, h, w_s, w_h, v
+):  # [n_t, d_s], [n_s, d_h], [d_s, d_a], [d_h, d_a], [d_a] -> ([n_t, d_h], [n_t, n_s])
     """Return (contexts c_i = sum_j alpha_ij h_j, weights alpha_i = softmax over j of v . tanh(s_i W_s + h_j W_h)).
 
     Used in chapter 2 (seq2seq).
@@ -23,7 +25,7 @@ def bahdanau_attention(s, h, w_s, w_h, v):  # [n_t, d_s], [n_s, d_h], [d_s, d_a]
     h = float_array("h", h, min_ndim=2)
     if s.ndim != 2 or h.ndim != 2:
         raise ValueError(f"s must be [n_t, d_s] and h [n_s, d_h], got shapes {s.shape} and {h.shape}")
-    alpha = softmax(additive_score(s, h, w_s, w_h, v))   # decoder states ask, encoder states answer
+    alpha = softmax(additive_score(s, h, w_s, w_h, v))  # decoder states ask, encoder states answer
     return alpha @ h, alpha
 
 
@@ -56,7 +58,7 @@ def concept_scorer(n_concepts, *, gain=GAIN, sharpness=SHARPNESS):  # -> ([d_s, 
         raise ValueError(f"gain must be a finite number > 0, got {gain}")
     if not (np.isfinite(sharpness) and sharpness > 0):
         raise ValueError(f"sharpness must be a finite number > 0, got {sharpness}")
-    w_s = np.vstack([gain * np.eye(k), np.zeros((1, k))])             # s's constant feature: no effect
+    w_s = np.vstack([gain * np.eye(k), np.zeros((1, k))])  # s's constant feature: no effect
     w_h = np.vstack([gain * np.eye(k), np.full((1, k), -1.5 * gain)])  # h's constant feature: the threshold
     return w_s, w_h, np.full(k, sharpness)
 
@@ -92,9 +94,11 @@ def alignment(source, target):  # ((word, tag(s)), ...) x2 -> (list[str], list[s
     source, target = list(source), list(target)
     if not source or not target:
         raise ValueError("source and target must each hold at least one (word, tag) pair")
-    names = sorted({t for arg, pairs in (("source", source), ("target", target)) for _, tag in pairs for t in _strengths(tag, arg)})
+    names = sorted(
+        {t for arg, pairs in (("source", source), ("target", target)) for _, tag in pairs for t in _strengths(tag, arg)}
+    )
     ids = {t: i for i, t in enumerate(names)}
-    h = concept_states(_tags(source, ids))           # encoder states h_j
+    h = concept_states(_tags(source, ids))  # encoder states h_j
     s = concept_states(_tags(target, ids), carry=0)  # what the decoder looks for at step i
     _, alpha = bahdanau_attention(s, h, *concept_scorer(len(names)))
     return [w for w, _ in source], [w for w, _ in target], alpha

@@ -13,7 +13,9 @@ def softmax(x):  # [..., n] -> [..., n]
     return e / e.sum(axis=-1, keepdims=True)
 
 
-def masked_softmax(scores, mask=None, *, fill=-np.inf, replace=False):  # [..., n_q, n_k], [..., n_q, n_k] -> [..., n_q, n_k]
+def masked_softmax(
+    scores, mask=None, *, fill=-np.inf, replace=False
+):  # [..., n_q, n_k], [..., n_q, n_k] -> [..., n_q, n_k]
     """Return softmax(scores + additive_mask(mask, fill)) over the last axis.
 
     fill=0.0 reproduces the classic bug: the closed key keeps its score. replace=True puts fill in
@@ -23,7 +25,9 @@ def masked_softmax(scores, mask=None, *, fill=-np.inf, replace=False):  # [..., 
     """
     scores = float_array("scores", scores)
     if not isinstance(replace, (bool, np.bool_)):
-        raise ValueError(f"replace must be True or False (put fill in place of a closed score, or add it), got {replace!r}")
+        raise ValueError(
+            f"replace must be True or False (put fill in place of a closed score, or add it), got {replace!r}"
+        )
     if mask is None:
         return softmax(scores)
     mask = bool_mask("mask", mask, scores.shape)

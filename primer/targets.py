@@ -1,7 +1,6 @@
 """Next-token targets: the one-place shift that pairs each position of a sequence with the token after it."""
 
 
-
 def next_token_pairs(tokens, bos=None):  # [n] -> ([m], [m]); m = n - 1, or n with a bos
     """Return (inputs, targets) for next-token training: targets[i] is the token after inputs[i].
 
@@ -11,8 +10,10 @@ def next_token_pairs(tokens, bos=None):  # [n] -> ([m], [m]); m = n - 1, or n wi
     """
     tokens = list(tokens)
     if len(tokens) < (1 if bos is not None else 2):
-        raise ValueError(f"tokens must hold at least {1 if bos is not None else 2} token(s) "
-                         f"{'with' if bos is not None else 'without'} a bos, got {len(tokens)}")
+        raise ValueError(
+            f"tokens must hold at least {1 if bos is not None else 2} token(s) "
+            f"{'with' if bos is not None else 'without'} a bos, got {len(tokens)}"
+        )
     inputs = ([bos] + tokens[:-1]) if bos is not None else tokens[:-1]
     targets = tokens if bos is not None else tokens[1:]
     return inputs, targets

@@ -11,16 +11,29 @@ Used in chapter 7 (a training curve that is too good).
 import numpy as np
 
 from primer._checks import float_array, int_at_least, nonneg_int, positive_int
-from primer.backprop import (MaskedFill, attention_backward, attention_forward, cross_entropy, cross_entropy_backward,
-                             embedding_backward, layer_norm_backward, linear_backward, merge_heads_backward, relu,
-                             relu_backward, split_heads_backward, tied_logits_backward)
+from primer.backprop import (
+    MaskedFill,
+    attention_backward,
+    attention_forward,
+    cross_entropy,
+    cross_entropy_backward,
+    embedding_backward,
+    layer_norm_backward,
+    linear_backward,
+    merge_heads_backward,
+    relu,
+    relu_backward,
+    split_heads_backward,
+    tied_logits_backward,
+)
 from primer.self_cross_heads import merge_heads, split_heads
 from primer.transformer import layer_norm, linear, logits
 
-FIXED = ("wpe",)   # entries of params that are not trained
+FIXED = ("wpe",)  # entries of params that are not trained
 
 
 # ---- checks ----------------------------------------------------------------------------------------
+
 
 def check_batch(tokens, targets, cfg):  # [b, n] or [n], same -> ([b, n] int, [b, n] int)
     """Return tokens and their next-token targets as [batch, n] int arrays of ids, or raise ValueError."""
@@ -28,19 +41,27 @@ def check_batch(tokens, targets, cfg):  # [b, n] or [n], same -> ([b, n] int, [b
     for name, value in (("tokens", tokens), ("targets", targets)):
         ids = np.asarray(value)
         if ids.ndim not in (1, 2) or ids.size == 0 or not np.issubdtype(ids.dtype, np.integer):
-            raise ValueError(f"{name} must be a non-empty [batch, n] array of integer ids, got shape {ids.shape}, dtype {ids.dtype}")
+            raise ValueError(
+                f"{name} must be a non-empty [batch, n] array of integer ids, got shape {ids.shape}, dtype {ids.dtype}"
+            )
         if ids.min() < 0 or ids.max() >= cfg.vocab_size:
-            raise ValueError(f"{name} must be ids in [0, {cfg.vocab_size}) (the vocabulary), got min {ids.min()}, max {ids.max()}")
+            raise ValueError(
+                f"{name} must be ids in [0, {cfg.vocab_size}) (the vocabulary), got min {ids.min()}, max {ids.max()}"
+            )
         out.append(np.atleast_2d(ids))
     tokens, targets = out
     if targets.shape != tokens.shape:
-        raise ValueError(f"targets must have the shape of tokens, one target per token, got {targets.shape} and {tokens.shape}")
+        raise ValueError(
+            f"targets must have the shape of tokens, one target per token, got {targets.shape} and {tokens.shape}"
+        )
     if cfg.max_len is not None and tokens.shape[1] > cfg.max_len:
         raise ValueError(f"tokens must be at most max_len={cfg.max_len} long (axis 1), got n={tokens.shape[1]}")
     return tokens, targets
 
 
-def check_mask(mask, n):  # [n, n] bool | [n, n] float | MaskedFill -> the same form, [1, 1, n, n] (broadcasts over batch, heads)
+def check_mask(
+    mask, n
+):  # [n, n] bool | [n, n] float | MaskedFill -> the same form, [1, 1, n, n] (broadcasts over batch, heads)
     """Return mask in one of the three forms of primer.backprop, shaped for the scores, or raise ValueError."""
     fill = isinstance(mask, MaskedFill)
     name = "mask.mask" if fill else "mask"
@@ -48,10 +69,14 @@ def check_mask(mask, n):  # [n, n] bool | [n, n] float | MaskedFill -> the same 
     if fill and arr.dtype != bool:
         raise ValueError(f"mask.mask must be a bool array (True: query i may read key j), got dtype {arr.dtype}")
     if arr.dtype != bool and not np.issubdtype(arr.dtype, np.floating):
-        raise ValueError(f"mask must be a bool array (True: query i may read key j) or a float array added to the scores "
-                         f"(0 open, -inf closed), got dtype {arr.dtype}")
+        raise ValueError(
+            f"mask must be a bool array (True: query i may read key j) or a float array added to the scores "
+            f"(0 open, -inf closed), got dtype {arr.dtype}"
+        )
     if arr.shape != (n, n):
-        raise ValueError(f"{name} must have shape [n, n] = ({n}, {n}), one row per query and a column per key, got {arr.shape}")
+        raise ValueError(
+            f"{name} must have shape [n, n] = ({n}, {n}), one row per query and a column per key, got {arr.shape}"
+        )
     if fill:
         try:
             value = float(mask.value)
@@ -59,7 +84,7 @@ def check_mask(mask, n):  # [n, n] bool | [n, n] float | MaskedFill -> the same 
             value = np.nan
         if np.isnan(value) or value == np.inf:
             raise ValueError(f"mask.value must be a number or -inf, got {mask.value!r}")
-        opened = arr | np.isfinite(value)            # a finite value leaves every key readable
+        opened = arr | np.isfinite(value)  # a finite value leaves every key readable
     elif arr.dtype == bool:
         opened = arr
     else:
@@ -76,9 +101,13 @@ def check_params(params, cfg):  # -> params
     """Return params if they are a decoder's weights of shape cfg (primer.transformer.init_stack), or raise ValueError."""
     wte = np.shape(params["wte"])
     if wte != (cfg.vocab_size, cfg.d_model):
-        raise ValueError(f"params['wte'] must have shape [vocab_size, d_model] = ({cfg.vocab_size}, {cfg.d_model}), got {wte}")
+        raise ValueError(
+            f"params['wte'] must have shape [vocab_size, d_model] = ({cfg.vocab_size}, {cfg.d_model}), got {wte}"
+        )
     if any("cross" in p for p in params["blocks"]):
-        raise ValueError("params must be a decoder's weights (init_stack without cross=True): training reads no encoder")
+        raise ValueError(
+            "params must be a decoder's weights (init_stack without cross=True): training reads no encoder"
+        )
     return params
 
 
@@ -92,15 +121,16 @@ def check_lr(lr):  # -> float
 
 # ---- the decoder, forward and backward ---------------------------------------------------------------
 
+
 def block_forward(x, p, n_heads, mask):  # [b, n, d] -> ([b, n, d], cache)
     """Run one block as primer.transformer.block does, keeping what block_backward needs."""
     h1 = layer_norm(x, p["ln1"])
-    q, k, v = (split_heads(linear(h1, p["self"][name]), n_heads) for name in ("q", "k", "v"))   # [b, h, n, d_head]
+    q, k, v = (split_heads(linear(h1, p["self"][name]), n_heads) for name in ("q", "k", "v"))  # [b, h, n, d_head]
     out, w = attention_forward(q, k, v, mask)
-    m = merge_heads(out)                                                                          # [b, n, d]
+    m = merge_heads(out)  # [b, n, d]
     x2 = x + linear(m, p["self"]["o"])
     h3 = layer_norm(x2, p["ln3"])
-    u = linear(h3, p["ff1"])                                                                      # [b, n, d_ff]
+    u = linear(h3, p["ff1"])  # [b, n, d_ff]
     y = x2 + linear(relu(u), p["ff2"])
     return y, {"x": x, "h1": h1, "q": q, "k": k, "v": v, "w": w, "m": m, "x2": x2, "h3": h3, "u": u}
 
@@ -111,20 +141,20 @@ def block_backward(dy, p, n_heads, mask, c):  # [b, n, d], weights, h, mask, blo
     dr, g["ff2"] = linear_backward(dy, relu(c["u"]), p["ff2"])
     dh3, g["ff1"] = linear_backward(relu_backward(dr, c["u"]), c["h3"], p["ff1"])
     dnorm, g["ln3"] = layer_norm_backward(dh3, c["x2"], p["ln3"])
-    dx2 = dy + dnorm                                     # the residual passes dy straight through
+    dx2 = dy + dnorm  # the residual passes dy straight through
     dm, g["self"]["o"] = linear_backward(dx2, c["m"], p["self"]["o"])
     dq, dk, dv = attention_backward(merge_heads_backward(dm, n_heads), c["q"], c["k"], c["v"], c["w"], mask)
     dh1 = 0.0
-    for name, d in (("q", dq), ("k", dk), ("v", dv)):   # h1 feeds three projections: their gradients add
+    for name, d in (("q", dq), ("k", dk), ("v", dv)):  # h1 feeds three projections: their gradients add
         dh, g["self"][name] = linear_backward(split_heads_backward(d), c["h1"], p["self"][name])
         dh1 = dh1 + dh
     dnorm, g["ln1"] = layer_norm_backward(dh1, c["x"], p["ln1"])
-    return dx2 + dnorm, tree_map(lambda w, dw: dw, p, g)          # in the order of p's entries
+    return dx2 + dnorm, tree_map(lambda w, dw: dw, p, g)  # in the order of p's entries
 
 
 def decoder_forward(params, tokens, mask, n_heads):  # [b, n] -> ([b, n, vocab], cache)
     """Return the logits of primer.transformer.decode under the given mask, and the cache decoder_backward needs."""
-    x = params["wte"][tokens] + params["wpe"][:tokens.shape[1]]     # as primer.transformer.embed
+    x = params["wte"][tokens] + params["wpe"][: tokens.shape[1]]  # as primer.transformer.embed
     caches = []
     for p in params["blocks"]:
         x, c = block_forward(x, p, n_heads, mask)
@@ -133,7 +163,9 @@ def decoder_forward(params, tokens, mask, n_heads):  # [b, n] -> ([b, n, vocab],
     return logits(h, params), {"x": x, "h": h, "blocks": caches}
 
 
-def decoder_backward(dlogits, params, tokens, mask, n_heads, cache):  # [b, n, vocab] -> grads shaped like params (no wpe)
+def decoder_backward(
+    dlogits, params, tokens, mask, n_heads, cache
+):  # [b, n, vocab] -> grads shaped like params (no wpe)
     """Return the gradient of every trained weight, given d loss / d logits."""
     dh, dwte = tied_logits_backward(dlogits, cache["h"], params["wte"])
     dx, g_ln_f = layer_norm_backward(dh, cache["x"], params["ln_f"])
@@ -141,7 +173,7 @@ def decoder_backward(dlogits, params, tokens, mask, n_heads, cache):  # [b, n, v
     for p, c in zip(params["blocks"][::-1], cache["blocks"][::-1]):
         dx, g = block_backward(dx, p, n_heads, mask, c)
         blocks.append(g)
-    dwte = dwte + embedding_backward(dx, tokens, params["wte"].shape[0])   # tied: read twice, the gradients add
+    dwte = dwte + embedding_backward(dx, tokens, params["wte"].shape[0])  # tied: read twice, the gradients add
     return {"wte": dwte, "blocks": blocks[::-1], "ln_f": g_ln_f}
 
 
@@ -165,6 +197,7 @@ def loss_and_grads(params, cfg, tokens, targets, mask):  # [b, n], [b, n], [n, n
 
 
 # ---- Adam --------------------------------------------------------------------------------------------
+
 
 def tree_map(f, *trees):  # nested dicts and lists of arrays -> the same nesting
     """Apply f leaf by leaf to trees of the same nesting as the first one (extra keys in the others are ignored)."""
@@ -199,16 +232,19 @@ def adam_step(params, grads, state, lr, *, betas=(0.9, 0.999), eps=1e-8):  # -> 
     if not (np.isfinite(eps) and eps > 0):
         raise ValueError(f"eps must be a finite number > 0, got {eps}")
     t = state["step"] + 1
-    m = tree_map(lambda m, g: b1 * m + (1 - b1) * g, state["m"], grads)          # mean of the gradients
-    v = tree_map(lambda v, g: b2 * v + (1 - b2) * g * g, state["v"], grads)      # mean of their squares
-    step_size, root = lr / (1 - b1 ** t), np.sqrt(1 - b2 ** t)                   # both moments start at 0: unbias them
+    m = tree_map(lambda m, g: b1 * m + (1 - b1) * g, state["m"], grads)  # mean of the gradients
+    v = tree_map(lambda v, g: b2 * v + (1 - b2) * g * g, state["v"], grads)  # mean of their squares
+    step_size, root = lr / (1 - b1**t), np.sqrt(1 - b2**t)  # both moments start at 0: unbias them
     new = tree_map(lambda p, m, v: p - step_size * m / (np.sqrt(v) / root + eps), trained(params), m, v)
     return params | new, {"step": t, "m": m, "v": v}
 
 
 # ---- the loop ----------------------------------------------------------------------------------------
 
-def train(params, cfg, tokens, targets, mask, *, steps, lr, seed=0, batch_size=None):  # [m, n], [m, n], [n, n] -> (params, [steps])
+
+def train(
+    params, cfg, tokens, targets, mask, *, steps, lr, seed=0, batch_size=None
+):  # [m, n], [m, n], [n, n] -> (params, [steps])
     """Return the params after `steps` Adam steps on the next-token loss under mask, and each step's loss.
 
     Each step reads batch_size rows of tokens drawn by the seed (None: all rows), so a run is fixed
@@ -221,7 +257,9 @@ def train(params, cfg, tokens, targets, mask, *, steps, lr, seed=0, batch_size=N
     if batch_size is not None:
         batch_size = int_at_least("batch_size", batch_size, 1)
         if batch_size > len(tokens):
-            raise ValueError(f"batch_size must be at most the number of rows of tokens ({len(tokens)}), got {batch_size}")
+            raise ValueError(
+                f"batch_size must be at most the number of rows of tokens ({len(tokens)}), got {batch_size}"
+            )
     rng = np.random.default_rng(nonneg_int("seed", seed))
     state = adam_init(params)
     losses = np.empty(steps)

@@ -10,14 +10,14 @@ import numpy as np
 
 from primer._checks import bool_mask, float_array
 from primer.attention import attention
-from primer.self_cross_heads import merge_heads, split_heads
 from primer.machines import check_machine
-from primer.machines import masks as machine_masks   # the one place that says which mask a machine uses
+from primer.machines import masks as machine_masks  # the one place that says which mask a machine uses
 from primer.position import sinusoidal_encoding
+from primer.self_cross_heads import merge_heads, split_heads
 
 
 def _dense(rng, d_in, d_out):
-    return {"w": rng.normal(0.0, d_in ** -0.5, (d_in, d_out)), "b": np.zeros(d_out)}
+    return {"w": rng.normal(0.0, d_in**-0.5, (d_in, d_out)), "b": np.zeros(d_out)}
 
 
 def _attn_params(rng, d):
@@ -33,9 +33,13 @@ def init_block(rng, cfg, *, cross=False):
 
     Used in chapters 8 (encoder-decoder) and 13 (today).
     """
-    p = {"ln1": _norm_params(cfg.d_model), "self": _attn_params(rng, cfg.d_model),
-         "ln3": _norm_params(cfg.d_model),
-         "ff1": _dense(rng, cfg.d_model, cfg.d_ff), "ff2": _dense(rng, cfg.d_ff, cfg.d_model)}
+    p = {
+        "ln1": _norm_params(cfg.d_model),
+        "self": _attn_params(rng, cfg.d_model),
+        "ln3": _norm_params(cfg.d_model),
+        "ff1": _dense(rng, cfg.d_model, cfg.d_ff),
+        "ff2": _dense(rng, cfg.d_ff, cfg.d_model),
+    }
     if cross:
         p["ln2"] = _norm_params(cfg.d_model)
         p["cross"] = _attn_params(rng, cfg.d_model)
@@ -48,10 +52,12 @@ def init_stack(seed, cfg, *, cross=False):
     Used in chapters 6-13.
     """
     rng = np.random.default_rng(seed)
-    return {"wte": rng.normal(0.0, 1.0, (cfg.vocab_size, cfg.d_model)),
-            "wpe": sinusoidal_encoding(cfg.max_len, cfg.d_model),
-            "blocks": [init_block(rng, cfg, cross=cross) for _ in range(cfg.n_layers)],
-            "ln_f": _norm_params(cfg.d_model)}
+    return {
+        "wte": rng.normal(0.0, 1.0, (cfg.vocab_size, cfg.d_model)),
+        "wpe": sinusoidal_encoding(cfg.max_len, cfg.d_model),
+        "blocks": [init_block(rng, cfg, cross=cross) for _ in range(cfg.n_layers)],
+        "ln_f": _norm_params(cfg.d_model),
+    }
 
 
 def layer_norm(x, p, eps=1e-5):  # [n, d] -> [n, d]
@@ -82,7 +88,9 @@ def project_kv(x, p, n_heads, ops=None):  # [n, d] -> ([h, n, d_head], [h, n, d_
     return split_heads(linear(x, p["k"]), n_heads), split_heads(linear(x, p["v"]), n_heads)
 
 
-def attend(x_q, k, v, p, n_heads, mask, ops=None):  # [n_q, d], [h, n_k, d_head] x2, [n_q, n_k] -> ([n_q, d], [h, n_q, n_k])
+def attend(
+    x_q, k, v, p, n_heads, mask, ops=None
+):  # [n_q, d], [h, n_k, d_head] x2, [n_q, n_k] -> ([n_q, d], [h, n_q, n_k])
     """Run one attention sub-layer: project the queries, attend to the given K/V, project out.
 
     Used in chapters 6-13 (inside every block).
@@ -95,7 +103,9 @@ def attend(x_q, k, v, p, n_heads, mask, ops=None):  # [n_q, d], [h, n_k, d_head]
     return linear(merge_heads(out), p["o"]), weights
 
 
-def block(x, p, n_heads, self_mask, memory_kv=None, cross_mask=None, ops=None, cache=None, layer=0):  # [n, d] -> ([n, d], weights)
+def block(
+    x, p, n_heads, self_mask, memory_kv=None, cross_mask=None, ops=None, cache=None, layer=0
+):  # [n, d] -> ([n, d], weights)
     """Run one pre-norm Transformer block. The masks are the only thing that tells the three machines apart.
 
     self_mask [n, n_k] decides what each position reads of its own sequence. If memory_kv (the
@@ -125,7 +135,9 @@ def check_tokens(tokens, cfg):  # [n] -> [n]
     """
     tokens = np.asarray(tokens)
     if tokens.ndim != 1 or tokens.size == 0 or not np.issubdtype(tokens.dtype, np.integer):
-        raise ValueError(f"tokens must be a non-empty 1-D array of integer ids, got shape {tokens.shape}, dtype {tokens.dtype}")
+        raise ValueError(
+            f"tokens must be a non-empty 1-D array of integer ids, got shape {tokens.shape}, dtype {tokens.dtype}"
+        )
     if tokens.min() < 0 or tokens.max() >= cfg.vocab_size:
         raise ValueError(f"tokens must be ids in [0, {cfg.vocab_size}), got min {tokens.min()}, max {tokens.max()}")
     if tokens.size > cfg.max_len:
@@ -141,11 +153,12 @@ def embed(tokens, params, cfg, start=0):  # [n] -> [n, d]
     tokens = check_tokens(tokens, cfg)
     if start + tokens.size > cfg.max_len:
         raise ValueError(f"start + len(tokens) must be <= max_len={cfg.max_len}, got {start + tokens.size}")
-    return params["wte"][tokens] + params["wpe"][start:start + tokens.size]
+    return params["wte"][tokens] + params["wpe"][start : start + tokens.size]
 
 
-def stack(x, params, cfg, self_mask, memory=None, cross_mask=None, ops=None, *,
-          memory_kv=None, cache=None, final_norm=True):  # [n, d] -> ([n, d], per-layer weights)
+def stack(
+    x, params, cfg, self_mask, memory=None, cross_mask=None, ops=None, *, memory_kv=None, cache=None, final_norm=True
+):  # [n, d] -> ([n, d], per-layer weights)
     """Run every block under the same masks, then the final norm.
 
     With memory (the encoder's output) each layer projects its cross-attention K/V once; pass
@@ -163,7 +176,9 @@ def stack(x, params, cfg, self_mask, memory=None, cross_mask=None, ops=None, *,
         memory_kv = encoder_kv(memory, params, cfg, ops)
     if memory_kv is not None:
         if len(memory_kv) != len(params["blocks"]):
-            raise ValueError(f"memory_kv must hold one (K, V) per layer ({len(params['blocks'])}), got {len(memory_kv)}")
+            raise ValueError(
+                f"memory_kv must hold one (K, V) per layer ({len(params['blocks'])}), got {len(memory_kv)}"
+            )
         m = memory_kv[0][0].shape[-2]
         if cross_mask is None:
             cross_mask = machine_masks("encoder-decoder", n, m)[1]
@@ -220,8 +235,10 @@ def run_machine(machine, tokens, params, cfg, memory=None):  # [n] -> [n, d]
     Used in chapters 7 (decoder) and 9 (choosing).
     """
     if (machine == "encoder-decoder") != (memory is not None):
-        raise ValueError(f"memory (the encoder's output) is read by the encoder-decoder only, got machine={check_machine(machine)!r} "
-                         f"with memory {'given' if memory is not None else 'missing'}")
+        raise ValueError(
+            f"memory (the encoder's output) is read by the encoder-decoder only, got machine={check_machine(machine)!r} "
+            f"with memory {'given' if memory is not None else 'missing'}"
+        )
     x = embed(tokens, params, cfg)
     self_mask, cross_mask = machine_masks(machine, len(x), None if memory is None else np.shape(memory)[0])
     return stack(x, params, cfg, self_mask, memory=memory, cross_mask=cross_mask)[0]

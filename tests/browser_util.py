@@ -9,7 +9,6 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-
 from conftest import html_path
 
 CHROMIUM = "/usr/bin/chromium"
@@ -18,9 +17,17 @@ CHROMIUM = "/usr/bin/chromium"
 # to a proxy at a closed local port (the discard port) and fails there: none leaves the machine, whether it names a
 # host or an address. Loopback bypasses a proxy, so the local server is reached directly. Each Visit records the
 # requests a page makes, and a test fails on any for another host: one mechanism, blocked and seen.
-LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-               "--disable-component-update", "--disable-sync", "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup",
-               "--proxy-server=http://127.0.0.1:9"]
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup",
+    "--proxy-server=http://127.0.0.1:9",
+]
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 
@@ -33,7 +40,9 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 @contextmanager
 def serve(directory):
     """Serve directory on 127.0.0.1 on a free port from a background thread; yield the base URL."""
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(directory)))
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(directory))
+    )
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -54,8 +63,11 @@ def base_url(site):
 def browser():
     """Debian's chromium, headless; never a downloaded browser. Missing, it fails (never skips) with what to install."""
     if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: run `make system-deps` (as root), which installs chromium, fonts-noto-cjk "
-                    "and poppler-utils", pytrace=False)
+        pytest.fail(
+            f"{CHROMIUM} is missing: run `make system-deps` (as root), which installs chromium, fonts-noto-cjk "
+            "and poppler-utils",
+            pytrace=False,
+        )
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
@@ -70,18 +82,26 @@ class Visit:
     def __init__(self, page, base_url):
         self.page, self.base_url, self.requests, self.errors = page, base_url, [], []
         page.on("request", lambda r: self.requests.append(r.url))
-        page.on("console", lambda m: m.type == "error" and self.errors.append(f"{m.text} ({(m.location or {}).get('url')})"))
+        page.on(
+            "console", lambda m: m.type == "error" and self.errors.append(f"{m.text} ({(m.location or {}).get('url')})")
+        )
         page.on("pageerror", lambda e: self.errors.append(f"uncaught: {e}"))
 
     def foreign_requests(self):
-        return sorted({u for u in self.requests
-                       if not u.startswith(self.base_url) and urlsplit(u).scheme not in ("data", "blob", "about")})
+        return sorted(
+            {
+                u
+                for u in self.requests
+                if not u.startswith(self.base_url) and urlsplit(u).scheme not in ("data", "blob", "about")
+            }
+        )
 
     def problems(self):
         """The requests for another host and the console errors so far (no allow-list: each one fails the page)."""
-        self.page.wait_for_timeout(100)   # let late console messages arrive
-        return ([f"request to another host: {u}" for u in self.foreign_requests()]
-                + [f"console error: {e}" for e in self.errors])
+        self.page.wait_for_timeout(100)  # let late console messages arrive
+        return [f"request to another host: {u}" for u in self.foreign_requests()] + [
+            f"console error: {e}" for e in self.errors
+        ]
 
 
 @pytest.fixture
@@ -107,7 +127,9 @@ def url_path(site, lang, name):
     return "" if rel == "." else rel + "/"
 
 
-ALL_DRAWN_JS = "ids => ids.every(id => { const el = document.getElementById(id); return el && el.querySelector('.main-svg'); })"
+ALL_DRAWN_JS = (
+    "ids => ids.every(id => { const el = document.getElementById(id); return el && el.querySelector('.main-svg'); })"
+)
 
 
 def wait_drawn(page, ids, timeout=20):
@@ -116,8 +138,10 @@ def wait_drawn(page, ids, timeout=20):
         page.wait_for_function(ALL_DRAWN_JS, arg=ids, timeout=timeout * 1000)
     except Exception:  # noqa: BLE001 - a timeout: the caller says which did not draw
         pass
-    return page.evaluate("() => [...document.querySelectorAll('.js-plotly-plot')].filter(el => el.querySelector("
-                         "'.main-svg')).map(el => el.id)")
+    return page.evaluate(
+        "() => [...document.querySelectorAll('.js-plotly-plot')].filter(el => el.querySelector("
+        "'.main-svg')).map(el => el.id)"
+    )
 
 
 # What a reader does before using a figure tucked away: open the collapsed <details> and pick the tab it is in.

@@ -26,7 +26,7 @@ settings.register_profile("full", deadline=None)
 settings.register_profile("quick", deadline=None, max_examples=15)
 settings.load_profile("full")
 
-pytest_plugins = ["browser_util"]   # the browser fixtures, for the test files that drive chromium
+pytest_plugins = ["browser_util"]  # the browser fixtures, for the test files that drive chromium
 
 
 def page_names():
@@ -100,23 +100,32 @@ def load_snippet(name):
 # ---- the session's builds: pytest-xdist's "session-scoped fixture executed only once" (a FileLock in the run's
 # shared temporary directory): the first worker to ask builds, the others wait on the lock and read its result.
 
+
 def build_once(tmp_path_factory, worker_id, name):
     """Build the site strictly, with a deploy's settings, into <shared>/<name>/primer/sub once per run; return it."""
     base = tmp_path_factory.getbasetemp()
-    shared = base if worker_id == "master" else base.parent   # worker_id: xdist's fixture ('master': no workers)
+    shared = base if worker_id == "master" else base.parent  # worker_id: xdist's fixture ('master': no workers)
     root, log, rc = shared / name, shared / f"{name}.log", shared / f"{name}.rc"
     with FileLock(str(shared / f"{name}.lock")):
         if not rc.exists():
             env = {k: v for k, v in os.environ.items() if k not in ("PRIMER_CHECK_LINKS", "SOURCE_DATE_EPOCH")}
             env.update(NO_MKDOCS_2_WARNING="1", PRIMER_SITE_URL=SITE_URL, PRIMER_REPO_URL=REPO_URL)
             with open(log, "w", encoding="utf-8") as out:
-                code = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(root / SUB_PATH)],
-                                      cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=out,
-                                      stderr=subprocess.STDOUT).returncode
+                code = subprocess.run(
+                    [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(root / SUB_PATH)],
+                    cwd=ROOT,
+                    env=env,
+                    stdin=subprocess.DEVNULL,
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                ).returncode
             rc.write_text(str(code))
     if rc.read_text() != "0":
-        pytest.fail(f"strict build ({name}) failed; the end of {log}:\n"
-                    + log.read_text(encoding="utf-8", errors="replace")[-12000:], pytrace=False)
+        pytest.fail(
+            f"strict build ({name}) failed; the end of {log}:\n"
+            + log.read_text(encoding="utf-8", errors="replace")[-12000:],
+            pytrace=False,
+        )
     return root / SUB_PATH
 
 
@@ -138,15 +147,17 @@ def second_site(site, tmp_path_factory, worker_id):
     return build_once(tmp_path_factory, worker_id, "second")
 
 
-TOOLTIP = re.compile(r"</?abbr\b[^>]*>")   # a term's tooltip wraps it in <abbr title=...>
+TOOLTIP = re.compile(r"</?abbr\b[^>]*>")  # a term's tooltip wraps it in <abbr title=...>
 
 
 @pytest.fixture(scope="session")
 def read_page(site):
     """Return a reader: read_page(lang, 'name.md') -> the built page's HTML, term tooltips unwrapped, so that prose
     pins read as the page reads (tests/test_glossary.py checks the tooltips on the raw file)."""
+
     def read(lang, md_name):
         return TOOLTIP.sub("", html_path(site, lang, md_name).read_text(encoding="utf-8"))
+
     return read
 
 
@@ -165,6 +176,13 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.site)
         else:
             item.add_marker(pytest.mark.unit)
-    rank = lambda item: (3 if item.get_closest_marker("browser") else 2 if "second_site" in item.fixturenames  # noqa: E731
-                         else 1 if item.get_closest_marker("site") else 0)
-    items.sort(key=rank)   # stable: the file order within each rank
+    rank = lambda item: (
+        3
+        if item.get_closest_marker("browser")
+        else 2
+        if "second_site" in item.fixturenames  # noqa: E731
+        else 1
+        if item.get_closest_marker("site")
+        else 0
+    )
+    items.sort(key=rank)  # stable: the file order within each rank

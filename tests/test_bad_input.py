@@ -17,19 +17,41 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from primer import counts, decoding, encoder_decoder, gradcheck, image_prefix, kv_cache, leak, machines, mlm, published, targets
+from primer import (
+    broken_masks,
+    corpus,
+    counts,
+    decoding,
+    encoder_decoder,
+    gradcheck,
+    image_prefix,
+    kv_cache,
+    language,
+    leak,
+    machines,
+    mlm,
+    position,
+    probe,
+    published,
+    rnn,
+    rounding,
+    scores,
+    seq2seq,
+    targets,
+    training,
+    transformer,
+    vocab,
+)
+from primer import sampling_pipeline as pipeline
 from primer import self_cross_heads as heads
-from primer import sampling_pipeline as pipeline, position, probe, rnn, rounding, scores, seq2seq, transformer, vocab
 from primer._checks import bool_mask, float_array, int_at_least
-from primer import broken_masks, corpus, training
-from primer.pages import decoder as dec_page
 from primer.attention import attention
 from primer.backprop import MaskedFill
 from primer.config import Config
-from primer import language
-from primer.figures.controls import add_control
 from primer.figures import glossary
+from primer.figures.controls import add_control
 from primer.masks import additive_mask, batch_mask, causal_mask, empty_rows, full_mask, key_padding_mask, window_mask
+from primer.pages import decoder as dec_page
 from primer.pages import encoder_decoder as ed_page
 from primer.pages.sampling_pipeline import NEXT_LOGITS, PROMPT
 from primer.softmax import masked_softmax, softmax
@@ -39,11 +61,11 @@ PARAMS = transformer.init_stack(0, CFG)
 NAN = np.array([[0.0, np.nan], [1.0, 2.0]])
 INF = np.array([[0.0, np.inf], [1.0, 2.0]])
 ONES = np.ones((2, 4))
-NO_KEY = np.array([[False, False], [True, True]])        # row 0 reads nothing
+NO_KEY = np.array([[False, False], [True, True]])  # row 0 reads nothing
 RNN = dict(x=np.ones((3, 2)), w=np.eye(4), u=np.ones((4, 2)), b=np.zeros(4))
 EXPERIMENT = dict(d=4, d_in=2, input_scale=0.01, seed=0)
-S2S = (np.ones((2, 3)), np.ones((4, 5)), np.ones((3, 6)), np.ones((5, 6)), np.ones(6))   # s, h, w_s, w_h, v
-W3 = np.ones((3, 2))                                     # a [d=3, d_k=2] projection for decode_step
+S2S = (np.ones((2, 3)), np.ones((4, 5)), np.ones((3, 6)), np.ones((5, 6)), np.ones(6))  # s, h, w_s, w_h, v
+W3 = np.ones((3, 2))  # a [d=3, d_k=2] projection for decode_step
 ED_IDS = vocab.to_ids(ed_page.SOURCE, ed_page.VOCAB)
 PIPE = pipeline.shared_weights(0)
 ED_CFG = Config(**ed_page.CONFIG)
@@ -58,9 +80,21 @@ TRAIN_TARGETS = (TRAIN_TOKENS + 1) % 7
 
 def bad_train(**bad):
     """Train the tiny model one step with one argument made bad."""
-    args = dict(params=transformer.init_stack(0, TRAIN_CFG), cfg=TRAIN_CFG, tokens=TRAIN_TOKENS, targets=TRAIN_TARGETS,
-                mask=causal_mask(TRAIN_N), steps=1, lr=0.01) | bad
-    return training.train(args.pop("params"), args.pop("cfg"), args.pop("tokens"), args.pop("targets"), args.pop("mask"), **args)
+    args = (
+        dict(
+            params=transformer.init_stack(0, TRAIN_CFG),
+            cfg=TRAIN_CFG,
+            tokens=TRAIN_TOKENS,
+            targets=TRAIN_TARGETS,
+            mask=causal_mask(TRAIN_N),
+            steps=1,
+            lr=0.01,
+        )
+        | bad
+    )
+    return training.train(
+        args.pop("params"), args.pop("cfg"), args.pop("tokens"), args.pop("targets"), args.pop("mask"), **args
+    )
 
 
 def rng():
@@ -103,7 +137,6 @@ TABLE = [
     case(lambda: float_array("x", "abc"), "x", "float_array-text"),
     case(lambda: bool_mask("mask", np.ones((2, 2)), (2, 2)), "mask", "bool_mask-dtype"),
     case(lambda: bool_mask("mask", np.ones((3, 3), bool), (2, 2)), "mask", "bool_mask-shape"),
-
     # ---- masks, softmax, attention (chapters 3 and 5)
     case(lambda: full_mask(0), "n_q", "full_mask-size"),
     case(lambda: full_mask(2, -1), "n_k", "full_mask-n_k"),
@@ -140,18 +173,40 @@ TABLE = [
     case(lambda: masked_softmax(ONES[:, :2], NO_KEY), "mask", "masked_softmax-fully-masked-row", "no open key"),
     case(lambda: masked_softmax(ONES, full_mask(2)), "mask", "masked_softmax-shape", "does not match"),
     case(lambda: masked_softmax(np.zeros((2, 2)), np.ones((2, 2))), "mask", "masked_softmax-dtype", "bool"),
-    case(lambda: masked_softmax(ONES, full_mask(2)[:, :1].repeat(4, 1), replace="yes"), "replace", "masked_softmax-replace", "True or False"),
+    case(
+        lambda: masked_softmax(ONES, full_mask(2)[:, :1].repeat(4, 1), replace="yes"),
+        "replace",
+        "masked_softmax-replace",
+        "True or False",
+    ),
     case(lambda: attention(ONES, np.ones((3, 5)), np.ones((3, 4))), "k", "attention-d_k", "d_k"),
     case(lambda: attention(ONES, np.ones((3, 4)), np.ones((2, 4))), "v", "attention-n_k", "n_k"),
-    case(lambda: attention(np.ones(4), np.ones((3, 4)), np.ones((3, 2))), "q", "attention-flat", "q must have at least 2"),
-    case(lambda: attention(np.ones((2, 3, 4)), np.ones((3, 3, 4)), np.ones((3, 3, 2))), "q", "attention-batch-shape", "broadcast"),
+    case(
+        lambda: attention(np.ones(4), np.ones((3, 4)), np.ones((3, 2))), "q", "attention-flat", "q must have at least 2"
+    ),
+    case(
+        lambda: attention(np.ones((2, 3, 4)), np.ones((3, 3, 4)), np.ones((3, 3, 2))),
+        "q",
+        "attention-batch-shape",
+        "broadcast",
+    ),
     case(lambda: attention(ONES, ONES, ONES, np.ones((3, 2), bool)), "mask", "attention-mask-shape", "does not match"),
-    case(lambda: attention(ONES[:, :2], ONES[:, :2], ONES[:, :2], NO_KEY), "mask", "attention-fully-masked-row", "no open key"),
-    case(lambda: attention(*(np.ones((1, 3, 2)),) * 3, batch_mask([1], 3, causal=True, side="left", padded_queries="and")),
-         "mask", "attention-fully-masked-row-of-left-padding", "no open key"),
+    case(
+        lambda: attention(ONES[:, :2], ONES[:, :2], ONES[:, :2], NO_KEY),
+        "mask",
+        "attention-fully-masked-row",
+        "no open key",
+    ),
+    case(
+        lambda: attention(
+            *(np.ones((1, 3, 2)),) * 3, batch_mask([1], 3, causal=True, side="left", padded_queries="and")
+        ),
+        "mask",
+        "attention-fully-masked-row-of-left-padding",
+        "no open key",
+    ),
     case(lambda: attention(NAN, ONES[:, :2], ONES[:, :2]), "q", "attention-nan", "q must be finite"),
     case(lambda: attention(INF, INF, INF), "q", "attention-inf"),
-
     # ---- rnn (chapter 1)
     case(lambda: rnn.char_position("", "a"), "text", "char_position-empty"),
     case(lambda: rnn.char_position("abc", "ab"), "char", "char_position-two-chars"),
@@ -164,20 +219,25 @@ TABLE = [
     case(lambda: rnn.rnn_forward(**{**RNN, "w": np.ones((3, 4))}), "w", "rnn_forward-not-square"),
     case(lambda: rnn.rnn_forward(**{**RNN, "b": np.zeros(2)}), "b", "rnn_forward-b-shape"),
     case(lambda: rnn.rnn_forward(**RNN, h0=np.ones(3)), "h0", "rnn_forward-h0-shape"),
-    case(lambda: rnn.rnn_backward(**RNN, h=np.ones((3, 4)), dh_out=np.ones((3, 2))), "dh_out", "rnn_backward-dh_out-shape"),
+    case(
+        lambda: rnn.rnn_backward(**RNN, h=np.ones((3, 4)), dh_out=np.ones((3, 2))),
+        "dh_out",
+        "rnn_backward-dh_out-shape",
+    ),
     case(lambda: rnn.recurrent_matrix(4, 0.0, seed=0), "radius", "recurrent_matrix-radius-0"),
     case(lambda: rnn.rnn_backward(**RNN, h=np.ones((2, 4)), dh_out=np.ones((3, 4))), "h", "rnn_backward-shape"),
     case(lambda: rnn.spectral_radius(np.ones((2, 3))), "w", "spectral_radius-square"),
     case(lambda: rnn.recurrent_matrix(0, 1.0, seed=0), "d", "recurrent_matrix-size"),
     case(lambda: rnn.recurrent_matrix(4, np.inf, seed=0), "radius", "recurrent_matrix-inf"),
     case(lambda: rnn.gradient_norms(0, 1.0, **EXPERIMENT), "steps", "gradient_norms-T-0"),
-    case(lambda: rnn.gradient_norms(5, 1.0, **{**EXPERIMENT, "input_scale": -1}), "input_scale", "gradient_norms-scale"),
+    case(
+        lambda: rnn.gradient_norms(5, 1.0, **{**EXPERIMENT, "input_scale": -1}), "input_scale", "gradient_norms-scale"
+    ),
     case(lambda: readout(loss="hinge"), "loss", "readout-unknown-loss", "loss must be one of"),
     case(lambda: readout(loss="cross_entropy", y=np.array([0, 3])), "y", "readout-class-past-k", "class ids in 0..2"),
     case(lambda: readout(loss="cross_entropy", y=np.array([0.0, 1.0])), "y", "readout-float-class", "class ids"),
     case(lambda: readout(loss="mse", y=np.zeros((2, 2))), "y", "readout-y-shape", r"y must be \[T, k\]"),
     case(lambda: readout(loss="mse", c=np.zeros(2)), "c", "readout-c-shape", r"c must be \[k\]"),
-
     # ---- seq2seq (chapter 2), scores and gradcheck (chapter 3)
     case(lambda: seq2seq.bahdanau_attention(S2S[0][0], *S2S[1:]), "s", "bahdanau_attention-flat"),
     case(lambda: seq2seq.bahdanau_attention(*S2S[:2], np.ones((4, 6)), *S2S[3:]), "w_q", "bahdanau_attention-shape"),
@@ -194,15 +254,27 @@ TABLE = [
     case(strength(-0.5), "target", "alignment-strength-below-0", "tag strength of 'past'"),
     case(strength(1.5), "target", "alignment-strength-above-1", "tag strength of 'past'"),
     case(strength("high"), "target", "alignment-strength-text", "tag strength of 'past'"),
-    case(lambda: scores.additive_score(ONES, ONES, np.ones((3, 5)), np.ones((4, 5)), np.ones(5)), "w_q", "additive_score-shape"),
-    case(lambda: scores.additive_score(ONES, ONES, np.ones((4, 5)), np.ones((4, 5)), np.ones(4)), "v", "additive_score-width"),
+    case(
+        lambda: scores.additive_score(ONES, ONES, np.ones((3, 5)), np.ones((4, 5)), np.ones(5)),
+        "w_q",
+        "additive_score-shape",
+    ),
+    case(
+        lambda: scores.additive_score(ONES, ONES, np.ones((4, 5)), np.ones((4, 5)), np.ones(4)),
+        "v",
+        "additive_score-width",
+    ),
     case(lambda: scores.dot_score(ONES, np.ones((2, 3))), "q", "dot_score-shape"),
     case(lambda: scores.dot_score(INF, INF), "q", "dot_score-inf"),
     case(lambda: scores.bilinear_score(ONES, ONES, np.ones((3, 4))), "w", "bilinear_score-shape"),
     case(lambda: scores.scaled_dot_score(NAN, NAN), "q", "scaled_dot_score-nan"),
     case(lambda: scores.scaled_dot_score(ONES, np.ones((2, 3))), "k", "scaled_dot_score-shape"),
     case(lambda: scores.dot_score(ONES, [[np.nan, 1, 1, 1]]), "k", "dot_score-k-nan"),
-    case(lambda: scores.additive_score(ONES, ONES, np.ones((4, 5)), np.ones((3, 5)), np.ones(5)), "w_k", "additive_score-w_k-shape"),
+    case(
+        lambda: scores.additive_score(ONES, ONES, np.ones((4, 5)), np.ones((3, 5)), np.ones(5)),
+        "w_k",
+        "additive_score-w_k-shape",
+    ),
     case(lambda: scores.score_variance(4.5), "d_k", "score_variance-float"),
     case(lambda: scores.softmax_saturation(4, n_trials=0), "n_trials", "softmax_saturation-size"),
     case(lambda: scores.score_variance(0), "d_k", "score_variance-size"),
@@ -214,46 +286,112 @@ TABLE = [
     case(lambda: gradcheck.numerical_jacobian(np.sum, [[np.nan]]), "x", "numerical_jacobian-nan"),
     case(lambda: gradcheck.self_attention(np.ones(3), *(np.ones((3, 2)),) * 3), "x", "self_attention-flat"),
     case(lambda: gradcheck.self_attention(np.ones((2, 2, 3)), *(np.ones((3, 2)),) * 3), "x", "self_attention-3d"),
-    case(lambda: gradcheck.self_attention(np.ones((2, 3)), np.ones((3, 2)), np.ones((3, 3)), np.ones((3, 2))), "w_k", "self_attention-d_k"),
+    case(
+        lambda: gradcheck.self_attention(np.ones((2, 3)), np.ones((3, 2)), np.ones((3, 3)), np.ones((3, 2))),
+        "w_k",
+        "self_attention-d_k",
+    ),
     case(lambda: gradcheck.gradient_reach(np.ones((2, 2, 2, 2, 2))), "jac", "gradient_reach-5d"),
-    case(lambda: gradcheck.self_attention(ONES, np.ones((3, 2)), np.ones((4, 2)), np.ones((4, 2))), "w_q", "self_attention-shape"),
-    case(lambda: gradcheck.self_attention_jacobian(ONES, *(np.ones((4, 2)),) * 3, mask=NO_KEY), "mask", "self_attention_jacobian-fully-masked-row"),
+    case(
+        lambda: gradcheck.self_attention(ONES, np.ones((3, 2)), np.ones((4, 2)), np.ones((4, 2))),
+        "w_q",
+        "self_attention-shape",
+    ),
+    case(
+        lambda: gradcheck.self_attention_jacobian(ONES, *(np.ones((4, 2)),) * 3, mask=NO_KEY),
+        "mask",
+        "self_attention_jacobian-fully-masked-row",
+    ),
     case(lambda: gradcheck.gradient_reach(np.ones((2, 2))), "jac", "gradient_reach-shape"),
     case(lambda: gradcheck.max_relative_error(ONES, np.ones(3)), "a", "max_relative_error-shape"),
-
     # ---- heads and position (chapter 4)
     case(lambda: heads.split_heads(ONES, 0), "n_heads", "split_heads-size"),
     case(lambda: heads.split_heads(ONES, 3), "n_heads", "split_heads-divide"),
     case(lambda: heads.merge_heads(ONES), "x", "merge_heads-shape"),
     case(lambda: heads.split_heads(np.ones(6), 2), "x", "split_heads-flat"),
-    case(lambda: heads.multi_head_attention(np.ones((2, 2, 4)), ONES, *(np.ones((4, 4)),) * 3, None, 2), "x_q", "multi_head_attention-3d"),
-    case(lambda: heads.multi_head_attention(ONES, ONES, np.ones((5, 4)), *(np.ones((4, 4)),) * 2, None, 2), "w_q", "multi_head_attention-w_q-shape"),
-    case(lambda: heads.multi_head_attention(ONES, ONES, np.ones((4, 4)), np.ones((4, 6)), np.ones((4, 4)), None, 2), "w_k", "multi_head_attention-w_k-shape"),
-    case(lambda: heads.multi_head_attention(ONES, ONES, *(np.ones((4, 4)),) * 3, np.ones((3, 4)), 2), "w_o", "multi_head_attention-w_o-shape"),
-    case(lambda: heads.multi_head_attention(ONES, ONES, *(np.ones((4, 4)),) * 3, None, 3), "n_heads", "multi_head_attention-divide"),
-    case(lambda: heads.relation_projections(("a", "b"), ("h",), (("h", "a", "a"), ("h", "a", "b")), 1, 1.0), "d_head", "relation_projections-slots"),
+    case(
+        lambda: heads.multi_head_attention(np.ones((2, 2, 4)), ONES, *(np.ones((4, 4)),) * 3, None, 2),
+        "x_q",
+        "multi_head_attention-3d",
+    ),
+    case(
+        lambda: heads.multi_head_attention(ONES, ONES, np.ones((5, 4)), *(np.ones((4, 4)),) * 2, None, 2),
+        "w_q",
+        "multi_head_attention-w_q-shape",
+    ),
+    case(
+        lambda: heads.multi_head_attention(ONES, ONES, np.ones((4, 4)), np.ones((4, 6)), np.ones((4, 4)), None, 2),
+        "w_k",
+        "multi_head_attention-w_k-shape",
+    ),
+    case(
+        lambda: heads.multi_head_attention(ONES, ONES, *(np.ones((4, 4)),) * 3, np.ones((3, 4)), 2),
+        "w_o",
+        "multi_head_attention-w_o-shape",
+    ),
+    case(
+        lambda: heads.multi_head_attention(ONES, ONES, *(np.ones((4, 4)),) * 3, None, 3),
+        "n_heads",
+        "multi_head_attention-divide",
+    ),
+    case(
+        lambda: heads.relation_projections(("a", "b"), ("h",), (("h", "a", "a"), ("h", "a", "b")), 1, 1.0),
+        "d_head",
+        "relation_projections-slots",
+    ),
     case(lambda: heads.relation_projections(("a",), ("h",), (), 2, 0.0), "strength", "relation_projections-strength"),
-    case(lambda: heads.multi_head_attention(ONES, np.ones((3, 5)), *(np.ones((4, 4)),) * 3, None, 2), "x_q", "multi_head_attention-width"),
-    case(lambda: heads.multi_head_attention(ONES, ONES, *(np.ones((4, 4)),) * 3, None, 2, causal_mask(3)), "mask", "multi_head_attention-mask"),
-    case(lambda: heads.relation_projections(("a",), ("h",), (("h", "a", "b"),), 2, 1.0), "relations", "relation_projections-name"),
+    case(
+        lambda: heads.multi_head_attention(ONES, np.ones((3, 5)), *(np.ones((4, 4)),) * 3, None, 2),
+        "x_q",
+        "multi_head_attention-width",
+    ),
+    case(
+        lambda: heads.multi_head_attention(ONES, ONES, *(np.ones((4, 4)),) * 3, None, 2, causal_mask(3)),
+        "mask",
+        "multi_head_attention-mask",
+    ),
+    case(
+        lambda: heads.relation_projections(("a",), ("h",), (("h", "a", "b"),), 2, 1.0),
+        "relations",
+        "relation_projections-name",
+    ),
     case(lambda: heads.relation_projections(("a",), ("h",), (), 0, 1.0), "d_head", "relation_projections-size"),
-    case(lambda: heads.wide_head_weights(np.ones((2, 3)), np.ones((3, 4)), np.ones((3, 5))), "w_q", "wide_head_weights-shape"),
+    case(
+        lambda: heads.wide_head_weights(np.ones((2, 3)), np.ones((3, 4)), np.ones((3, 5))),
+        "w_q",
+        "wide_head_weights-shape",
+    ),
     case(lambda: heads.total_variation(np.ones((2, 3)), np.ones(4)), "p", "total_variation-shape"),
     case(lambda: position.sinusoidal_encoding(0, 4), "n", "sinusoidal_encoding-size", "n must be"),
     case(lambda: position.sinusoidal_encoding(4, 0), "d", "sinusoidal_encoding-d-size", "d must be"),
     case(lambda: position.sinusoidal_encoding(4, 3), "d", "sinusoidal_encoding-odd", "d must be even"),
     case(lambda: position.sinusoidal_encoding(4, 4, base=1.0), "base", "sinusoidal_encoding-base-1", "base must be"),
-    case(lambda: position.sinusoidal_encoding(4, 4, base=np.nan), "base", "sinusoidal_encoding-base-nan", "base must be"),
+    case(
+        lambda: position.sinusoidal_encoding(4, 4, base=np.nan), "base", "sinusoidal_encoding-base-nan", "base must be"
+    ),
     case(lambda: position.add_positions(np.ones(4)), "x", "add_positions-shape", "x must have at least 2"),
     case(lambda: position.add_positions(np.ones((2, 3, 4))), "x", "add_positions-3d", r"x must have shape \[n, d\]"),
     case(lambda: position.add_positions(np.ones((2, 3))), "d", "add_positions-odd", "d must be even"),
-    case(lambda: position.check_permutation([0, 0, 1], 3), "perm", "check_permutation-repeat", "perm must be a reordering"),
+    case(
+        lambda: position.check_permutation([0, 0, 1], 3),
+        "perm",
+        "check_permutation-repeat",
+        "perm must be a reordering",
+    ),
     case(lambda: position.check_permutation([0, 1], 3), "perm", "check_permutation-short", "perm must be a reordering"),
-    case(lambda: position.check_permutation([0.0, 1.0], 2), "perm", "check_permutation-float", "perm must be a reordering"),
+    case(
+        lambda: position.check_permutation([0.0, 1.0], 2),
+        "perm",
+        "check_permutation-float",
+        "perm must be a reordering",
+    ),
     case(lambda: position.permutation_gap(3, ONES, [1, 0]), "f", "permutation_gap-callable", "f must be callable"),
-    case(lambda: position.permutation_gap(lambda x: x, np.ones((2, 8)), [1, 2]), "perm", "permutation_gap-perm",
-         "perm must be a reordering"),
-
+    case(
+        lambda: position.permutation_gap(lambda x: x, np.ones((2, 8)), [1, 2]),
+        "perm",
+        "permutation_gap-perm",
+        "perm must be a reordering",
+    ),
     # ---- config, transformer, vocabularies, mlm (chapters 6-7)
     case(lambda: Config(n_layers=0), "n_layers", "Config-layers"),
     case(lambda: Config(vocab_size=2.5), "vocab_size", "Config-float"),
@@ -272,16 +410,35 @@ TABLE = [
     case(lambda: transformer.check_tokens(np.array([1.0, 2.0]), CFG), "tokens", "check_tokens-float"),
     case(lambda: transformer.check_tokens(np.array([1, 99]), CFG), "tokens", "check_tokens-range"),
     case(lambda: transformer.embed(np.arange(4), PARAMS, CFG, start=62), "start", "embed-past-max_len"),
-    case(lambda: transformer.stack(np.ones((3, 16)), PARAMS, CFG, causal_mask(2)), "self_mask", "stack-shape", "self_mask has shape"),
+    case(
+        lambda: transformer.stack(np.ones((3, 16)), PARAMS, CFG, causal_mask(2)),
+        "self_mask",
+        "stack-shape",
+        "self_mask has shape",
+    ),
     case(lambda: transformer.stack(np.full((3, 16), np.nan), PARAMS, CFG, causal_mask(3)), "x", "stack-nan"),
-    case(lambda: transformer.stack(np.ones((3, 16)), PARAMS, CFG, causal_mask(3), memory=np.full((2, 16), np.nan)), "memory",
-         "stack-memory-nan", "memory must be finite"),
+    case(
+        lambda: transformer.stack(np.ones((3, 16)), PARAMS, CFG, causal_mask(3), memory=np.full((2, 16), np.nan)),
+        "memory",
+        "stack-memory-nan",
+        "memory must be finite",
+    ),
     case(lambda: stack_with_memory(full_mask(4, 5)), "cross_mask", "stack-cross_mask-shape", "cross_mask has shape"),
-    case(lambda: stack_with_memory(np.ones((4, 6))), "cross_mask", "stack-cross_mask-dtype", "cross_mask must be a bool array"),
+    case(
+        lambda: stack_with_memory(np.ones((4, 6))),
+        "cross_mask",
+        "stack-cross_mask-dtype",
+        "cross_mask must be a bool array",
+    ),
     case(lambda: transformer.decode(np.zeros(65, int), PARAMS, CFG), "tokens", "decode-too-long"),
     case(lambda: transformer.encode(np.array([], int), PARAMS, CFG), "tokens", "encode-empty"),
     case(lambda: vocab.to_ids(["the", "zebra"], vocab.CAT_VOCAB), "words", "to_ids-unknown", r"unknown \['zebra'\]"),
-    case(lambda: vocab.to_words([0, 99], vocab.CAT_VOCAB), "token_ids", "to_words-range", r"ids in \[0, \d+\), got \[99\]"),
+    case(
+        lambda: vocab.to_words([0, 99], vocab.CAT_VOCAB),
+        "token_ids",
+        "to_words-range",
+        r"ids in \[0, \d+\), got \[99\]",
+    ),
     case(lambda: vocab.to_words([[0]], vocab.CAT_VOCAB), "token_ids", "to_words-2d", "1-D"),
     case(lambda: vocab.to_words(np.array([0.5]), vocab.CAT_VOCAB), "token_ids", "to_words-float", "integer ids"),
     case(lambda: mlm.mask_tokens([]), "tokens", "mask_tokens-empty"),
@@ -295,13 +452,16 @@ TABLE = [
     case(lambda: mlm.context_of(["a", "b"], 2), "position", "context_of-position"),
     case(lambda: mlm.context_of(["a", "b"], 0, sides="up"), "sides", "context_of-sides"),
     case(lambda: mlm.fill_mask(top=0), "top", "fill_mask-top"),
-
     # ---- machines, probe, leak, published (chapters 7 and 9)
     case(lambda: machines.check_machine("transformer"), "machine", "check_machine-unknown"),
     case(lambda: machines.masks("transformer", 3), "machine", "masks-unknown-machine", "machine must be one of"),
     case(lambda: machines.masks("encoder", 0), "n", "masks-size", "n must be"),
-    case(lambda: machines.masks("encoder-decoder", 3), "m", "masks-encoder-decoder-without-m",
-         r"m \(the number of source positions\)"),
+    case(
+        lambda: machines.masks("encoder-decoder", 3),
+        "m",
+        "masks-encoder-decoder-without-m",
+        r"m \(the number of source positions\)",
+    ),
     case(lambda: machines.masks("encoder-decoder", 3, 0), "m", "masks-m-size", "m must be"),
     case(lambda: machines.masks("decoder", 3, past=-1), "past", "masks-past", "past must be"),
     case(lambda: machines.masks("encoder", 3, past=2), "past", "masks-encoder-past", "past must be 0 for the encoder"),
@@ -309,17 +469,30 @@ TABLE = [
     case(lambda: machines.stack_masks("decoder", 2, 0), "n_tgt", "stack_masks-size"),
     case(lambda: machines.stack_masks("encoder", 0, 2), "n_src", "stack_masks-n_src-size"),
     case(lambda: machines.reach("encoder", 3, 0), "m", "reach-size", "m must be"),
-    case(lambda: transformer.run_machine("rnn", np.array([1]), PARAMS, CFG), "machine", "run-unknown-machine", "machine must be one of"),
+    case(
+        lambda: transformer.run_machine("rnn", np.array([1]), PARAMS, CFG),
+        "machine",
+        "run-unknown-machine",
+        "machine must be one of",
+    ),
     case(lambda: transformer.run_machine("encoder-decoder", np.array([1]), PARAMS, CFG), "memory", "run-memory"),
-    case(lambda: transformer.run_machine("decoder", np.array([1]), PARAMS, CFG, np.zeros((2, 16))), "memory", "run-memory-unwanted"),
+    case(
+        lambda: transformer.run_machine("decoder", np.array([1]), PARAMS, CFG, np.zeros((2, 16))),
+        "memory",
+        "run-memory-unwanted",
+    ),
     case(lambda: transformer.run_machine("encoder", np.array([99]), PARAMS, CFG), "tokens", "run-tokens-range"),
     case(lambda: probe.nudge(np.array([1, 2]), 5, 10), "j", "nudge-position", "j must be a position"),
     case(lambda: probe.nudge(np.array([1, 2]), -1, 5), "j", "nudge-below-0", "j must be"),
     case(lambda: probe.nudge(np.array([1, 2]), 0, 0), "vocab_size", "nudge-vocab_size-size"),
     case(lambda: probe.nudge(np.array([1.0, 2.0]), 0, 10), "tokens", "nudge-float", "integer ids"),
     case(lambda: probe.movement(lambda t: t, np.arange(3), []), "variants", "movement-empty"),
-    case(lambda: probe.movement(lambda t: np.asarray(t, float), [1.0, 2.0], [[1.0]]), "run", "movement-rows",
-         "keep base's rows"),
+    case(
+        lambda: probe.movement(lambda t: np.asarray(t, float), [1.0, 2.0], [[1.0]]),
+        "run",
+        "movement-rows",
+        "keep base's rows",
+    ),
     case(lambda: probe.movement(lambda t: 1.0, [1.0], [[2.0]]), "run", "movement-scalar", "first axis"),
     case(lambda: leak.leak_test(np.array([1, 2, 3]), 5, 4, PARAMS, CFG), "position", "leak_test-position"),
     case(lambda: leak.leak_test(np.array([1, 2]), -1, 3, PARAMS, CFG), "position", "leak_test-position-below-0"),
@@ -335,16 +508,31 @@ TABLE = [
     case(lambda: published.same_size(("T5-base",)), "names", "same_size-unknown"),
     case(lambda: targets.next_token_pairs([1]), "tokens", "next_token_pairs-size"),
     case(lambda: targets.next_token_pairs([], bos=0), "tokens", "next_token_pairs-bos-size"),
-
     # ---- encoder-decoder (chapter 8)
     case(lambda: encoder_decoder.two_stack_layout(0, 3), "n_source", "two_stack_layout-size"),
     case(lambda: encoder_decoder.two_stack_layout(2, 0), "n_target", "two_stack_layout-n_target-size"),
-    case(lambda: encoder_decoder.prompt_layout((), ("a",), ("French", "English")), "source", "prompt_layout-empty", "must not be empty"),
-    case(lambda: encoder_decoder.teacher_forced(("chien",), ed_page.TARGET, ed_page.VOCAB, *ED_MODEL, ED_CFG), "source", "teacher_forced-unknown", r"unknown \['chien'\]"),
+    case(
+        lambda: encoder_decoder.prompt_layout((), ("a",), ("French", "English")),
+        "source",
+        "prompt_layout-empty",
+        "must not be empty",
+    ),
+    case(
+        lambda: encoder_decoder.teacher_forced(("chien",), ed_page.TARGET, ed_page.VOCAB, *ED_MODEL, ED_CFG),
+        "source",
+        "teacher_forced-unknown",
+        r"unknown \['chien'\]",
+    ),
     case(lambda: encoder_decoder.generate(ED_IDS, *ED_MODEL, ED_CFG, 0), "steps", "encoder_decoder.generate-size"),
-    case(lambda: encoder_decoder.generate(ED_IDS, *ED_MODEL, ED_CFG, 65), "steps", "encoder_decoder.generate-past-max_len", "max_len"),
-    case(lambda: encoder_decoder.projection_counts(ED_IDS, *ED_MODEL, ED_CFG, 0), "max_steps", "projection_counts-size"),
-
+    case(
+        lambda: encoder_decoder.generate(ED_IDS, *ED_MODEL, ED_CFG, 65),
+        "steps",
+        "encoder_decoder.generate-past-max_len",
+        "max_len",
+    ),
+    case(
+        lambda: encoder_decoder.projection_counts(ED_IDS, *ED_MODEL, ED_CFG, 0), "max_steps", "projection_counts-size"
+    ),
     # ---- counts and the published models (chapters 3, 9, 10, 11)
     case(lambda: counts.attention_cost(0, 512), "n", "attention_cost-size"),
     case(lambda: counts.rnn_cost(10, -1), "d", "rnn_cost-size"),
@@ -368,9 +556,13 @@ TABLE = [
     case(lambda: published.Published("m", "decoder", {"d_model": 8}, "x"), "config", "Published-config"),
     case(lambda: published.Published("", "decoder", CFG, "x"), "name", "Published-name"),
     case(lambda: published.Published("m", "transducer", CFG, "x"), "machine", "Published-unknown-machine"),
-
     # ---- decoding, the KV cache (chapters 10 and 12)
-    case(lambda: decoding.temperature_softmax(np.ones(3), 0), "temperature", "temperature_softmax-T-0", "T -> 0 is greedy decoding"),
+    case(
+        lambda: decoding.temperature_softmax(np.ones(3), 0),
+        "temperature",
+        "temperature_softmax-T-0",
+        "T -> 0 is greedy decoding",
+    ),
     case(lambda: decoding.temperature_softmax(np.ones(3), -1.0), "temperature", "temperature_softmax-T-below-0", "> 0"),
     case(lambda: decoding.temperature_softmax(np.array([0.0, np.nan]), 1.0), "logits", "temperature_softmax-nan"),
     case(lambda: decoding.greedy(np.ones((2, 3))), "logits", "greedy-shape", "1-D"),
@@ -397,66 +589,178 @@ TABLE = [
     case(lambda: decoding.frequencies(NEXT_LOGITS, 1.0, 10, -1), "seed", "frequencies-seed-below-0"),
     case(lambda: decoding.frequencies(NEXT_LOGITS, 0.0, 10, 0), "temperature", "frequencies-T-0", "greedy"),
     case(lambda: decoding.entropy_bits(np.array([[0.5, 0.5]])), "probs", "entropy_bits-shape"),
-    case(lambda: decoding.generate(np.array([1]), PARAMS, CFG, -1), "n_new", "generate-below-0", "n_new must be an integer >= 0"),
-    case(lambda: decoding.generate(np.array([1]), PARAMS, CFG, -2, cached=True), "n_new", "generate-cached-below-0",
-         "n_new must be an integer >= 0"),
-    case(lambda: decoding.generate(np.array([1]), PARAMS, CFG, 2.5), "n_new", "generate-float", "n_new must be an integer >= 0"),
-    case(lambda: decoding.generate(np.array([1, 2]), PARAMS, CFG, CFG.max_len), "n_new", "generate-past-max_len",
-         r"len\(prompt\) \+ n_new - 1 must be <= max_len"),
-    case(lambda: decoding.generate(np.array([1, 2]), PARAMS, CFG, CFG.max_len, cached=True), "n_new", "generate-cached-past-max_len",
-         r"len\(prompt\) \+ n_new - 1 must be <= max_len"),
-    case(lambda: decoding.generate(np.array([]), PARAMS, CFG, 2), "tokens", "generate-empty", "tokens must be a non-empty 1-D array"),
-    case(lambda: decoding.generate(np.array([99]), PARAMS, CFG, 2), "tokens", "generate-tokens-range", "tokens must be ids in"),
+    case(
+        lambda: decoding.generate(np.array([1]), PARAMS, CFG, -1),
+        "n_new",
+        "generate-below-0",
+        "n_new must be an integer >= 0",
+    ),
+    case(
+        lambda: decoding.generate(np.array([1]), PARAMS, CFG, -2, cached=True),
+        "n_new",
+        "generate-cached-below-0",
+        "n_new must be an integer >= 0",
+    ),
+    case(
+        lambda: decoding.generate(np.array([1]), PARAMS, CFG, 2.5),
+        "n_new",
+        "generate-float",
+        "n_new must be an integer >= 0",
+    ),
+    case(
+        lambda: decoding.generate(np.array([1, 2]), PARAMS, CFG, CFG.max_len),
+        "n_new",
+        "generate-past-max_len",
+        r"len\(prompt\) \+ n_new - 1 must be <= max_len",
+    ),
+    case(
+        lambda: decoding.generate(np.array([1, 2]), PARAMS, CFG, CFG.max_len, cached=True),
+        "n_new",
+        "generate-cached-past-max_len",
+        r"len\(prompt\) \+ n_new - 1 must be <= max_len",
+    ),
+    case(
+        lambda: decoding.generate(np.array([]), PARAMS, CFG, 2),
+        "tokens",
+        "generate-empty",
+        "tokens must be a non-empty 1-D array",
+    ),
+    case(
+        lambda: decoding.generate(np.array([99]), PARAMS, CFG, 2),
+        "tokens",
+        "generate-tokens-range",
+        "tokens must be ids in",
+    ),
     case(lambda: decoding.generate(np.array([1]), PARAMS, CFG, 2, greedy=False), "rng", "generate-no-rng", "Generator"),
-    case(lambda: decoding.generate(np.array([1]), PARAMS, CFG, 2, greedy=False, temperature=0, rng=rng()), "temperature",
-         "generate-T-0", "greedy=True"),
-    case(lambda: decoding.top_k_filter(np.full(4, 0.25), 0), "top_k", "top_k_filter-size", r"top_k must be an integer in 1\.\.4"),
-    case(lambda: decoding.top_k_filter([0.5, 0.5], 3), "top_k", "top_k_filter-past-vocab", r"top_k must be an integer in 1\.\.2"),
+    case(
+        lambda: decoding.generate(np.array([1]), PARAMS, CFG, 2, greedy=False, temperature=0, rng=rng()),
+        "temperature",
+        "generate-T-0",
+        "greedy=True",
+    ),
+    case(
+        lambda: decoding.top_k_filter(np.full(4, 0.25), 0),
+        "top_k",
+        "top_k_filter-size",
+        r"top_k must be an integer in 1\.\.4",
+    ),
+    case(
+        lambda: decoding.top_k_filter([0.5, 0.5], 3),
+        "top_k",
+        "top_k_filter-past-vocab",
+        r"top_k must be an integer in 1\.\.2",
+    ),
     case(lambda: decoding.top_k_filter(np.full(4, 0.25), 2.5), "top_k", "top_k_filter-float"),
     case(lambda: decoding.top_k_filter([0.5, 0.5], True), "top_k", "top_k_filter-bool"),
-    case(lambda: decoding.top_p_filter([0.5, 0.5], 0), "top_p", "top_p_filter-0", r"top_p must be a number in \(0, 1\]"),
+    case(
+        lambda: decoding.top_p_filter([0.5, 0.5], 0), "top_p", "top_p_filter-0", r"top_p must be a number in \(0, 1\]"
+    ),
     case(lambda: decoding.top_p_filter(np.full(4, 0.25), 1.5), "top_p", "top_p_filter-above-1"),
     case(lambda: decoding.top_p_filter(np.full(4, 0.25), float("nan")), "top_p", "top_p_filter-nan"),
     case(lambda: decoding.top_p_filter([0.5, 0.5], "0.9"), "top_p", "top_p_filter-text"),
     case(lambda: decoding.top_p_filter([0.5, 0.6], 0.9), "probs", "top_p_filter-sum", "sum to 1"),
     case(lambda: decoding.sampling_probs(np.ones(3), 1.0, top_k=4), "top_k", "sampling_probs-top_k-past-vocab"),
-    case(lambda: decoding.generate(np.array([1]), PARAMS, CFG, 2, greedy=False, top_p=0, rng=rng()),
-         "top_p", "generate-top_p-0"),
-    case(lambda: decoding.generate(np.array([1]), PARAMS, CFG, 2, greedy=False, top_k=99, rng=rng()),
-         "top_k", "generate-top_k-past-vocab"),
-    case(lambda: counts.total_scores(3, False, table="upper"), "table", "total_scores-unknown-table", "table must be one of"),
+    case(
+        lambda: decoding.generate(np.array([1]), PARAMS, CFG, 2, greedy=False, top_p=0, rng=rng()),
+        "top_p",
+        "generate-top_p-0",
+    ),
+    case(
+        lambda: decoding.generate(np.array([1]), PARAMS, CFG, 2, greedy=False, top_k=99, rng=rng()),
+        "top_k",
+        "generate-top_k-past-vocab",
+    ),
+    case(
+        lambda: counts.total_scores(3, False, table="upper"),
+        "table",
+        "total_scores-unknown-table",
+        "table must be one of",
+    ),
     case(lambda: counts.total_rows(3, True, n_layers=0), "n_layers", "total_rows-size"),
     case(lambda: counts.total_rows(-1, True), "n_steps", "total_rows-below-0"),
     case(lambda: counts.speedup(3, "flops"), "work", "speedup-unknown-work", "work must be one of"),
-    case(lambda: kv_cache.KVCache(CFG, dtype=np.int32), "dtype", "KVCache-dtype", "dtype must be a floating-point type"),
-    case(lambda: kv_cache.decode_cached(np.array([1]), PARAMS, CFG, kv_cache.KVCache(Config(n_layers=1))), "cache", "decode_cached-config",
-         "cache must be made for the same Config"),
+    case(
+        lambda: kv_cache.KVCache(CFG, dtype=np.int32), "dtype", "KVCache-dtype", "dtype must be a floating-point type"
+    ),
+    case(
+        lambda: kv_cache.decode_cached(np.array([1]), PARAMS, CFG, kv_cache.KVCache(Config(n_layers=1))),
+        "cache",
+        "decode_cached-config",
+        "cache must be made for the same Config",
+    ),
     case(decode_past_max_len, "tokens", "decode_cached-past-max_len", r"start \+ len\(tokens\) must be <= max_len=4"),
-    case(lambda: kv_cache.decode_cached(np.array([40]), PARAMS, CFG, kv_cache.KVCache(CFG)), "tokens", "decode_cached-tokens-range",
-         "tokens must be ids in"),
-    case(lambda: kv_cache.decode_cached(np.array([0]), ED_MODEL[1], ED_CFG, memory_kv=[]), "memory_kv",
-         "decode_cached-memory_kv-layers", r"one \(K, V\) per layer"),
-    case(lambda: kv_cache.decode_step(np.ones(4), np.ones((2, 3)), np.ones((2, 4)), *(np.ones((4, 4)),) * 3), "k_cache", "decode_step-shape",
-         r"k_cache must have shape \[t, 4\]"),
-    case(lambda: kv_cache.decode_step(np.ones(3), np.zeros((2, 2)), np.zeros(4), W3, W3, W3), "v_cache", "decode_step-v_cache-shape",
-         r"v_cache must have shape \[t, 2\]"),
-    case(lambda: kv_cache.decode_step(np.ones(3), np.zeros((2, 2)), np.zeros((1, 2)), W3, W3, W3), "k_cache", "decode_step-cache-rows",
-         "k_cache and v_cache must hold the same number of rows"),
-    case(lambda: kv_cache.decode_step(np.ones((2, 3)), np.zeros((0, 2)), np.zeros((0, 2)), W3, W3, W3), "x_new", "decode_step-x_new-shape",
-         "x_new must be one row"),
-    case(lambda: kv_cache.decode_step(np.array([1.0, np.nan, 0.0]), np.zeros((0, 2)), np.zeros((0, 2)), W3, W3, W3), "x_new",
-         "decode_step-nan", "x_new must be finite"),
-    case(lambda: kv_cache.decode_step(np.ones(3), np.zeros((0, 2)), np.zeros((0, 2)), np.ones((4, 2)), W3, W3), "w_q",
-         "decode_step-w-rows", "w_q, w_k and w_v must have d = 3 rows"),
-    case(lambda: kv_cache.decode_step(np.ones(3), np.zeros((0, 2)), np.zeros((0, 2)), np.ones((3, 5)), W3, W3), "w_k",
-         "decode_step-d_k", "w_q and w_k must give the same d_k"),
-    case(lambda: kv_cache.old_rows_drift(np.array([1, 2]), 3, PARAMS, CFG, "window"), "machine", "old_rows_drift-unknown-machine",
-         "machine must be one of"),
-    case(lambda: kv_cache.old_rows_drift(np.array([1, 2]), 3, PARAMS, CFG, "encoder-decoder"), "machine", "old_rows_drift-machine",
-         "machine must be 'encoder' or 'decoder'"),
-    case(lambda: kv_cache.new_row_dependence(np.ones((1, 2)), np.ones((1, 2)), np.ones((1, 2))), "q", "new_row_dependence-size",
-         "same number of rows n >= 2"),
-
+    case(
+        lambda: kv_cache.decode_cached(np.array([40]), PARAMS, CFG, kv_cache.KVCache(CFG)),
+        "tokens",
+        "decode_cached-tokens-range",
+        "tokens must be ids in",
+    ),
+    case(
+        lambda: kv_cache.decode_cached(np.array([0]), ED_MODEL[1], ED_CFG, memory_kv=[]),
+        "memory_kv",
+        "decode_cached-memory_kv-layers",
+        r"one \(K, V\) per layer",
+    ),
+    case(
+        lambda: kv_cache.decode_step(np.ones(4), np.ones((2, 3)), np.ones((2, 4)), *(np.ones((4, 4)),) * 3),
+        "k_cache",
+        "decode_step-shape",
+        r"k_cache must have shape \[t, 4\]",
+    ),
+    case(
+        lambda: kv_cache.decode_step(np.ones(3), np.zeros((2, 2)), np.zeros(4), W3, W3, W3),
+        "v_cache",
+        "decode_step-v_cache-shape",
+        r"v_cache must have shape \[t, 2\]",
+    ),
+    case(
+        lambda: kv_cache.decode_step(np.ones(3), np.zeros((2, 2)), np.zeros((1, 2)), W3, W3, W3),
+        "k_cache",
+        "decode_step-cache-rows",
+        "k_cache and v_cache must hold the same number of rows",
+    ),
+    case(
+        lambda: kv_cache.decode_step(np.ones((2, 3)), np.zeros((0, 2)), np.zeros((0, 2)), W3, W3, W3),
+        "x_new",
+        "decode_step-x_new-shape",
+        "x_new must be one row",
+    ),
+    case(
+        lambda: kv_cache.decode_step(np.array([1.0, np.nan, 0.0]), np.zeros((0, 2)), np.zeros((0, 2)), W3, W3, W3),
+        "x_new",
+        "decode_step-nan",
+        "x_new must be finite",
+    ),
+    case(
+        lambda: kv_cache.decode_step(np.ones(3), np.zeros((0, 2)), np.zeros((0, 2)), np.ones((4, 2)), W3, W3),
+        "w_q",
+        "decode_step-w-rows",
+        "w_q, w_k and w_v must have d = 3 rows",
+    ),
+    case(
+        lambda: kv_cache.decode_step(np.ones(3), np.zeros((0, 2)), np.zeros((0, 2)), np.ones((3, 5)), W3, W3),
+        "w_k",
+        "decode_step-d_k",
+        "w_q and w_k must give the same d_k",
+    ),
+    case(
+        lambda: kv_cache.old_rows_drift(np.array([1, 2]), 3, PARAMS, CFG, "window"),
+        "machine",
+        "old_rows_drift-unknown-machine",
+        "machine must be one of",
+    ),
+    case(
+        lambda: kv_cache.old_rows_drift(np.array([1, 2]), 3, PARAMS, CFG, "encoder-decoder"),
+        "machine",
+        "old_rows_drift-machine",
+        "machine must be 'encoder' or 'decoder'",
+    ),
+    case(
+        lambda: kv_cache.new_row_dependence(np.ones((1, 2)), np.ones((1, 2)), np.ones((1, 2))),
+        "q",
+        "new_row_dependence-size",
+        "same number of rows n >= 2",
+    ),
     # ---- the pipeline (chapters 12 and 13), rounding
     case(lambda: pipeline.tokenize(""), "text", "tokenize-empty", "non-empty"),
     case(lambda: pipeline.tokenize(3), "text", "tokenize-not-text", "non-empty string"),
@@ -464,35 +768,79 @@ TABLE = [
     case(lambda: pipeline.detokenize(np.array([99])), "ids", "detokenize-range", r"\[0, 32\)"),
     case(lambda: pipeline.detokenize([[1]]), "ids", "detokenize-2d", "1-D"),
     case(lambda: pipeline.detokenize([1.0]), "ids", "detokenize-float", "integers"),
-    case(lambda: pipeline.forward(pipeline.tokenize(PROMPT), PIPE, pipeline.CFG, "gpt"), "machine", "forward-unknown-machine",
-         "machine must be one of"),
-    case(lambda: pipeline.forward(pipeline.tokenize("ab"), PIPE, pipeline.CFG, "encoder-decoder"), "memory", "forward-memory"),
-    case(lambda: pipeline.forward(pipeline.tokenize(PROMPT), PIPE, pipeline.CFG, "decoder", pipeline.source_memory("le chat", 1)), "memory",
-         "forward-memory-unwanted", "memory is read only"),
-    case(lambda: pipeline.dependence(PROMPT, "gpt", "le chat", PIPE, 1), "machine", "dependence-unknown-machine", "machine must be one of"),
-    case(lambda: pipeline.blocks(np.zeros((3, 16)), PIPE, pipeline.CFG, causal_mask(4)), "self_mask", "blocks-self_mask-shape"),
-    case(lambda: pipeline.blocks(np.zeros((3, 16)), PIPE, pipeline.CFG, causal_mask(3), np.zeros((2, 16)), full_mask(3, 3)),
-         "cross_mask", "blocks-cross_mask-shape"),
+    case(
+        lambda: pipeline.forward(pipeline.tokenize(PROMPT), PIPE, pipeline.CFG, "gpt"),
+        "machine",
+        "forward-unknown-machine",
+        "machine must be one of",
+    ),
+    case(
+        lambda: pipeline.forward(pipeline.tokenize("ab"), PIPE, pipeline.CFG, "encoder-decoder"),
+        "memory",
+        "forward-memory",
+    ),
+    case(
+        lambda: pipeline.forward(
+            pipeline.tokenize(PROMPT), PIPE, pipeline.CFG, "decoder", pipeline.source_memory("le chat", 1)
+        ),
+        "memory",
+        "forward-memory-unwanted",
+        "memory is read only",
+    ),
+    case(
+        lambda: pipeline.dependence(PROMPT, "gpt", "le chat", PIPE, 1),
+        "machine",
+        "dependence-unknown-machine",
+        "machine must be one of",
+    ),
+    case(
+        lambda: pipeline.blocks(np.zeros((3, 16)), PIPE, pipeline.CFG, causal_mask(4)),
+        "self_mask",
+        "blocks-self_mask-shape",
+    ),
+    case(
+        lambda: pipeline.blocks(
+            np.zeros((3, 16)), PIPE, pipeline.CFG, causal_mask(3), np.zeros((2, 16)), full_mask(3, 3)
+        ),
+        "cross_mask",
+        "blocks-cross_mask-shape",
+    ),
     case(lambda: image_prefix.patchify(np.ones((5, 5)), 2), "patch", "patchify-divide", "divisible"),
     case(lambda: image_prefix.patchify(np.zeros((4, 3)), 2), "image", "patchify-not-square", "square"),
     case(lambda: image_prefix.patchify(np.zeros((4, 4)), 0), "patch", "patchify-size"),
     case(lambda: image_prefix.patchify(np.zeros(4), 2), "image", "patchify-flat", "dimension"),
     case(lambda: pipeline.run("the cat", PIPE, n_new=-1, temperature=1.0, seed=0), "n_new", "pipeline.run-below-0"),
-    case(lambda: pipeline.run(PROMPT, PIPE, n_new=60, temperature=1.0, seed=0), "n_new", "pipeline.run-past-max_len", "max_len"),
-    case(lambda: pipeline.run(PROMPT, PIPE, n_new=8, temperature=0, seed=0), "temperature", "pipeline.run-T-0", "greedy"),
+    case(
+        lambda: pipeline.run(PROMPT, PIPE, n_new=60, temperature=1.0, seed=0),
+        "n_new",
+        "pipeline.run-past-max_len",
+        "max_len",
+    ),
+    case(
+        lambda: pipeline.run(PROMPT, PIPE, n_new=8, temperature=0, seed=0), "temperature", "pipeline.run-T-0", "greedy"
+    ),
     case(lambda: pipeline.run(PROMPT, PIPE, n_new=8, temperature=1.0, seed=-1), "seed", "pipeline.run-seed-below-0"),
     case(lambda: pipeline.shared_weights(-1), "seed", "shared_weights-seed-below-0"),
     case(lambda: rounding.is_rounding(np.array([np.nan])), "x", "is_rounding-nan"),
-
     # ---- training (issue 23): the mask in any of its forms, targets, lr, steps, the batch
     case(lambda: bad_train(mask=causal_mask(TRAIN_N + 1)), "mask", "train-mask-shape"),
-    case(lambda: bad_train(mask=np.tri(TRAIN_N, dtype=int)), "mask", "train-mask-int-dtype"),                              # 0/1 ints: which meaning?
+    case(
+        lambda: bad_train(mask=np.tri(TRAIN_N, dtype=int)), "mask", "train-mask-int-dtype"
+    ),  # 0/1 ints: which meaning?
     case(lambda: bad_train(mask=MaskedFill(np.tri(TRAIN_N), 0.0)), "mask.mask", "train-masked_fill-float-mask"),
     case(lambda: bad_train(mask=MaskedFill(causal_mask(TRAIN_N), np.nan)), "mask.value", "train-masked_fill-nan"),
-    case(lambda: bad_train(mask=MaskedFill(causal_mask(TRAIN_N), "zero")), "mask.value", "train-masked_fill-not-number"),
+    case(
+        lambda: bad_train(mask=MaskedFill(causal_mask(TRAIN_N), "zero")), "mask.value", "train-masked_fill-not-number"
+    ),
     case(lambda: bad_train(mask=np.full((TRAIN_N, TRAIN_N), np.nan)), "mask", "train-mask-nan"),
-    case(lambda: bad_train(mask=np.triu(np.ones((TRAIN_N, TRAIN_N), bool), k=1)), "mask", "train-fully-masked-row"),              # row N-1 reads nothing
-    case(lambda: bad_train(mask=additive_mask(np.triu(np.ones((TRAIN_N, TRAIN_N), bool), k=1))), "mask", "train-fully-masked-row-added"),   # the same, added
+    case(
+        lambda: bad_train(mask=np.triu(np.ones((TRAIN_N, TRAIN_N), bool), k=1)), "mask", "train-fully-masked-row"
+    ),  # row N-1 reads nothing
+    case(
+        lambda: bad_train(mask=additive_mask(np.triu(np.ones((TRAIN_N, TRAIN_N), bool), k=1))),
+        "mask",
+        "train-fully-masked-row-added",
+    ),  # the same, added
     case(lambda: bad_train(targets=TRAIN_TARGETS + TRAIN_CFG.vocab_size), "targets", "train-targets-past-vocab"),
     case(lambda: bad_train(targets=TRAIN_TARGETS - 10), "targets", "train-targets-below-0"),
     case(lambda: bad_train(targets=TRAIN_TARGETS[:, :-1]), "targets", "train-targets-shape"),
@@ -504,14 +852,21 @@ TABLE = [
     case(lambda: bad_train(lr=np.inf), "lr", "train-lr-inf"),
     case(lambda: bad_train(steps=0), "steps", "train-steps-0"),
     case(lambda: bad_train(steps=2.5), "steps", "train-steps-float"),
-    case(lambda: bad_train(tokens=np.zeros((2, 7), int), targets=np.zeros((2, 7), int), mask=causal_mask(7)), "tokens", "train-past-max_len"),  # > max_len
+    case(
+        lambda: bad_train(tokens=np.zeros((2, 7), int), targets=np.zeros((2, 7), int), mask=causal_mask(7)),
+        "tokens",
+        "train-past-max_len",
+    ),  # > max_len
     case(lambda: bad_train(batch_size=3), "batch_size", "train-batch_size-past-rows"),
     case(lambda: bad_train(params=transformer.init_stack(0, TRAIN_CFG, cross=True)), "params", "train-params-cross"),
-    case(lambda: training.adam_step(transformer.init_stack(0, TRAIN_CFG), {}, {}, 0.1, betas=(0.9, 1.0)), "betas", "adam-betas"),
+    case(
+        lambda: training.adam_step(transformer.init_stack(0, TRAIN_CFG), {}, {}, 0.1, betas=(0.9, 1.0)),
+        "betas",
+        "adam-betas",
+    ),
     case(lambda: training.adam_step(transformer.init_stack(0, TRAIN_CFG), {}, {}, 0.1, eps=0.0), "eps", "adam-eps"),
     case(lambda: bad_train(seed=-1), "seed", "train-seed-below-0"),
     case(lambda: bad_train(batch_size=0), "batch_size", "train-batch_size-0"),
-
     # ---- the corpus and chapter 7's experiment (issue 23)
     case(lambda: corpus.sentences({"S": ()}, 5, 0), "grammar", "sentences-empty-alternatives"),
     case(lambda: corpus.sentences({"S": (("S", "x"),)}, 5, 0), "grammar", "sentences-endless-recursion"),
@@ -522,22 +877,45 @@ TABLE = [
     case(lambda: corpus.rows([".", "a", "."], (".", "a"), 2, 5, 0, boundary="."), "n_rows", "rows-too-many"),
     case(lambda: corpus.rows([".", "b", "."], (".", "a"), 2, 1, 0, boundary="."), "words", "rows-unknown-word"),
     case(lambda: corpus.ngram_share([["a"]], ["a", "b"], 2), "texts", "ngram_share-no-ngram"),
-    case(lambda: broken_masks.experiment(dec_page.GRAMMAR, model=dec_page.MODEL, corpus_args=dec_page.CORPUS,
-                                         **dec_page.TRAINING | {"runs": ("leaky",)}), "runs", "experiment-unknown-run"),
+    case(
+        lambda: broken_masks.experiment(
+            dec_page.GRAMMAR,
+            model=dec_page.MODEL,
+            corpus_args=dec_page.CORPUS,
+            **dec_page.TRAINING | {"runs": ("leaky",)},
+        ),
+        "runs",
+        "experiment-unknown-run",
+    ),
     case(lambda: broken_masks.write(PARAMS, CFG, ("a", "b"), ["a", "c"], 2), "prompt", "write-unknown-word"),
-    case(lambda: broken_masks.next_word_probs(PARAMS, CFG, ("a", "b"), ["c"], [(1.0, None, None)]), "prompt", "next_word_probs-unknown-word"),
-    case(lambda: broken_masks.sample_scores(PARAMS, CFG, ("a", "b"), ["a"], [(0.0, None, None)], [0], 2, ["a"]), "temperature",
-         "sample_scores-T-0"),
-
+    case(
+        lambda: broken_masks.next_word_probs(PARAMS, CFG, ("a", "b"), ["c"], [(1.0, None, None)]),
+        "prompt",
+        "next_word_probs-unknown-word",
+    ),
+    case(
+        lambda: broken_masks.sample_scores(PARAMS, CFG, ("a", "b"), ["a"], [(0.0, None, None)], [0], 2, ["a"]),
+        "temperature",
+        "sample_scores-T-0",
+    ),
     # ---- the figure builders' shared checks
     case(lambda: language.page_lang("fr"), "lang", "page_lang-unknown", "lang must be one of"),
     case(lambda: language.labels("no_such_section", "en"), "section", "labels-unknown"),
-    case(lambda: add_control(go.Figure(), [("a", [], None), ("b", [], None)], kind="wheel"), "kind", "add_control-unknown"),
+    case(
+        lambda: add_control(go.Figure(), [("a", [], None), ("b", [], None)], kind="wheel"),
+        "kind",
+        "add_control-unknown",
+    ),
     case(lambda: add_control(go.Figure(), []), "steps", "add_control-no-steps"),
-    case(lambda: add_control(go.Figure(), [("a", [], None), ("b", [], None)], active=2), "active", "add_control-active"),
+    case(
+        lambda: add_control(go.Figure(), [("a", [], None), ("b", [], None)], active=2), "active", "add_control-active"
+    ),
     case(lambda: glossary.glossary_table([], {}, lang="en"), "terms", "glossary_table-size"),
-    case(lambda: glossary.glossary_table([{"key": "k", "zh": "z", "en": "e"}], {"en": {}}, lang="en"), "terms",
-         "glossary_table-missing-field"),
+    case(
+        lambda: glossary.glossary_table([{"key": "k", "zh": "z", "en": "e"}], {"en": {}}, lang="en"),
+        "terms",
+        "glossary_table-missing-field",
+    ),
 ]
 
 
@@ -545,7 +923,9 @@ TABLE = [
 def test_bad_input_raises_an_error_that_names_the_argument(call, arg, match):
     with pytest.raises((ValueError, TypeError)) as info:
         call()
-    assert re.search(rf"(?<![\w.]){re.escape(arg)}(?!\w)", str(info.value)), f"message does not name {arg!r}: {info.value}"
+    assert re.search(rf"(?<![\w.]){re.escape(arg)}(?!\w)", str(info.value)), (
+        f"message does not name {arg!r}: {info.value}"
+    )
     assert match is None or re.search(match, str(info.value)), f"message does not match {match!r}: {info.value}"
 
 

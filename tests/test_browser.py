@@ -12,8 +12,7 @@ tests/test_site.py shows en draws what zh draws.
 import re
 
 import pytest
-
-from browser_util import REVEAL_JS, MATH_PROBLEMS_JS, axe_problems, url_path, wait_drawn
+from browser_util import MATH_PROBLEMS_JS, REVEAL_JS, axe_problems, url_path, wait_drawn
 from conftest import LANGS, NEW_PLOT, figure_controls, html_path, notebook_names, page_figures, page_names
 
 pytestmark = pytest.mark.browser
@@ -21,6 +20,7 @@ OPERATED_LANG = "zh"
 
 
 # ---- controls: reached where a reader presses, and one figure of each kind operated
+
 
 def pick_control(layout):
     """Return (kind, index, target step) of the figure's first usable control, or None: a slider moves to its next
@@ -48,7 +48,9 @@ def operated(site):
     """Return {figure id: kind}: the first figure, in page order, of each kind of control on the OPERATED_LANG pages."""
     first = {}
     for name in page_names():
-        for div, (_data, layout, _config) in page_figures(html_path(site, OPERATED_LANG, name).read_text("utf-8")).items():
+        for div, (_data, layout, _config) in page_figures(
+            html_path(site, OPERATED_LANG, name).read_text("utf-8")
+        ).items():
             first.setdefault(control_kind(layout), div)
     first.pop(None, None)
     return {div: kind for kind, div in first.items()}
@@ -132,15 +134,21 @@ def control_problems(page, div, layout, use, patience=5):
         operate(page, el, kind, index, target)
     except Exception as err:  # noqa: BLE001 - report which control could not be operated
         return [f"{div}: could not operate its {kind} #{index}: {str(err).splitlines()[0]}"]
-    try:   # a live control redraws within a frame or two
-        page.wait_for_function(f"([el, was]) => {{ const m = ({MOVED_JS})(el, was); return m.state && m.svg; }}",
-                               arg=[el.element_handle(), before], polling=50, timeout=patience * 1000)
+    try:  # a live control redraws within a frame or two
+        page.wait_for_function(
+            f"([el, was]) => {{ const m = ({MOVED_JS})(el, was); return m.state && m.svg; }}",
+            arg=[el.element_handle(), before],
+            polling=50,
+            timeout=patience * 1000,
+        )
     except Exception:  # noqa: BLE001 - a timeout: the checks below say what did not change
         pass
     moved, active = el.evaluate(MOVED_JS, before), el.evaluate(ACTIVE_JS, [kind, index])
-    return ([f"{div}: {kind} #{index} is at step {active} after the reader moved it to {target}"] * (active != target)
-            + [f"{div}: {kind} #{index} step {target} changed neither the data nor the layout"] * (not moved["state"])
-            + [f"{div}: {kind} #{index} step {target} did not change what is drawn"] * (not moved["svg"]))
+    return (
+        [f"{div}: {kind} #{index} is at step {active} after the reader moved it to {target}"] * (active != target)
+        + [f"{div}: {kind} #{index} step {target} changed neither the data nor the layout"] * (not moved["state"])
+        + [f"{div}: {kind} #{index} step {target} did not change what is drawn"] * (not moved["svg"])
+    )
 
 
 # ---- every figure named, every heatmap's numbers as a table that agrees with it
@@ -193,7 +201,9 @@ def figure_table_problems(page, seen_labels=None):
             problems.append(f"{fig['id']}: heatmap={fig['heatmap']} but table={fig['table']}")
         if fig["heatmap"] and fig["table"]:
             out = page.locator(f'[id="{fig["id"]}"]').evaluate(TABLE_CHECK_JS)
-            problems += [f"{fig['id']}: {b}" for b in out["bad"]] + [f"{fig['id']}: the table is empty"] * (not out["cells"])
+            problems += [f"{fig['id']}: {b}" for b in out["bad"]] + [f"{fig['id']}: the table is empty"] * (
+                not out["cells"]
+            )
             if seen_labels is not None:
                 seen_labels.update(out["labels"])
     return problems
@@ -203,8 +213,13 @@ def figure_table_problems(page, seen_labels=None):
 
 HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 # Where a zh page has Chinese of its own: the title must; the rest may.
-CJK_PLACES = ("article h1, article h1 abbr", "article h2, article h2 abbr", "article p", ".md-header__topic .md-ellipsis",
-              ".js-plotly-plot .main-svg text")
+CJK_PLACES = (
+    "article h1, article h1 abbr",
+    "article h2, article h2 abbr",
+    "article p",
+    ".md-header__topic .md-ellipsis",
+    ".js-plotly-plot .main-svg text",
+)
 MARK_JS = """selector => {
   const own = el => [...el.childNodes].filter(n => n.nodeType === 3).map(n => n.data).join('');
   const el = [...document.querySelectorAll(selector)].find(e => /[\\u3400-\\u4dbf\\u4e00-\\u9fff]/.test(own(e)));
@@ -228,18 +243,27 @@ def cjk_problems(page):
             continue
         root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
         node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": "[data-cjk]"})["nodeId"]
-        fonts = [(f["familyName"], f["glyphCount"]) for f in cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]]
+        fonts = [
+            (f["familyName"], f["glyphCount"])
+            for f in cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+        ]
         cjk = [(f, n) for f, n in fonts if re.search(r"CJK|Source Han|WenQuanYi|Droid Sans Fallback", f, re.I)]
         if sum(n for _, n in cjk) < len(HAN.findall(text)):
-            problems.append(f"{selector} {text.strip()[:40]!r}: {len(HAN.findall(text))} Chinese characters, "
-                            f"CJK fonts drew {sum(n for _, n in cjk)} glyphs; fonts used: {fonts}")
-        problems += [f"{selector}: drawn with {f}, not the Simplified Chinese face (is <html lang> zh?)"
-                     for f, _ in cjk if f.startswith("Noto Sans CJK") and not f.endswith(" SC")]
+            problems.append(
+                f"{selector} {text.strip()[:40]!r}: {len(HAN.findall(text))} Chinese characters, "
+                f"CJK fonts drew {sum(n for _, n in cjk)} glyphs; fonts used: {fonts}"
+            )
+        problems += [
+            f"{selector}: drawn with {f}, not the Simplified Chinese face (is <html lang> zh?)"
+            for f, _ in cjk
+            if f.startswith("Noto Sans CJK") and not f.endswith(" SC")
+        ]
     cdp.detach()
     return problems
 
 
 # ---- the visits
+
 
 @pytest.mark.parametrize("name", page_names() + notebook_names())
 @pytest.mark.parametrize("lang", LANGS)
@@ -250,8 +274,8 @@ def test_page_is_offline_quiet_accessible_drawn_tabled_and_its_controls_respond(
     drawn = wait_drawn(page, list(figures))
     problems = [f"figure {div} never drew" for div in figures if div not in drawn]
     problems += page.evaluate(MATH_PROBLEMS_JS) + (cjk_problems(page) if lang == "zh" else [])
-    problems += figure_table_problems(page)   # this opens the tables: axe sees them as a reader who opens them does
-    problems += axe_problems(page)   # before any control moves
+    problems += figure_table_problems(page)  # this opens the tables: axe sees them as a reader who opens them does
+    problems += axe_problems(page)  # before any control moves
     for div, (_data, layout, _config) in figures.items():
         if div in drawn:
             problems += control_problems(page, div, layout, use=lang == OPERATED_LANG and div in operated)
@@ -260,11 +284,15 @@ def test_page_is_offline_quiet_accessible_drawn_tabled_and_its_controls_respond(
 
 
 def test_a_figure_of_every_kind_of_control_on_the_site_is_operated(site, operated):
-    kinds = {control_kind(layout) for name in page_names() for lang in LANGS
-             for _data, layout, _config in page_figures(html_path(site, lang, name).read_text("utf-8")).values()}
+    kinds = {
+        control_kind(layout)
+        for name in page_names()
+        for lang in LANGS
+        for _data, layout, _config in page_figures(html_path(site, lang, name).read_text("utf-8")).values()
+    }
     assert set(operated.values()) == kinds - {None}
     assert {kind for kind, _methods in operated.values()} == {"slider", "buttons", "dropdown"}
-    assert any("restyle" in methods for _kind, methods in operated.values())   # x/y restyled, not only shown
+    assert any("restyle" in methods for _kind, methods in operated.values())  # x/y restyled, not only shown
 
 
 # ---- planted problems: each check above can fail
@@ -284,7 +312,9 @@ COVER_JS = """() => { const box = document.getElementById('fig-live').getBoundin
   document.body.appendChild(cover); }"""
 
 
-def test_the_visit_catches_a_foreign_request_a_console_error_untyped_math_a_dead_and_a_covered_control(open_page, base_url):
+def test_the_visit_catches_a_foreign_request_a_console_error_untyped_math_a_dead_and_a_covered_control(
+    open_page, base_url
+):
     visit = open_page("")
     page, failed = visit.page, []
     page.on("requestfailed", lambda r: failed.append(r.failure))
@@ -302,8 +332,10 @@ def test_the_visit_catches_a_foreign_request_a_console_error_untyped_math_a_dead
     # neither left the machine: a host name and a bare address both went to the closed proxy
     assert failed == ["net::ERR_PROXY_CONNECTION_FAILED"] * 2
     problems = visit.problems()
-    assert [p for p in problems if "another host" in p] == ["request to another host: http://192.0.2.1/p.gif",
-                                                            "request to another host: https://example.com/t.js"]
+    assert [p for p in problems if "another host" in p] == [
+        "request to another host: http://192.0.2.1/p.gif",
+        "request to another host: https://example.com/t.js",
+    ]
     assert any("planted error" in p for p in problems)
     assert [p[:17] for p in page.evaluate(MATH_PROBLEMS_JS)] == ["math not rendered"]
     layout = {"sliders": [{"active": 0, "steps": [{"method": "update"}] * 2}]}
@@ -322,20 +354,23 @@ def test_axe_the_table_check_and_the_cjk_check_catch_planted_problems(site, open
     page = open_page(url_path(site, "zh", name)).page
     assert wait_drawn(page, NEW_PLOT.findall(html_path(site, "zh", name).read_text(encoding="utf-8")))
     labels = set()
-    assert figure_table_problems(page, labels) == [] and "−∞" in labels   # the check meets a labelled closed cell
+    assert figure_table_problems(page, labels) == [] and "−∞" in labels  # the check meets a labelled closed cell
     page.evaluate("""() => { const i = document.createElement('img'); i.src = 'data:,';
         const faint = document.createElement('p'); faint.textContent = 'faint'; faint.style.color = '#eee';
         document.querySelector('article').append(i, faint); }""")
     assert {"image-alt", "color-contrast"} <= {p.split(":")[1].split()[-1] for p in axe_problems(page)}
     for kind, wrong in (("number", "12345"), ("label", "open")):
-        planted = page.evaluate("""([kind, wrong]) => {
+        planted = page.evaluate(
+            """([kind, wrong]) => {
           const fits = c => kind === 'label' ? c.textContent === '−∞' : Number.isFinite(Number(c.textContent)) && c.textContent !== '';
           for (const d of document.querySelectorAll('details.primer-figure-table')) {
             if (![...d.querySelectorAll('tbody td')].some(fits)) continue;
             d.addEventListener('toggle', () => { const c = [...d.querySelectorAll('tbody td')].find(fits); if (c) c.textContent = wrong; });
             return d.dataset.figure;
           }
-        }""", [kind, wrong])
+        }""",
+            [kind, wrong],
+        )
         assert planted, f"no table on zh/{name} has a {kind} cell to spoil"
         assert any(p.startswith(planted + ":") and wrong in p for p in figure_table_problems(page)), kind
     assert cjk_problems(page) == []

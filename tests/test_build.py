@@ -12,13 +12,15 @@ from types import SimpleNamespace
 
 import pytest
 import yaml
-
 from conftest import ROOT
 from test_hooks_import import load_hook
 
 # Scratch builds run as `mkdocs serve` and a fork's build do: no site_url, no repo_url (the session's site has both).
-ENV = {k: v for k, v in os.environ.items()
-       if k not in ("PRIMER_CHECK_LINKS", "SOURCE_DATE_EPOCH", "PRIMER_SITE_URL", "PRIMER_REPO_URL")}
+ENV = {
+    k: v
+    for k, v in os.environ.items()
+    if k not in ("PRIMER_CHECK_LINKS", "SOURCE_DATE_EPOCH", "PRIMER_SITE_URL", "PRIMER_REPO_URL")
+}
 ENV["NO_MKDOCS_2_WARNING"] = "1"
 # Left out of scratch builds: the search index has no part in what they test, and jieba is 2 s of a 5 s build.
 SEARCH_PLUGIN = re.compile(r"\n  - search:\n(?:      .*\n)+")
@@ -81,12 +83,13 @@ def test_serve_watches_primer_and_reimports_only_what_changed(config):
     assert "primer" in config["watch"]
     hook, site = load_hook("page_env"), SimpleNamespace(config_file_path=str(ROOT / "mkdocs.yml"))
     import primer.masks  # noqa: F401
-    hook.LAST.clear()   # a first build: every primer module is imported afresh
+
+    hook.LAST.clear()  # a first build: every primer module is imported afresh
     hook.on_pre_build(site)
     assert not [m for m in sys.modules if m == "primer" or m.startswith("primer.")]
-    import primer.masks  # noqa: F811
+
     kept = sys.modules["primer.masks"]
-    hook.on_pre_build(site)   # nothing edited since: the module and what it holds stay
+    hook.on_pre_build(site)  # nothing edited since: the module and what it holds stay
     assert sys.modules["primer.masks"] is kept
 
 
@@ -102,8 +105,8 @@ FENCES = {  # opening line -> the id markdown-exec runs the block under, or None
     '```{.python exec="1" id="a"}': "",  # brace form: markdown-exec gets no id
     '```python exec="no"': None,
     '```python exec="0"': None,
-    '```python': None,
-    '```pycon exec="1" id="a"': None,   # markdown-exec is configured for python only
+    "```python": None,
+    '```pycon exec="1" id="a"': None,  # markdown-exec is configured for python only
 }
 
 
@@ -111,15 +114,14 @@ def run_for_real(mkdocs_config, text):
     """Convert with the site's extensions and markdown-exec itself, executing the blocks."""
     import markdown
 
-    md = markdown.Markdown(extensions=mkdocs_config.markdown_extensions,
-                           extension_configs=mkdocs_config.mdx_configs)
+    md = markdown.Markdown(extensions=mkdocs_config.markdown_extensions, extension_configs=mkdocs_config.mdx_configs)
     return md.convert(text)
 
 
 @pytest.mark.parametrize("opening", FENCES)
 def test_the_hook_counts_a_block_exactly_when_markdown_exec_runs_it(mkdocs_config, opening):
     fence = opening.split("python")[0].split("pycon")[0].strip("{.")
-    text = f'# t\n\n!!! note\n\n    {opening}\n    print("RAN" + "-HERE")\n    {fence}\n'   # inside an admonition
+    text = f'# t\n\n!!! note\n\n    {opening}\n    print("RAN" + "-HERE")\n    {fence}\n'  # inside an admonition
     found = load_hook("parity").exec_block_ids(text)
     ran = "RAN-HERE" in run_for_real(mkdocs_config, text)
     assert found == ([] if FENCES[opening] is None else [FENCES[opening]])
@@ -144,15 +146,18 @@ def parity_warnings(docs, caplog):
 BLOCK = '```python exec="{flag}" id="{id}"\nprint(1)\n```\n'
 
 
-@pytest.mark.parametrize("zh, en, expected", [
-    (BLOCK.format(flag="1", id="x"), BLOCK.format(flag="yes", id="x"), None),
-    (BLOCK.format(flag="yes", id="x"), "```python\nprint(1)\n```\n", "zh and en run different exec blocks"),
-    (BLOCK.format(flag="1", id="x"), BLOCK.format(flag="1", id="y"), "zh and en run different exec blocks"),
-    (BLOCK.format(flag="1", id="x") * 2, BLOCK.format(flag="1", id="x") * 2, "exec block ids repeat"),
-    ('```python exec="1"\nprint(1)\n```\n',) * 2 + ("has no id=",),
-    (None, BLOCK.format(flag="1", id="x"), "page.md: exists only in en"),
-    (BLOCK.format(flag="1", id="x"), None, "page.md: exists only in zh"),
-])
+@pytest.mark.parametrize(
+    "zh, en, expected",
+    [
+        (BLOCK.format(flag="1", id="x"), BLOCK.format(flag="yes", id="x"), None),
+        (BLOCK.format(flag="yes", id="x"), "```python\nprint(1)\n```\n", "zh and en run different exec blocks"),
+        (BLOCK.format(flag="1", id="x"), BLOCK.format(flag="1", id="y"), "zh and en run different exec blocks"),
+        (BLOCK.format(flag="1", id="x") * 2, BLOCK.format(flag="1", id="x") * 2, "exec block ids repeat"),
+        ('```python exec="1"\nprint(1)\n```\n',) * 2 + ("has no id=",),
+        (None, BLOCK.format(flag="1", id="x"), "page.md: exists only in en"),
+        (BLOCK.format(flag="1", id="x"), None, "page.md: exists only in zh"),
+    ],
+)
 def test_the_parity_rule_reads_both_languages_from_the_sources(tmp_path, caplog, zh, en, expected):
     two_languages(tmp_path, zh, en)
     warnings = parity_warnings(tmp_path, caplog)
@@ -168,6 +173,7 @@ def test_the_site_itself_is_in_parity(caplog):
 
 # ---- scratch builds: the real config and hooks over a two-page site
 
+
 def scratch_site(tmp_path, zh_body, en_body=None, committed=None, pages=(), env=()):
     """Build a scratch site of index.md (and pages: {(lang, name): body}) in tmp_path with the real config and hooks;
     return the process."""
@@ -177,7 +183,7 @@ def scratch_site(tmp_path, zh_body, en_body=None, committed=None, pages=(), env=
     (tmp_path / "docs" / "snippets").mkdir()
     (tmp_path / "primer").mkdir()  # only watched; the installed primer is imported
     text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    text, searches = SEARCH_PLUGIN.subn("\n", text.split("\nnav:")[0] + "\n")   # the real nav names absent pages
+    text, searches = SEARCH_PLUGIN.subn("\n", text.split("\nnav:")[0] + "\n")  # the real nav names absent pages
     assert searches == 1, "mkdocs.yml's search plugin entry has changed shape: update SEARCH_PLUGIN"
     (tmp_path / "mkdocs.yml").write_text(text, encoding="utf-8")
     for lang, body in (("zh", zh_body), ("en", en_body)):
@@ -192,8 +198,14 @@ def scratch_site(tmp_path, zh_body, en_body=None, committed=None, pages=(), env=
         dated = dict(ENV, GIT_AUTHOR_DATE=committed, GIT_COMMITTER_DATE=committed)
         for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "t"]):
             subprocess.run(git + args, cwd=tmp_path, env=dated, check=True, capture_output=True)
-    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "out")],
-                          cwd=tmp_path, env=dict(ENV, **dict(env)), capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "out")],
+        cwd=tmp_path,
+        env=dict(ENV, **dict(env)),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 GOOD = """
@@ -255,7 +267,7 @@ def test_scratch_site_builds_checks_its_links_and_is_dated_by_its_commit():
     out = Path(build["out"])
     for page in ("index.html", "en/index.html"):
         html = (out / page).read_text(encoding="utf-8")
-        assert "<p>ok</p>" in html   # the exec block ran
+        assert "<p>ok</p>" in html  # the exec block ran
         assert 'rel="edit"' not in html and 'rel="canonical"' not in html
     sitemap = (out / "sitemap.xml").read_text(encoding="utf-8")
     assert set(re.findall(r"<lastmod>([^<]+)</lastmod>", sitemap)) == {"2001-09-09"}
@@ -268,9 +280,17 @@ def failures_build():
     """One scratch site that fails twice, in page order: a block that raises (a warning: the build goes on), then a
     formula KaTeX cannot parse (an error: the build stops there)."""
     bad_math = GOOD + "\n$$\n\\frac{1}{\n$$\n"
-    return shared_build("failures", GOOD, GOOD, pages={
-        ("zh", "a-block.md"): FAILING, ("en", "a-block.md"): FAILING,
-        ("zh", "b-math.md"): bad_math, ("en", "b-math.md"): bad_math})
+    return shared_build(
+        "failures",
+        GOOD,
+        GOOD,
+        pages={
+            ("zh", "a-block.md"): FAILING,
+            ("en", "a-block.md"): FAILING,
+            ("zh", "b-math.md"): bad_math,
+            ("en", "b-math.md"): bad_math,
+        },
+    )
 
 
 def test_a_failing_exec_block_fails_the_build_and_names_itself():
@@ -285,21 +305,29 @@ def test_math_is_mathml_and_a_formula_katex_cannot_parse_fails_the_build_naming_
     assert '<span class="arithmatex"><math>' in page and '<div class="arithmatex"><math display="block">' in page
     build = failures_build()
     assert build["returncode"] != 0
-    assert re.search(r"^ERROR\b.*b-math\.md: tex: KaTeX cannot render '\\\\frac\{1\}\{'", build["stderr"], re.M), \
-        build["stderr"][-3000:]
+    assert re.search(r"^ERROR\b.*b-math\.md: tex: KaTeX cannot render '\\\\frac\{1\}\{'", build["stderr"], re.M), build[
+        "stderr"
+    ][-3000:]
 
 
 def parity_build():
     """One scratch site that breaks the zh/en parity rule once on each of its pages, the home page included (it is
     not translated); each breach is a warning, so the strict build fails, and the warning names the page."""
     without_id = GOOD.replace(' id="fine"', "")
-    return shared_build("parity", GOOD, None, pages={
-        ("zh", "only.md"): GOOD,                                              # a page in one language only
-        ("zh", "ids.md"): GOOD, ("en", "ids.md"): GOOD.replace('id="fine"', 'id="other"'),   # other exec blocks
-        ("zh", "noid.md"): without_id, ("en", "noid.md"): without_id,         # an exec block without id
-        ("zh", "shown.md"): GOOD.replace('exec="1"', 'exec="yes"'),           # run in zh, only shown in en
-        ("en", "shown.md"): GOOD.replace(' exec="1" id="fine"', ""),
-    })
+    return shared_build(
+        "parity",
+        GOOD,
+        None,
+        pages={
+            ("zh", "only.md"): GOOD,  # a page in one language only
+            ("zh", "ids.md"): GOOD,
+            ("en", "ids.md"): GOOD.replace('id="fine"', 'id="other"'),  # other exec blocks
+            ("zh", "noid.md"): without_id,
+            ("en", "noid.md"): without_id,  # an exec block without id
+            ("zh", "shown.md"): GOOD.replace('exec="1"', 'exec="yes"'),  # run in zh, only shown in en
+            ("en", "shown.md"): GOOD.replace(' exec="1" id="fine"', ""),
+        },
+    )
 
 
 def warned(build, message):
@@ -307,10 +335,17 @@ def warned(build, message):
     return build["returncode"] != 0 and re.search(r"^WARNING\b.*" + re.escape(message), build["stderr"], re.M)
 
 
-@pytest.mark.parametrize("message", ["only.md: exists only in zh", "ids.md: zh and en run different exec blocks",
-                                     "zh/noid.md: an exec block has no id=", "en/noid.md: an exec block has no id=",
-                                     "shown.md: zh and en run different exec blocks",
-                                     "Could not find a homepage for locale 'en'"])   # the home page is not translated
+@pytest.mark.parametrize(
+    "message",
+    [
+        "only.md: exists only in zh",
+        "ids.md: zh and en run different exec blocks",
+        "zh/noid.md: an exec block has no id=",
+        "en/noid.md: an exec block has no id=",
+        "shown.md: zh and en run different exec blocks",
+        "Could not find a homepage for locale 'en'",
+    ],
+)  # the home page is not translated
 def test_a_parity_breach_fails_the_build_naming_the_page(message):
     build = parity_build()
     assert warned(build, message), build["stderr"][-3000:]
@@ -322,10 +357,10 @@ def test_a_missing_snippet_fails_the_build(tmp_path):
     assert proc.returncode != 0
 
 
-BROKEN = {   # a broken link of each kind, each to its own missing anchor
-    "markdown": "[x](#nowhere-md)",                                       # Markdown link to a missing anchor
-    "markdown-other-page": "[x](extra.md#nowhere-other)",                 # ... on another page
-    "raw-html": '<a href="#nowhere-raw">x</a>',                           # raw HTML, which MkDocs does not validate
+BROKEN = {  # a broken link of each kind, each to its own missing anchor
+    "markdown": "[x](#nowhere-md)",  # Markdown link to a missing anchor
+    "markdown-other-page": "[x](extra.md#nowhere-other)",  # ... on another page
+    "raw-html": '<a href="#nowhere-raw">x</a>',  # raw HTML, which MkDocs does not validate
     "printed": '```python exec="1" id="out"\nprint(\'<a href="extra/#nowhere-printed">x</a>\')\n```',  # printed by a block
 }
 

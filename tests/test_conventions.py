@@ -12,7 +12,7 @@ class _Torch:
     this file (the import costs about 2.5 s of CPU)."""
 
     def __getattr__(self, name):
-        if name.startswith("_"):   # pytest looks for markers on every module-level object it collects
+        if name.startswith("_"):  # pytest looks for markers on every module-level object it collects
             raise AttributeError(name)
         return getattr(pytest.importorskip("torch"), name)
 
@@ -23,13 +23,13 @@ N = 4
 
 def one_closed():
     mask = torch.ones(N, N, dtype=torch.bool)
-    mask[0, 1] = False                                                 # True = may read: query 0 may not read key 1
+    mask[0, 1] = False  # True = may read: query 0 may not read key 1
     return mask
 
 
 def empty_row_1():
     mask = torch.ones(N, N, dtype=torch.bool)
-    mask[1] = False                                                    # query 1 may read nothing
+    mask[1] = False  # query 1 may read nothing
     return mask
 
 
@@ -63,6 +63,7 @@ def empty_row_outcome(out, weights, out_no_weights, r):
 
 # ---- torch.nn.functional.scaled_dot_product_attention
 
+
 def test_sdpa_bool_true_means_may_read():
     w = sdpa_weights(one_closed())
     assert w[0, 1] == 0 and w[0, 0] > 0
@@ -78,15 +79,16 @@ def test_sdpa_returns_zeros_for_a_row_with_no_open_key():
 def test_sdpa_is_causal_aligns_top_left_so_one_query_reads_only_key_0():
     w = sdpa_weights(n_q=1, is_causal=True)
     assert w[0].tolist() == [1.0, 0.0, 0.0, 0.0]
-    assert causal_mask(1, N).all()                                     # primer aligns bottom-right: every key
+    assert causal_mask(1, N).all()  # primer aligns bottom-right: every key
     assert row("torch.nn.functional.scaled_dot_product_attention", "attn_mask (bool)").causal == "top_left"
     assert row("primer.attention", "mask").causal == "bottom_right"
 
 
 # ---- torch.nn.MultiheadAttention
 
+
 def test_mha_attn_mask_true_means_blocked_and_an_empty_row_gives_nan():
-    _, weights, _ = mha(attn_mask=~one_closed())                       # pass True where primer has False
+    _, weights, _ = mha(attn_mask=~one_closed())  # pass True where primer has False
     assert weights[0, 1] == 0 and weights[0, 0] > 0
     assert empty_row_outcome(*mha(attn_mask=~empty_row_1()), 1) == "nan_unless_no_weights"
     c = row("torch.nn.MultiheadAttention", "attn_mask (bool)")
@@ -105,6 +107,7 @@ def test_mha_key_padding_mask_true_means_blocked_and_all_padding_gives_nan():
 
 # ---- Hugging Face: read from masking_utils.py, not executed (transformers is not installed)
 
+
 def test_hugging_faces_eager_fill_spreads_an_empty_row_evenly():
     # eager_mask: torch.where(mask, 0.0, torch.finfo(dtype).min), then softmax over the keys
     scores = torch.randn(N, N, generator=torch.Generator().manual_seed(1))
@@ -117,6 +120,7 @@ def test_hugging_faces_eager_fill_spreads_an_empty_row_evenly():
 
 # ---- primer
 
+
 def test_primer_true_means_may_read_and_an_empty_row_raises():
     x = np.random.default_rng(0).normal(size=(N, 8))
     _, w = attention(x, x, x, one_closed().numpy())
@@ -128,7 +132,9 @@ def test_primer_true_means_may_read_and_an_empty_row_raises():
 
 
 def test_every_torch_row_is_measured_here():
-    measured = {("torch.nn.functional.scaled_dot_product_attention", "attn_mask (bool)"),
-                ("torch.nn.MultiheadAttention", "attn_mask (bool)"),
-                ("torch.nn.MultiheadAttention", "key_padding_mask (bool)")}
+    measured = {
+        ("torch.nn.functional.scaled_dot_product_attention", "attn_mask (bool)"),
+        ("torch.nn.MultiheadAttention", "attn_mask (bool)"),
+        ("torch.nn.MultiheadAttention", "key_padding_mask (bool)"),
+    }
     assert {(c.call, c.argument) for c in CONVENTIONS if c.checked == "torch"} == measured

@@ -17,11 +17,10 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 
 import pytest
-
 from conftest import DOCS, LANGS, html_path, page_names
 
 PYTHON = ("python", "py", "python3")
-HIDE = "markdown-exec: hide"       # markdown-exec drops source lines carrying this marker from the page
+HIDE = "markdown-exec: hide"  # markdown-exec drops source lines carrying this marker from the page
 PASTE_TIMEOUT_S = 300
 READER_ENV = {"PATH": "/usr/bin:/bin"}
 
@@ -29,6 +28,7 @@ READER_ENV = {"PATH": "/usr/bin:/bin"}
 @dataclass
 class Block:
     """A highlighted code block of a built page: its classes and its text (line numbers left out)."""
+
     classes: list
     text: str = ""
 
@@ -84,6 +84,7 @@ def normalize(code):
 class Fence:
     """A fenced block of the Markdown: its language, classes, attributes (exec, session, source, ...) and what the
     reader sees of it."""
+
     lang: str
     classes: list
     attrs: dict
@@ -116,7 +117,7 @@ def expand_snippets(text):
         content = (DOCS / "snippets" / path).read_text(encoding="utf-8").rstrip("\n").split("\n")
         if lines:
             start, _, end = lines.partition(":")
-            content = content[int(start or 1) - 1:int(end) if end else None]
+            content = content[int(start or 1) - 1 : int(end) if end else None]
         out.extend(m["indent"] + c if c else c for c in content)
     return "\n".join(out)
 
@@ -133,12 +134,19 @@ def markdown_fences(text):
         close = re.compile(r"^[ \t]*" + re.escape(fence[0]) + "{" + str(len(fence)) + r",}[ \t]*$")
         body, j = [], i + 1
         while j < len(lines) and not close.match(lines[j]):
-            body.append(lines[j][len(indent):] if lines[j].startswith(indent) else lines[j].lstrip())
+            body.append(lines[j][len(indent) :] if lines[j].startswith(indent) else lines[j].lstrip())
             j += 1
         classes = re.findall(r"(?:^|\s)\.([\w-]+)", info.strip("{}")) if info.startswith("{") else info.split()[:1]
         shown = normalize("\n".join(b for b in body if HIDE not in b))
-        fences.append(Fence((classes[0] if classes else "").lower(), classes, dict(re.findall(r'([\w-]+)="([^"]*)"', info)),
-                            shown, i + 1))
+        fences.append(
+            Fence(
+                (classes[0] if classes else "").lower(),
+                classes,
+                dict(re.findall(r'([\w-]+)="([^"]*)"', info)),
+                shown,
+                i + 1,
+            )
+        )
         i = j + 1
     return fences
 
@@ -172,8 +180,15 @@ def run_pasted(code, where, timeout=PASTE_TIMEOUT_S):
     """Run code as `python pasted.py` in the empty directory where, with a reader's environment; fail on a timeout."""
     (where / "pasted.py").write_text(code, encoding="utf-8")
     try:
-        return subprocess.run([sys.executable, "pasted.py"], cwd=where, env=READER_ENV, stdin=subprocess.DEVNULL,
-                              capture_output=True, text=True, timeout=timeout)
+        return subprocess.run(
+            [sys.executable, "pasted.py"],
+            cwd=where,
+            env=READER_ENV,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
     except subprocess.TimeoutExpired:
         pytest.fail(f"{where / 'pasted.py'} did not end within {timeout} s", pytrace=False)
 
@@ -183,8 +198,9 @@ def test_every_python_block_on_the_page_runs_as_pasted(site, tmp_path, name):
     """Both languages of the page; a program both show alike (most: they differ in comments at most) runs once."""
     progs = {}
     for lang in LANGS:
-        for code, where in programs(html_path(site, lang, name).read_text(encoding="utf-8"),
-                                    (DOCS / lang / name).read_text(encoding="utf-8")).items():
+        for code, where in programs(
+            html_path(site, lang, name).read_text(encoding="utf-8"), (DOCS / lang / name).read_text(encoding="utf-8")
+        ).items():
             progs.setdefault(code, f"{lang}/{name} {where}")
     failures = []
     for n, (code, where) in enumerate(progs.items()):
@@ -237,8 +253,9 @@ def test_each_numpy_core_is_self_contained_and_shown_whole_on_both_pages_of_its_
     assert any(isinstance(n, ast.FunctionDef) for n in ast.parse(source).body), f"{core} defines no function"
     for lang in LANGS:
         page = html_path(site, lang, core.split("/")[0] + ".md")
-        assert normalize(source) in [normalize(b.text) for b in html_blocks(page.read_text(encoding="utf-8"))], \
+        assert normalize(source) in [normalize(b.text) for b in html_blocks(page.read_text(encoding="utf-8"))], (
             f"{core} is not shown whole on {lang}/{page.parent.name}"
+        )
 
 
 def test_the_chapters_have_numpy_cores():

@@ -15,11 +15,16 @@ def test_sentences_follow_the_grammar_and_the_seed():
     drawn = corpus.sentences(TOY, 50, 3)
     assert all(tuple(s) in corpus.all_sentences(TOY) for s in drawn)
     assert drawn == corpus.sentences(TOY, 50, 3) and drawn != corpus.sentences(TOY, 50, 4)
-    assert set(corpus.all_sentences(TOY)) == {("x", "z", "."), ("x", "w", "z", "."), ("y", "z", "."), ("y", "w", "z", ".")}
+    assert set(corpus.all_sentences(TOY)) == {
+        ("x", "z", "."),
+        ("x", "w", "z", "."),
+        ("y", "z", "."),
+        ("y", "w", "z", "."),
+    }
 
 
 def test_the_chapter_grammar_makes_54_sentences():
-    assert len(corpus.all_sentences(GRAMMAR)) == 2 * 3 * (3 + 3 + 1 + 2)      # subject x verb phrase
+    assert len(corpus.all_sentences(GRAMMAR)) == 2 * 3 * (3 + 3 + 1 + 2)  # subject x verb phrase
 
 
 def test_rows_start_at_a_boundary_and_targets_are_the_next_word():
@@ -33,5 +38,5 @@ def test_rows_start_at_a_boundary_and_targets_are_the_next_word():
 
 def test_ngram_share_counts_only_after_the_prompt():
     text = ["a", "b", "c", "x"]
-    assert corpus.ngram_share([text], ["a", "b", "c"], 2) == (2, 3)        # ab, bc found; cx not
+    assert corpus.ngram_share([text], ["a", "b", "c"], 2) == (2, 3)  # ab, bc found; cx not
     assert corpus.ngram_share([text], ["a", "b", "c"], 2, skip=2) == (1, 2)  # only bc and cx end at index >= 2

@@ -4,15 +4,25 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from conftest import load_snippet
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from conftest import load_snippet
 from primer import softmax
 from primer.config import Config
-from primer.decoding import (draw, entropy_bits, frequencies, generate, greedy, sample, sampling_probs, temperature_softmax,
-                             top_k_filter, top_p_filter)
+from primer.decoding import (
+    draw,
+    entropy_bits,
+    frequencies,
+    generate,
+    greedy,
+    sample,
+    sampling_probs,
+    temperature_softmax,
+    top_k_filter,
+    top_p_filter,
+)
 from primer.pages.kv_cache import PROMPT, SEED, STEPS, VOCAB
 from primer.pages.sampling_pipeline import DRAW_SEED, N_DRAWS, NEXT_LOGITS, TABLE_TEMPERATURES
 from primer.rounding import BOUND
@@ -57,7 +67,7 @@ def test_greedy_takes_the_argmax_and_breaks_ties_low():
     assert greedy(NEXT_LOGITS) == 0
     assert greedy([1.0, 3.0, 3.0]) == 1
     assert sample([1.0, 3.0, 3.0], 0, greedy=True) == 1
-    assert sample(NEXT_LOGITS, 0.7, greedy=True) == 0   # greedy ignores a positive temperature
+    assert sample(NEXT_LOGITS, 0.7, greedy=True) == 0  # greedy ignores a positive temperature
 
 
 @settings(deadline=None)
@@ -130,7 +140,7 @@ def test_core_numpy_snippet_draws_what_primer_draws():
 
 # ---- top-k and top-p: filters on the probabilities inside the one sample path
 
-distributions = logit_vectors.map(lambda z: temperature_softmax(z, 1.0))   # softmax of finite logits: every entry > 0
+distributions = logit_vectors.map(lambda z: temperature_softmax(z, 1.0))  # softmax of finite logits: every entry > 0
 
 
 @settings(deadline=None)
@@ -142,7 +152,7 @@ def test_top_k_keeps_exactly_the_k_most_likely_ids(p, data):
     assert kept.size == k and np.isclose(q.sum(), 1.0)
     dropped = np.setdiff1d(np.arange(p.size), kept)
     assert dropped.size == 0 or p[kept].min() >= p[dropped].max()
-    assert np.allclose(q[kept], p[kept] / p[kept].sum())          # the survivors keep their proportions
+    assert np.allclose(q[kept], p[kept] / p[kept].sum())  # the survivors keep their proportions
 
 
 @settings(deadline=None)
@@ -151,8 +161,8 @@ def test_top_p_keeps_the_smallest_most_likely_set_whose_mass_reaches_p(p, top):
     q = top_p_filter(p, top)
     kept = np.flatnonzero(q)
     mass = p[kept].sum()
-    assert mass >= top - 1e-9 or kept.size == p.size               # reaches p (within rounding), or keeps all
-    assert mass - p[kept].min() < top + 1e-9                        # one fewer would not reach p: the smallest such set
+    assert mass >= top - 1e-9 or kept.size == p.size  # reaches p (within rounding), or keeps all
+    assert mass - p[kept].min() < top + 1e-9  # one fewer would not reach p: the smallest such set
     dropped = np.setdiff1d(np.arange(p.size), kept)
     assert dropped.size == 0 or p[kept].min() >= p[dropped].max()
     assert np.isclose(q.sum(), 1.0)
@@ -161,24 +171,24 @@ def test_top_p_keeps_the_smallest_most_likely_set_whose_mass_reaches_p(p, top):
 def test_ties_go_to_the_lower_id():
     flat = np.full(4, 0.25)
     assert np.flatnonzero(top_k_filter(flat, 3)).tolist() == [0, 1, 2]
-    assert np.flatnonzero(top_p_filter(flat, 0.5)).tolist() == [0, 1]        # 0.25 + 0.25 reaches 0.5 exactly
+    assert np.flatnonzero(top_p_filter(flat, 0.5)).tolist() == [0, 1]  # 0.25 + 0.25 reaches 0.5 exactly
     assert np.flatnonzero(top_p_filter(flat, 0.51)).tolist() == [0, 1, 2]
     assert np.flatnonzero(top_k_filter([0.1, 0.3, 0.3, 0.3], 2)).tolist() == [1, 2]
 
 
 def test_the_extremes_of_each_filter():
     p = temperature_softmax(NEXT_LOGITS, 1.0)
-    assert top_k_filter(p, 1).tolist() == top_p_filter(p, 1e-9).tolist() == np.eye(5)[0].tolist()   # both become greedy
-    assert np.allclose(top_k_filter(p, 5), p) and np.allclose(top_p_filter(p, 1.0), p)              # both keep everything
+    assert top_k_filter(p, 1).tolist() == top_p_filter(p, 1e-9).tolist() == np.eye(5)[0].tolist()  # both become greedy
+    assert np.allclose(top_k_filter(p, 5), p) and np.allclose(top_p_filter(p, 1.0), p)  # both keep everything
 
 
 def test_the_chapter_12_example_and_the_order_of_the_filters():
-    p = temperature_softmax(NEXT_LOGITS, 1.0)                            # 58.7 %, 21.6 %, 13.1 %, 4.8 %, 1.8 %
-    assert np.count_nonzero(top_p_filter(p, 0.9)) == 3                  # 58.7 + 21.6 < 90 <= 58.7 + 21.6 + 13.1
+    p = temperature_softmax(NEXT_LOGITS, 1.0)  # 58.7 %, 21.6 %, 13.1 %, 4.8 %, 1.8 %
+    assert np.count_nonzero(top_p_filter(p, 0.9)) == 3  # 58.7 + 21.6 < 90 <= 58.7 + 21.6 + 13.1
     assert np.count_nonzero(top_p_filter(p, 0.8)) == 2
     assert np.count_nonzero(sampling_probs(NEXT_LOGITS, 1.0, top_k=4, top_p=0.9)) == 3
-    assert np.count_nonzero(sampling_probs(NEXT_LOGITS, 1.0, top_k=2, top_p=0.99)) == 2   # top-k first, then top-p
-    flatter = temperature_softmax(NEXT_LOGITS, 2.0)                      # the page: at a higher T, top-p keeps more
+    assert np.count_nonzero(sampling_probs(NEXT_LOGITS, 1.0, top_k=2, top_p=0.99)) == 2  # top-k first, then top-p
+    flatter = temperature_softmax(NEXT_LOGITS, 2.0)  # the page: at a higher T, top-p keeps more
     assert np.count_nonzero(top_p_filter(flatter, 0.9)) == 4 and np.count_nonzero(top_k_filter(flatter, 3)) == 3
 
 
@@ -200,10 +210,11 @@ def test_filtered_frequencies_follow_the_filtered_probabilities():
 
 # ---- the loop
 
+
 def test_toy_vocabulary_fits_the_default_config():
     assert len(VOCAB) == CFG.vocab_size == len(set(VOCAB))
     assert to_words(PROMPT, VOCAB) == ["the", "cat", "sat"]
-    assert all("<" not in w and ">" not in w for w in VOCAB)   # plotly would read them as HTML
+    assert all("<" not in w and ">" not in w for w in VOCAB)  # plotly would read them as HTML
 
 
 def test_each_step_feeds_the_previous_prediction_back_in():
@@ -214,7 +225,7 @@ def test_each_step_feeds_the_previous_prediction_back_in():
     for before, after in zip(steps, steps[1:]):
         assert list(after["input"]) == list(before["input"]) + [before["next"]]
     for s in steps:
-        assert np.abs(s["logits"] - decode(s["input"], PARAMS, CFG)[-1]).max() < BOUND   # the whole prefix, run again
+        assert np.abs(s["logits"] - decode(s["input"], PARAMS, CFG)[-1]).max() < BOUND  # the whole prefix, run again
         assert s["next"] == greedy(s["logits"])
 
 
@@ -223,8 +234,8 @@ def test_each_step_feeds_the_previous_prediction_back_in():
 def test_generate_appends_n_new_tokens_and_counts_every_rerun(prompt, n_new):
     ops = Counter()
     out = generate(np.array(prompt), PARAMS, CFG, n_new, ops=ops)
-    assert list(out[:len(prompt)]) == prompt and len(out) == len(prompt) + n_new
-    lengths = range(len(prompt), len(prompt) + n_new)           # step s runs on the whole prefix so far
+    assert list(out[: len(prompt)]) == prompt and len(out) == len(prompt) + n_new
+    lengths = range(len(prompt), len(prompt) + n_new)  # step s runs on the whole prefix so far
     assert ops["kv_rows"] == CFG.n_layers * sum(lengths)
     assert ops["scores"] == CFG.n_layers * CFG.n_heads * sum(n * n for n in lengths)
 
@@ -234,7 +245,7 @@ def test_generate_appends_n_new_tokens_and_counts_every_rerun(prompt, n_new):
 def test_a_cached_loop_runs_one_new_row_per_step(prompt, n_new):
     ops = Counter()
     generate(np.array(prompt), PARAMS, CFG, n_new, cached=True, ops=ops)
-    rows = len(prompt) + n_new - 1                              # the prompt once, then one new token per step
+    rows = len(prompt) + n_new - 1  # the prompt once, then one new token per step
     assert ops["kv_rows"] == ops["q_rows"] == CFG.n_layers * rows
 
 
@@ -258,7 +269,9 @@ def test_temperature_slider_has_one_step_per_temperature(lang):
     assert steps[0].label == ("0（贪心）" if lang == "zh" else "0 (greedy)")
     assert [sum(s.args[0]["visible"]) for s in steps] == [3] * 4
     assert [t.visible for t in fig.data].count(True) == 3 and fig.data[6].visible
-    assert list(fig.data[0].x) == (["垫子", "沙发", "屋顶", "月亮", "钢琴"] if lang == "zh" else ["mat", "sofa", "roof", "moon", "piano"])
+    assert list(fig.data[0].x) == (
+        ["垫子", "沙发", "屋顶", "月亮", "钢琴"] if lang == "zh" else ["mat", "sofa", "roof", "moon", "piano"]
+    )
     table = figs.frequency_table(temps, probs, probs, lang=lang)
     assert table.count("\n") == 6 and "100.0% / 100.0%" in table
 
@@ -267,8 +280,8 @@ def test_temperature_slider_has_one_step_per_temperature(lang):
 @given(st.integers(0, 2**32 - 1), st.booleans())
 def test_the_one_loop_reaches_the_filters(seed, cached):
     top1 = generate(PROMPT, PARAMS, CFG, 5, greedy=False, top_k=1, rng=np.random.default_rng(seed), cached=cached)
-    assert np.array_equal(top1, generate(PROMPT, PARAMS, CFG, 5))             # top_k = 1 samples the argmax: greedy
+    assert np.array_equal(top1, generate(PROMPT, PARAMS, CFG, 5))  # top_k = 1 samples the argmax: greedy
     steps = []
     generate(PROMPT, PARAMS, CFG, 5, greedy=False, top_k=3, top_p=0.5, rng=np.random.default_rng(seed), record=steps)
-    for s in steps:                                                            # every drawn id survived both filters
+    for s in steps:  # every drawn id survived both filters
         assert sampling_probs(s["logits"], 1.0, top_k=3, top_p=0.5)[s["next"]] > 0

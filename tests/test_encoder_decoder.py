@@ -1,10 +1,10 @@
 from collections import Counter
 
 import numpy as np
+from conftest import load_snippet
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import load_snippet
 from primer import causal_mask, encoder_decoder
 from primer.config import Config
 from primer.kv_cache import decode_cached
@@ -34,7 +34,9 @@ def test_reuse_projects_n_layers_once_whatever_the_steps(n_layers, steps):
     cfg = Config(vocab_size=len(page.VOCAB), n_layers=n_layers)
     enc, dec = encoder_decoder.model(cfg, *SEEDS)
     once, naive = Counter(), Counter()
-    assert encoder_decoder.generate(SOURCE_IDS, enc, dec, cfg, steps, True, once) == encoder_decoder.generate(SOURCE_IDS, enc, dec, cfg, steps, False, naive)
+    assert encoder_decoder.generate(SOURCE_IDS, enc, dec, cfg, steps, True, once) == encoder_decoder.generate(
+        SOURCE_IDS, enc, dec, cfg, steps, False, naive
+    )
     assert once["cross_kv_projections"] == n_layers
     assert naive["cross_kv_projections"] == n_layers * steps
 
@@ -57,7 +59,7 @@ def test_decoding_with_projected_memory_kv_equals_transformer_decode():
     assert np.abs(out - decode(tgt, dec, CFG, memory=memory)).max() <= 1e-12
     assert ops["cross_kv_projections"] == 0
     cross = masks("encoder-decoder", len(tgt), len(SOURCE_IDS))[1]
-    for w in weights:                                   # every decoder row reads every source column
+    for w in weights:  # every decoder row reads every source column
         assert w["cross"].shape == (CFG.n_heads, *cross.shape) and np.all(w["cross"] > 0)
 
 
@@ -72,9 +74,12 @@ def test_teacher_forced_shapes():
 
 def test_two_stack_layout():
     mask, region = encoder_decoder.two_stack_layout(3, 2)
-    assert mask.tolist() == [[1, 1, 1, 0, 0], [1, 1, 1, 0, 0], [1, 1, 1, 0, 0],
-                             [1, 1, 1, 1, 0], [1, 1, 1, 1, 1]]
-    assert region[0, 2] == encoder_decoder.ENC_SELF and region[3, 0] == encoder_decoder.CROSS and region[4, 3] == encoder_decoder.DEC_SELF
+    assert mask.tolist() == [[1, 1, 1, 0, 0], [1, 1, 1, 0, 0], [1, 1, 1, 0, 0], [1, 1, 1, 1, 0], [1, 1, 1, 1, 1]]
+    assert (
+        region[0, 2] == encoder_decoder.ENC_SELF
+        and region[3, 0] == encoder_decoder.CROSS
+        and region[4, 3] == encoder_decoder.DEC_SELF
+    )
     assert region[0, 3] == encoder_decoder.CLOSED and region[3, 4] == encoder_decoder.CLOSED
 
 
@@ -82,24 +87,32 @@ def test_prompt_layout():
     words, mask, region = encoder_decoder.prompt_layout(("a", "b"), ("x",), ("French", "English"))
     assert words == ["French", ":", "a", "b", "English", ":", "x"]
     assert np.array_equal(mask, causal_mask(7))
-    assert region[3, 2] == encoder_decoder.PROMPT and region[6, 0] == encoder_decoder.CROSS and region[6, 6] == encoder_decoder.DEC_SELF
+    assert (
+        region[3, 2] == encoder_decoder.PROMPT
+        and region[6, 0] == encoder_decoder.CROSS
+        and region[6, 6] == encoder_decoder.DEC_SELF
+    )
     assert region[2, 3] == encoder_decoder.CLOSED
 
 
 def test_layout_summary():
-    assert encoder_decoder.layout_summary(page.SOURCE, page.TARGET, (page.SOURCE_TAG, page.TARGET_TAG)) == [("two_stacks", 13, 112, True), ("one_prompt", 17, 153, False)]
+    assert encoder_decoder.layout_summary(page.SOURCE, page.TARGET, (page.SOURCE_TAG, page.TARGET_TAG)) == [
+        ("two_stacks", 13, 112, True),
+        ("one_prompt", 17, 153, False),
+    ]
 
 
 def test_a_decoder_block_is_an_encoder_block_plus_one_attention_sublayer():
     rows = {name: (enc, dec) for name, enc, dec in encoder_decoder.block_anatomy(CFG)}
     d = CFG.d_model
-    attention_sublayer = 4 * (d * d + d) + 2 * d   # q, k, v, o with biases, and its LayerNorm
+    attention_sublayer = 4 * (d * d + d) + 2 * d  # q, k, v, o with biases, and its LayerNorm
     assert rows["self"] == (attention_sublayer, attention_sublayer)
     assert rows["cross"] == (None, attention_sublayer)
     assert rows["ffn"][0] == rows["ffn"][1]
 
 
 # ---- the chapter's numpy core agrees with primer
+
 
 def test_chapter_8_core_numpy_equals_primer_on_random_inputs():
     from primer.attention import attention

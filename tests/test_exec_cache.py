@@ -8,7 +8,6 @@ from types import SimpleNamespace
 import markdown
 import markdown_exec
 import pytest
-
 from conftest import ROOT
 from test_hooks_import import load_hook
 
@@ -27,25 +26,32 @@ def repo(tmp_path, monkeypatch):
     (tmp_path / "docs" / "snippets").mkdir(parents=True)
     (tmp_path / "docs" / "snippets" / "data.txt").write_text("a\n")
     (tmp_path / "mkdocs.yml").write_text("site_name: t\n")
-    monkeypatch.setenv(hook.CACHE_ENV, "")   # as on_startup sets it under `mkdocs serve`: the default directory
+    monkeypatch.setenv(hook.CACHE_ENV, "")  # as on_startup sets it under `mkdocs serve`: the default directory
     monkeypatch.setenv("PRIMER_LANG", "en")
     yield SimpleNamespace(root=tmp_path, runs=tmp_path / "runs.txt")
     hook.STATE.clear()
 
 
 def config(root):
-    return SimpleNamespace(config_file_path=str(root / "mkdocs.yml"), docs_dir=str(root / "docs"),
-                           site_dir=str(root / "site"))
+    return SimpleNamespace(
+        config_file_path=str(root / "mkdocs.yml"), docs_dir=str(root / "docs"), site_dir=str(root / "site")
+    )
 
 
 def build(repo, text):
     """One rebuild: pre-build, then the page converted with markdown-exec's fence in the hook's hands; its HTML."""
     hook.on_pre_build(config(repo.root))
-    fence = {"name": "python", "class": "python", "validator": markdown_exec.validator, "format": markdown_exec.formatter}
+    fence = {
+        "name": "python",
+        "class": "python",
+        "validator": markdown_exec.validator,
+        "format": markdown_exec.formatter,
+    }
     hook.on_config(SimpleNamespace(mdx_configs={"pymdownx.superfences": {"custom_fences": [fence]}}))
     assert fence["format"] is hook.cached_format
-    md = markdown.Markdown(extensions=["pymdownx.superfences"],
-                           extension_configs={"pymdownx.superfences": {"custom_fences": [fence]}})
+    md = markdown.Markdown(
+        extensions=["pymdownx.superfences"], extension_configs={"pymdownx.superfences": {"custom_fences": [fence]}}
+    )
     return md.convert(textwrap.dedent(text))
 
 
@@ -65,15 +71,21 @@ def test_a_prose_edit_runs_no_block_and_gives_the_same_html(repo):
     assert list((repo.root / ".cache" / "exec").rglob("*.html")), "the default cache lives in .cache/exec"
 
 
-@pytest.mark.parametrize("edit, runs_again", [
-    ("primer/answer.py", True),     # imported by the block
-    ("primer/__init__.py", True),   # runs on every import of primer.x
-    ("primer/other.py", False),     # imported by nothing the block imports
-    ("primer/labels.json", True),   # a data file: modules read them without importing them
-    ("docs/snippets/data.txt", True),
-    ("mkdocs.yml", True),           # the Markdown extensions that convert the output
-    ("lang", True), ("code", True), ("id", True), ("numpy", True),
-])
+@pytest.mark.parametrize(
+    "edit, runs_again",
+    [
+        ("primer/answer.py", True),  # imported by the block
+        ("primer/__init__.py", True),  # runs on every import of primer.x
+        ("primer/other.py", False),  # imported by nothing the block imports
+        ("primer/labels.json", True),  # a data file: modules read them without importing them
+        ("docs/snippets/data.txt", True),
+        ("mkdocs.yml", True),  # the Markdown extensions that convert the output
+        ("lang", True),
+        ("code", True),
+        ("id", True),
+        ("numpy", True),
+    ],
+)
 def test_an_edit_to_an_input_runs_the_block_again_exactly_when_it_depends_on_it(repo, monkeypatch, edit, runs_again):
     build(repo, page(repo))
     text = page(repo, block_id="b" if edit == "id" else "a")
@@ -101,9 +113,11 @@ def test_a_failing_block_is_never_stored_and_reported_each_time(repo, caplog):
 
 @pytest.mark.parametrize("change", ["session", "heading", "no id"])
 def test_blocks_with_shared_state_headings_or_no_id_always_run(repo, change):
-    text = {"session": page(repo).replace('id="a"', 'id="a" session="s"'),
-            "heading": page(repo).replace('print("out a")', 'print("## out a")'),
-            "no id": page(repo).replace(' id="a"', "")}[change]
+    text = {
+        "session": page(repo).replace('id="a"', 'id="a" session="s"'),
+        "heading": page(repo).replace('print("out a")', 'print("## out a")'),
+        "no id": page(repo).replace(' id="a"', ""),
+    }[change]
     build(repo, text)
     build(repo, text)
     assert runs(repo) == 2
@@ -111,16 +125,28 @@ def test_blocks_with_shared_state_headings_or_no_id_always_run(repo, change):
 
 def test_an_edit_while_the_build_runs_is_not_stored(repo):
     hook.on_pre_build(config(repo.root))
-    (repo.root / "primer" / "answer.py").write_text("VALUE = 2\n")   # lands while the blocks run
-    md = markdown.Markdown(extensions=["pymdownx.superfences"], extension_configs={"pymdownx.superfences": {
-        "custom_fences": [{"name": "python", "class": "python", "validator": markdown_exec.validator,
-                           "format": hook.cached_format}]}})
+    (repo.root / "primer" / "answer.py").write_text("VALUE = 2\n")  # lands while the blocks run
+    md = markdown.Markdown(
+        extensions=["pymdownx.superfences"],
+        extension_configs={
+            "pymdownx.superfences": {
+                "custom_fences": [
+                    {
+                        "name": "python",
+                        "class": "python",
+                        "validator": markdown_exec.validator,
+                        "format": hook.cached_format,
+                    }
+                ]
+            }
+        },
+    )
     md.convert(page(repo))
     assert not list((repo.root / ".cache").rglob("*.html"))
 
 
 def test_a_build_runs_every_block(repo, monkeypatch):
-    monkeypatch.delenv(hook.CACHE_ENV)   # `mkdocs build`: on_startup leaves it unset
+    monkeypatch.delenv(hook.CACHE_ENV)  # `mkdocs build`: on_startup leaves it unset
     build(repo, page(repo))
     build(repo, page(repo))
     assert runs(repo) == 2 and not (repo.root / ".cache").exists()
@@ -147,8 +173,11 @@ def test_the_site_config_hands_the_python_fence_to_the_cache():
 
 def test_primer_never_imports_a_module_by_a_computed_name():
     """The dependency graph is read from import statements: a computed import would hide an edge."""
-    offenders = [p.relative_to(ROOT).as_posix() for p in (ROOT / "primer").rglob("*.py")
-                 if re.search(r"\bimport_module\b|__import__|importlib", p.read_text(encoding="utf-8"))]
+    offenders = [
+        p.relative_to(ROOT).as_posix()
+        for p in (ROOT / "primer").rglob("*.py")
+        if re.search(r"\bimport_module\b|__import__|importlib", p.read_text(encoding="utf-8"))
+    ]
     assert not offenders
 
 
@@ -156,9 +185,9 @@ def test_the_graph_follows_the_chapter_blocks_through_primer():
     graph = load_hook("primer_sources").SourceGraph(ROOT / "primer")
     closures = [graph.closure(p.read_text(encoding="utf-8")) for p in (ROOT / "docs" / "snippets").rglob("*.py")]
     importing = [deps for deps in closures if deps]
-    assert importing and all("primer" in deps for deps in importing)   # the package's __init__ runs first
+    assert importing and all("primer" in deps for deps in importing)  # the package's __init__ runs first
     assert min(map(len, importing)) < len(graph.hashes), "some block depends on part of primer only"
-    assert graph.closure("this is not python (") == set(graph.hashes)   # unparsable: counts everything
+    assert graph.closure("this is not python (") == set(graph.hashes)  # unparsable: counts everything
 
 
 def test_an_edit_reimports_the_module_and_its_importers_only(repo):
@@ -174,7 +203,7 @@ def test_an_edit_reimports_the_module_and_its_importers_only(repo):
     assert before.stale(None) == {"primer", "primer.answer", "primer.other", "primer.user"}
     assert before.stale(before) == set()
     assert stale_after("answer.py", "VALUE = 2\n") == {"primer.answer", "primer.user"}
-    assert stale_after("answer.py", "VALUE = 1\n") == set()   # back as it was
+    assert stale_after("answer.py", "VALUE = 1\n") == set()  # back as it was
     assert stale_after("other.py", "VALUE = 3\n") == {"primer.other"}
     assert stale_after("__init__.py", "VALUE = 4\n") == {"primer", "primer.answer", "primer.other", "primer.user"}
     (repo.root / "primer" / "__init__.py").write_text("VALUE = 1\n")

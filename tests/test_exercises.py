@@ -62,7 +62,9 @@ def test_an_overflowing_softmax_is_caught_on_large_scores():
 
 
 def test_a_row_that_does_not_sum_to_one_is_named():
-    _, message = ex.verdict("temperature_softmax", lambda logits, temperature: np.exp(logits / temperature - np.max(logits / temperature)))
+    _, message = ex.verdict(
+        "temperature_softmax", lambda logits, temperature: np.exp(logits / temperature - np.max(logits / temperature))
+    )
     assert "sums to" in message and "not 1" in message
 
 
@@ -74,6 +76,7 @@ def test_an_exception_in_the_readers_code_is_reported_not_raised():
 def test_a_window_that_is_ignored_fails_on_mistral():
     def no_window(cfg, n_tokens):
         return 2 * cfg.n_layers * cfg.n_kv_heads * cfg.d_head * n_tokens * 2
+
     _, message = ex.verdict("model_kv_bytes", no_window)
     assert "models.model('Mistral-7B').config" in message
 

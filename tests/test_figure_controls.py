@@ -12,7 +12,6 @@ import re
 
 import plotly.graph_objects as go
 import pytest
-
 from conftest import LANGS, figure_controls, page_figures, page_names
 
 
@@ -34,12 +33,12 @@ def apply_step(fig, skeleton, step):
     value raises ValueError (without validating the figure's arrays again at each step)."""
     restyle, relayout, indices = step_args(step)
     traces = len(fig.data) if indices is None else 1 if isinstance(indices, int) else len(indices)
-    for key, value in restyle.items():   # plotly cycles a short list over the traces: never what a step means
+    for key, value in restyle.items():  # plotly cycles a short list over the traces: never what a step means
         if isinstance(value, list) and len(value) != traces:
             raise ValueError(f"{key!r} gives {len(value)} values to {traces} traces")
     bare = go.Figure(skeleton)
     bare.plotly_update(restyle_data=restyle, relayout_data=relayout, trace_indexes=indices)
-    go.Figure(bare.to_dict())   # plotly_update checks paths only; constructing checks the values
+    go.Figure(bare.to_dict())  # plotly_update checks paths only; constructing checks the values
     fig.plotly_update(restyle_data=restyle, relayout_data=relayout, trace_indexes=indices)
 
 
@@ -73,11 +72,13 @@ def control_problems(div, data, layout):
     except ValueError as err:
         return [f"{div}: plotly.py refuses the figure: {str(err).strip().splitlines()[0]}"]
     problems, drawn = [], shown(fig)
-    skeleton = go.Figure(data=[{"type": t.type} for t in fig.data],
-                         layout={k: v for k, v in layout.items() if re.fullmatch(r"[xy]axis\d*", k)} | {"template": "none"})
+    skeleton = go.Figure(
+        data=[{"type": t.type} for t in fig.data],
+        layout={k: v for k, v in layout.items() if re.fullmatch(r"[xy]axis\d*", k)} | {"template": "none"},
+    )
     for kind, index, control, steps in figure_controls(layout):
         states, clicked, active = [], go.Figure(fig), control.get("active", 0)
-        for j, step in enumerate(steps + steps[active:active + 1]):
+        for j, step in enumerate(steps + steps[active : active + 1]):
             try:
                 apply_step(clicked, skeleton, step)
                 states.append(shown(clicked))
@@ -85,12 +86,18 @@ def control_problems(div, data, layout):
                 problems.append(f"{div} {kind} #{index} step {j}: {' '.join(str(err).split())[:200]}")
                 states.append(f"invalid {j}")
         *states, again = states
-        problems += [f"{div} {kind} #{index}: steps {k} and {j} show the same"
-                     for j in range(len(states)) for k in range(j) if states[j] == states[k]]
+        problems += [
+            f"{div} {kind} #{index}: steps {k} and {j} show the same"
+            for j in range(len(states))
+            for k in range(j)
+            if states[j] == states[k]
+        ]
         if len(steps) < 2:
             problems.append(f"{div} {kind} #{index}: {len(steps)} step(s), nothing to switch between")
         elif again != drawn:
-            problems.append(f"{div} {kind} #{index}: the figure as first drawn is not what its active step {active} shows")
+            problems.append(
+                f"{div} {kind} #{index}: the figure as first drawn is not what its active step {active} shows"
+            )
     return problems
 
 
@@ -102,7 +109,7 @@ def test_every_step_of_every_control_is_valid_distinct_and_agrees_with_the_first
             problems += [f"{name} {p}" for p in control_problems(div, data, layout)]
             steps += sum(len(s) for *_, s in figure_controls(layout))
     assert not problems, "\n".join(problems)
-    assert steps > 150   # every control of the site was read, not an empty page
+    assert steps > 150  # every control of the site was read, not an empty page
 
 
 def two_buttons(*steps, active=0, layout=None):

@@ -7,8 +7,8 @@ import numpy as np
 import plotly.colors
 import plotly.graph_objects as go
 import pytest
-
 from conftest import LANGS, html_path, page_names
+
 from primer.figures.html import describe, lean, to_html
 from primer.figures.look import ACCENT, CLOSED_COLOR, LEFT_COLOR, NEG_INF, OPEN_SCALE, RIGHT_COLOR, heatmap_traces
 
@@ -76,7 +76,7 @@ def test_every_closed_cell_carries_its_label():
     closed = fig.data[1]
     for row_z, row_t in zip(closed.z, closed.text):
         for z, t in zip(row_z, row_t):
-            assert (t == NEG_INF) == (z == z), (z, t)   # drawn (not NaN) exactly where labelled
+            assert (t == NEG_INF) == (z == z), (z, t)  # drawn (not NaN) exactly where labelled
 
 
 def test_to_html_names_the_figure_and_offers_a_table_for_heatmaps():
@@ -91,8 +91,9 @@ def test_to_html_names_the_figure_and_offers_a_table_for_heatmaps():
     assert describe(lean(heat), lang="zh").startswith("热图（2 行 × 2 列）")
 
 
-FIGURE = re.compile(r'<figure class="primer-figure" aria-label="([^"]*)">.*?Plotly\.newPlot\(\s*"([^"]+)",\s*(\[.*?\]),\s*\{',
-                    re.S)
+FIGURE = re.compile(
+    r'<figure class="primer-figure" aria-label="([^"]*)">.*?Plotly\.newPlot\(\s*"([^"]+)",\s*(\[.*?\]),\s*\{', re.S
+)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -112,10 +113,16 @@ def test_built_heatmaps_label_single_colour_cells_and_every_figure_is_named(site
                     continue
                 categorical += 1
                 text = t.get("text") or []
-                unlabelled = [(r, c) for r, row in enumerate(t["z"]) for c, z in enumerate(row)
-                              if z is not None and not (r < len(text) and c < len(text[r]) and str(text[r][c]).strip())]
+                unlabelled = [
+                    (r, c)
+                    for r, row in enumerate(t["z"])
+                    for c, z in enumerate(row)
+                    if z is not None and not (r < len(text) and c < len(text[r]) and str(text[r][c]).strip())
+                ]
                 if unlabelled:
-                    problems.append(f"{name} {fid} trace {i}: {len(unlabelled)} cells coloured but unlabelled, "
-                                    f"e.g. {unlabelled[:3]}")
+                    problems.append(
+                        f"{name} {fid} trace {i}: {len(unlabelled)} cells coloured but unlabelled, "
+                        f"e.g. {unlabelled[:3]}"
+                    )
     assert figures > 30 and categorical > 10, (figures, categorical)
     assert not problems, "\n".join(problems)

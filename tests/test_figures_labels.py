@@ -13,14 +13,24 @@ ROOT = Path(__file__).resolve().parents[1]
 FIGURES = ROOT / "primer" / "figures"
 TABLES = {lang: json.loads((LABELS / f"{lang}.json").read_text(encoding="utf-8")) for lang in ("zh", "en")}
 # Who reads a section: the figure modules, the exercises, the notebook writer and specs, the site's hooks.
-SOURCES = {str(p.relative_to(ROOT)): p.read_text(encoding="utf-8")
-           for p in [*FIGURES.glob("*.py"), ROOT / "primer" / "exercises.py", ROOT / "tools" / "notebooks.py",
-                     *ROOT.glob("notebooks/*.yml"), *ROOT.glob("hooks/*.py")]}
+SOURCES = {
+    str(p.relative_to(ROOT)): p.read_text(encoding="utf-8")
+    for p in [
+        *FIGURES.glob("*.py"),
+        ROOT / "primer" / "exercises.py",
+        ROOT / "tools" / "notebooks.py",
+        *ROOT.glob("notebooks/*.yml"),
+        *ROOT.glob("hooks/*.py"),
+    ]
+}
 # Some keys are picked by data, not written in the builder: t[action] with action in ("mask", "random", "keep")
 # from primer.mlm. Such a key counts as used if primer or a snippet the build runs spells it as a string (the PyTorch
 # twins, *_torch.py, are shown, never run, and read no labels).
-DATA = "\n".join(p.read_text(encoding="utf-8") for p in [*ROOT.glob("primer/**/*.py"), *ROOT.glob("docs/snippets/**/*.py")]
-                 if FIGURES not in p.parents and not p.name.endswith("_torch.py"))
+DATA = "\n".join(
+    p.read_text(encoding="utf-8")
+    for p in [*ROOT.glob("primer/**/*.py"), *ROOT.glob("docs/snippets/**/*.py")]
+    if FIGURES not in p.parents and not p.name.endswith("_torch.py")
+)
 
 
 def placeholders(text):
@@ -37,7 +47,11 @@ def differences(zh, en, path=""):
             return [f"{path}: {len(zh)} items in zh, {len(en)} in en"]
         return [d for i, (a, b) in enumerate(zip(zh, en)) for d in differences(a, b, f"{path}[{i}]")]
     if isinstance(zh, str) and isinstance(en, str):
-        return [] if placeholders(zh) == placeholders(en) else [f"{path}: placeholders {placeholders(zh)} vs {placeholders(en)}"]
+        return (
+            []
+            if placeholders(zh) == placeholders(en)
+            else [f"{path}: placeholders {placeholders(zh)} vs {placeholders(en)}"]
+        )
     return [f"{path}: {type(zh).__name__} in zh, {type(en).__name__} in en"]
 
 
@@ -57,7 +71,9 @@ def test_every_section_and_top_level_key_is_used(section):
     users = [src for src in SOURCES.values() if f'labels("{section}"' in src]
     assert users, f"no module reads the section {section!r}"
     quoted = lambda key, src: re.search(rf"[\"']{re.escape(key)}[\"']", src)  # noqa: E731
-    unused = [key for key in TABLES["en"][section] if not any(quoted(key, src) for src in users) and not quoted(key, DATA)]
+    unused = [
+        key for key in TABLES["en"][section] if not any(quoted(key, src) for src in users) and not quoted(key, DATA)
+    ]
     assert unused == []
 
 

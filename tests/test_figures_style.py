@@ -47,6 +47,7 @@ def test_tables():
 
 # ---- lean figure JSON: what each figure costs on the page
 
+
 def _figure_json(html, div_id="fig-test"):
     data, layout = re.search(r'"%s",\s*(\[.*?\]),\s*(\{.*\}),\s*\{"displaylogo"' % div_id, html, re.S).groups()
     return json.loads(data), json.loads(layout)
@@ -56,21 +57,23 @@ def test_figures_carry_the_small_site_template_not_plotlys():
     html = to_html(styled(go.Figure(go.Bar(y=[1, 2]))), div_id="fig-test")
     _, layout = _figure_json(html)
     assert layout["template"] == json.loads(json.dumps(TEMPLATE.to_plotly_json()))
-    assert len(json.dumps(layout["template"])) < 1500       # plotly's default template is about 7 KB
+    assert len(json.dumps(layout["template"])) < 1500  # plotly's default template is about 7 KB
     assert not {"scene", "geo", "polar", "ternary"} & set(layout["template"]["layout"])
 
 
 def test_numbers_are_rounded_to_the_precision_shown():
     x = 1 / 3
-    fig = go.Figure([
-        go.Scatter(x=[x, 2.0], y=[x, 1234.56789], customdata=[x, x], hovertemplate="%{y:.3f} %{customdata}"),
-        go.Heatmap(z=np.full((2, 2), x), colorscale="Blues", hovertemplate="%{z:.2g}"),
-        go.Scatter(x=[x], y=[x]),                                 # hovered unformatted: plotly's own label
-    ])
+    fig = go.Figure(
+        [
+            go.Scatter(x=[x, 2.0], y=[x, 1234.56789], customdata=[x, x], hovertemplate="%{y:.3f} %{customdata}"),
+            go.Heatmap(z=np.full((2, 2), x), colorscale="Blues", hovertemplate="%{z:.2g}"),
+            go.Scatter(x=[x], y=[x]),  # hovered unformatted: plotly's own label
+        ]
+    )
     data, _ = _figure_json(to_html(fig, div_id="fig-test"))
-    assert data[0]["y"] == [0.333, 1234.568]                      # the .3f the hover prints
-    assert data[0]["x"] == [0.3333, 2.0]                          # only drawn: 4 significant digits
-    assert data[0]["customdata"] == [x, x]                        # printed as it is: never rounded
+    assert data[0]["y"] == [0.333, 1234.568]  # the .3f the hover prints
+    assert data[0]["x"] == [0.3333, 2.0]  # only drawn: 4 significant digits
+    assert data[0]["customdata"] == [x, x]  # printed as it is: never rounded
     assert data[1]["z"] == [[0.33, 0.33], [0.33, 0.33]]
     assert data[2]["x"] == [0.333333] and data[2]["y"] == [0.333333]
 
@@ -79,10 +82,12 @@ def test_repeated_states_are_written_once_and_every_state_draws_the_same():
     same = dict(y=[1.0, 2.0], name="same")
     fig = go.Figure([go.Bar(**same), go.Bar(y=[3.0]), go.Bar(**same), go.Bar(y=[4.0])])
     add_control(fig, [("a", [0, 1], None), ("b", [2, 3], None), ("c", [1, 3], None)], kind="slider")
-    before = [[json.dumps(fig.data[i].y) for i in shown] for _, shown, _ in
-              [("a", [0, 1], None), ("b", [2, 3], None), ("c", [1, 3], None)]]
+    before = [
+        [json.dumps(fig.data[i].y) for i in shown]
+        for _, shown, _ in [("a", [0, 1], None), ("b", [2, 3], None), ("c", [1, 3], None)]
+    ]
     data, layout = _figure_json(to_html(fig, div_id="fig-test"))
-    assert len(data) == 3                                         # the repeated bar is written once
+    assert len(data) == 3  # the repeated bar is written once
     for step, drawn in zip(layout["sliders"][0]["steps"], before):
         shown = [json.dumps(t["y"]) for t, on in zip(data, step["args"][0]["visible"]) if on]
         assert sorted(shown) == sorted(drawn)
@@ -90,11 +95,19 @@ def test_repeated_states_are_written_once_and_every_state_draws_the_same():
 
 
 def test_traces_shown_together_or_restyled_are_never_merged():
-    fig = go.Figure([go.Bar(y=[1.0]), go.Bar(y=[1.0])])           # both shown at once: two bars' worth of ink
+    fig = go.Figure([go.Bar(y=[1.0]), go.Bar(y=[1.0])])  # both shown at once: two bars' worth of ink
     assert len(_figure_json(to_html(fig, div_id="fig-test"))[0]) == 2
     fig = go.Figure([go.Bar(y=[1.0], visible=True), go.Bar(y=[1.0], visible=False)])
-    fig.update_layout(sliders=[dict(steps=[dict(method="restyle", label="a", args=[{"y": [[1.0], [2.0]]}]),
-                                           dict(method="restyle", label="b", args=[{"y": [[2.0], [1.0]]}])])])
+    fig.update_layout(
+        sliders=[
+            dict(
+                steps=[
+                    dict(method="restyle", label="a", args=[{"y": [[1.0], [2.0]]}]),
+                    dict(method="restyle", label="b", args=[{"y": [[2.0], [1.0]]}]),
+                ]
+            )
+        ]
+    )
     assert len(_figure_json(to_html(fig, div_id="fig-test"))[0]) == 2
 
 

@@ -3,7 +3,6 @@
 import re
 
 import pytest
-
 from conftest import DOCS, LANGS, page_names
 
 FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
@@ -72,14 +71,19 @@ def test_every_definition_has_a_stable_identifier(lang, name):
 def test_zh_and_en_cite_the_same_sources(name):
     (_, zh), (_, en) = read("zh", name), read("en", name)
     assert set(zh) == set(en), f"{name}: only zh {sorted(set(zh) - set(en))}, only en {sorted(set(en) - set(zh))}"
-    differ = {label: (sorted(identifiers(zh[label])), sorted(identifiers(en[label])))
-              for label in zh if identifiers(zh[label]) != identifiers(en[label])}
+    differ = {
+        label: (sorted(identifiers(zh[label])), sorted(identifiers(en[label])))
+        for label in zh
+        if identifiers(zh[label]) != identifiers(en[label])
+    }
     assert not differ, f"{name}: the same label cites different identifiers (zh, en): {differ}"
 
 
 def test_parser_and_identifiers():
-    refs, defs = footnotes("Text[^a]: a colon after it, and[^b].\n\n```\n[^c]\n```\n[^a]: Paper, arXiv:1706.03762.\n"
-                           "[^b]: Config.\n    https://huggingface.co/x/config.json\n[^d]: doi:10.1145/1.2.")
+    refs, defs = footnotes(
+        "Text[^a]: a colon after it, and[^b].\n\n```\n[^c]\n```\n[^a]: Paper, arXiv:1706.03762.\n"
+        "[^b]: Config.\n    https://huggingface.co/x/config.json\n[^d]: doi:10.1145/1.2."
+    )
     assert refs == {"a", "b"} and set(defs) == {"a", "b", "d"}
     assert identifiers(defs["a"]) == {"arXiv:1706.03762"}
     assert identifiers(defs["b"]) == {"https://huggingface.co/x/config.json"}

@@ -7,8 +7,8 @@ import sys
 import markdown
 import pytest
 import yaml
-
 from conftest import DOCS, LANGS, ROOT, html_path, table_rows
+
 from primer.figures.glossary import glossary_table
 
 sys.path.insert(0, str(ROOT / "hooks"))
@@ -30,7 +30,7 @@ def test_glossary_table_has_every_term_with_its_chapter(lang):
     assert len(rows) == len(TERMS)
     for row, t in zip(rows, TERMS):
         assert f"**{t[lang]}**" in row and f"(../{t['chapter'][:-3]}/)" in row
-        assert htmllib.unescape(row.split(" | ")[2]) == t[f"def_{lang}"]   # '|' and '<' escaped, not lost
+        assert htmllib.unescape(row.split(" | ")[2]) == t[f"def_{lang}"]  # '|' and '<' escaped, not lost
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -48,8 +48,15 @@ def test_glossary_is_in_the_nav(read_page, lang):
     assert re.search(r'<a href="[^"]*glossary/"[^>]*>\s*(?:<span[^>]*>\s*)?(术语表|Glossary)', page)
 
 
-@pytest.mark.parametrize("lang, name, key", [("zh", "05-mask.md", "causal-mask"), ("en", "05-mask.md", "causal-mask"),
-                                             ("zh", "10-kv-cache.md", "kv-cache"), ("en", "10-kv-cache.md", "kv-cache")])
+@pytest.mark.parametrize(
+    "lang, name, key",
+    [
+        ("zh", "05-mask.md", "causal-mask"),
+        ("en", "05-mask.md", "causal-mask"),
+        ("zh", "10-kv-cache.md", "kv-cache"),
+        ("en", "10-kv-cache.md", "kv-cache"),
+    ],
+)
 def test_built_page_carries_the_tooltip_of_a_term_it_uses(site, lang, name, key):
     term = next(t for t in TERMS if t["key"] == key)
     assert (term[lang], term[f"def_{lang}"]) in abbrs(html_path(site, lang, name).read_text(encoding="utf-8"))
@@ -70,8 +77,10 @@ def test_no_tooltip_inside_code_or_math(site):
 
 
 def convert(text):
-    md = markdown.Markdown(extensions=["abbr", "pymdownx.arithmatex", terms_hook._TermAbbrExtension()],
-                           extension_configs={"pymdownx.arithmatex": {"generic": True}})
+    md = markdown.Markdown(
+        extensions=["abbr", "pymdownx.arithmatex", terms_hook._TermAbbrExtension()],
+        extension_configs={"pymdownx.arithmatex": {"generic": True}},
+    )
     return md.convert(text)
 
 
@@ -83,7 +92,7 @@ def test_hook_marks_a_term_inside_chinese_text_but_not_in_code_or_math():
 def test_hook_prefers_the_longest_term_and_respects_latin_words():
     out = convert("仅解码器的解码器; decoders and decoder.\n\n*[解码器]: A\n*[仅解码器]: B\n*[decoder]: C")
     assert '<abbr title="B">仅解码器</abbr>的<abbr title="A">解码器</abbr>' in out
-    assert out.count('title="C"') == 1   # 'decoders' is another word
+    assert out.count('title="C"') == 1  # 'decoders' is another word
 
 
 @pytest.mark.parametrize("lang", LANGS)

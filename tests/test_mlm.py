@@ -1,8 +1,8 @@
 import numpy as np
+from conftest import load_snippet
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import load_snippet
 from primer import mlm
 
 
@@ -11,10 +11,11 @@ def test_page_example_masks_15_percent():
     assert len(mlm.LONG_SENTENCE) == 20
     assert [r[0] for r in rows] == [4, 6, 19]
     assert [r[2] for r in rows] == ["mask", "mask", "mask"]
-    assert len(rows) == 3   # 15 % of 20 tokens
+    assert len(rows) == 3  # 15 % of 20 tokens
     assert corrupted.count(mlm.MASK) == 3
-    assert [w for i, w in enumerate(corrupted) if i not in (4, 6, 19)] == \
-        [w for i, w in enumerate(mlm.LONG_SENTENCE) if i not in (4, 6, 19)]
+    assert [w for i, w in enumerate(corrupted) if i not in (4, 6, 19)] == [
+        w for i, w in enumerate(mlm.LONG_SENTENCE) if i not in (4, 6, 19)
+    ]
 
 
 @given(st.integers(1, 200), st.integers(0, 2**32 - 1))
@@ -79,7 +80,6 @@ def test_context_of_pads_the_ends():
 
 
 # ---- the chapter's numpy core agrees with primer
-
 
 
 def test_chapter_6_core_numpy_equals_primer_on_random_inputs():

@@ -63,7 +63,9 @@ def test_code_cells_are_the_same_in_both_languages_but_the_language_line(chapter
     differ = [(a, b) for a, b in zip(code["zh"], code["en"]) if a != b]
     assert differ == [(tagged(zh, "language")[0].source, tagged(en, "language")[0].source)]
     assert [c.cell_type for c in zh.cells] == [c.cell_type for c in en.cells]
-    assert [c.source for c in zh.cells if c.cell_type == "markdown"] != [c.source for c in en.cells if c.cell_type == "markdown"]
+    assert [c.source for c in zh.cells if c.cell_type == "markdown"] != [
+        c.source for c in en.cells if c.cell_type == "markdown"
+    ]
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
@@ -91,6 +93,7 @@ def run(nb):
     Figures are drawn (Agg) and closed after each cell, so a glyph missing from the font raises here.
     """
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
@@ -138,8 +141,9 @@ def test_a_notebook_runs_in_a_jupyter_kernel_as_written(lang):
     from nbclient import NotebookClient
 
     nb = read("05-mask", lang)
-    NotebookClient(nb, kernel_name="python3", timeout=120,
-                   resources={"metadata": {"path": str(gen.path("05-mask", lang).parent)}}).execute()
+    NotebookClient(
+        nb, kernel_name="python3", timeout=120, resources={"metadata": {"path": str(gen.path("05-mask", lang).parent)}}
+    ).execute()
     outputs = {c.id: c.outputs for c in nb.cells if c.cell_type == "code"}
     for cell in tagged(nb, "exercise-check"):
         text = "".join(o.get("text", "") for o in outputs[cell.id])

@@ -30,7 +30,7 @@ def test_real_rows_are_the_and_of_base_and_key_padding(case):
     assert m.shape == (len(lengths), n, n)
     for b in range(len(lengths)):
         assert np.array_equal(m[b][real[b]], (base & real[b][None, :])[real[b]])
-        assert not m[b][:, ~real[b]][real[b]].any()                  # no real query reads a pad key
+        assert not m[b][:, ~real[b]][real[b]].any()  # no real query reads a pad key
 
 
 @given(batches())
@@ -62,4 +62,4 @@ def test_real_rows_of_a_padded_batch_equal_each_sentence_alone(case, seed):
         alone = x[b][real[b]]
         base = causal_mask(length) if causal else full_mask(length)
         assert np.abs(out[b][real[b]] - attention(alone, alone, alone, base)[0]).max() < BOUND
-        assert np.all(weights[b][real[b]][:, ~real[b]] == 0.0)      # exp(-inf) is exactly 0
+        assert np.all(weights[b][real[b]][:, ~real[b]] == 0.0)  # exp(-inf) is exactly 0

@@ -5,7 +5,7 @@ import re
 
 from conftest import LANGS, html_path, page_names
 
-PAGE_HTML_BYTES = 210_000      # 298 KB before figures went lean; 200 KB until zh/12 gained a PyTorch tab and a trained-model section (206.5 KB)
+PAGE_HTML_BYTES = 210_000  # 298 KB before figures went lean; 200 KB until zh/12 gained a PyTorch tab and a trained-model section (206.5 KB)
 PAGE_HTML_GZIP_BYTES = 40_000  # a chapter after the first: its HTML is nearly all a second visit transfers
 
 
@@ -40,4 +40,3 @@ def test_every_page_holds_the_search_index_back_until_a_search(site):
             ours = html.find("assets/javascripts/search-on-demand.js")
             bundle = re.search(r"assets/javascripts/bundle\.[0-9a-f]+\.min\.js", html)
             assert 0 <= ours < bundle.start(), f"{lang}/{name}: search-on-demand.js missing or after the bundle"
-

@@ -5,7 +5,6 @@ import json
 import sys
 
 import pytest
-
 from conftest import LANGS, ROOT, html_path, page_figures, page_names
 
 sys.path.insert(0, str(ROOT / "tools"))
@@ -45,5 +44,6 @@ def test_every_figure_uses_only_traces_the_bundle_has(site, lang):
     used = {name: figure_trace_types(html_path(site, lang, name).read_text(encoding="utf-8")) for name in page_names()}
     assert set().union(*used.values()), "no figure found: the check would pass vacuously"
     missing = {name: sorted(types - have) for name, types in used.items() if types - have}
-    assert missing == {}, f"traces the bundle lacks: {missing}; add them to tools/plotly_bundle/entry.js or change the figure"
-
+    assert missing == {}, (
+        f"traces the bundle lacks: {missing}; add them to tools/plotly_bundle/entry.js or change the figure"
+    )

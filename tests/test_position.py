@@ -3,8 +3,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from primer import causal_mask
+from primer.position import (
+    ORDER_HEADS,
+    ORDER_SWAP,
+    ORDER_W,
+    ORDER_X,
+    add_positions,
+    permutation_gap,
+    sinusoidal_encoding,
+)
 from primer.self_cross_heads import multi_head_attention
-from primer.position import ORDER_HEADS, ORDER_SWAP, ORDER_W, ORDER_X, add_positions, permutation_gap, sinusoidal_encoding
 
 even = st.integers(1, 32).map(lambda k: 2 * k)
 

@@ -36,9 +36,9 @@ def test_under_a_causal_mask_earlier_rows_never_move(n, seed):
         changed = x.copy()
         changed[j] += 1.0
         variants.append(changed)
-    moved = movement(run, x, variants)                     # [n outputs, n inputs]
+    moved = movement(run, x, variants)  # [n outputs, n inputs]
     assert moved.shape == (n, n)
-    assert is_rounding(moved[np.triu_indices(n, 1)])       # a masked weight is exp(-inf) = 0
+    assert is_rounding(moved[np.triu_indices(n, 1)])  # a masked weight is exp(-inf) = 0
     assert np.all(np.diag(moved) > 0)
 
 
@@ -49,16 +49,17 @@ def test_a_longer_variant_compares_only_the_old_rows():
 
 # ---- the seeded machines of chapter 9: what the real block reads (measured) against their masks
 
+
 @pytest.mark.parametrize("machine", MACHINES)
 def test_measured_reads_equal_the_masks_cell_for_cell(machine):
     self_mask, cross_mask = masks(machine, len(TARGET), len(SOURCE))
     own, src = influence(machine, TARGET, SOURCE, TINY, SEEDS)
-    assert np.array_equal(own > 1e-3, self_mask)     # open cells move visibly, masked ones by rounding at most
+    assert np.array_equal(own > 1e-3, self_mask)  # open cells move visibly, masked ones by rounding at most
     assert is_rounding(own[~self_mask])
     if cross_mask is None:
         assert src is None
     else:
-        assert np.array_equal(src > 1e-3, cross_mask)   # every output reads every source token
+        assert np.array_equal(src > 1e-3, cross_mask)  # every output reads every source token
 
 
 def test_decoder_outputs_do_not_move_when_a_future_token_changes():

@@ -8,9 +8,14 @@ from primer.published import MODELS, model, same_size, summary
 # Rounded totals are the authors'; exact totals are those of the released checkpoints (Hugging Face
 # model cards / safetensors headers), an oracle independent of this code.
 TOLERANCE = 0.02
-RELEASED = {"GPT-2": 124_439_808, "Llama-2-7B": 6_738_415_616, "Llama-2-13B": 13_015_864_320,
-            "Llama-2-70B": 68_976_648_192, "Mistral-7B": 7_241_732_096}
-PINNED = {"BERT-base": 109_482_240, "GPT-1": 116_534_784, "T5-base": 222_903_552}   # chapter 9 prints these
+RELEASED = {
+    "GPT-2": 124_439_808,
+    "Llama-2-7B": 6_738_415_616,
+    "Llama-2-13B": 13_015_864_320,
+    "Llama-2-70B": 68_976_648_192,
+    "Mistral-7B": 7_241_732_096,
+}
+PINNED = {"BERT-base": 109_482_240, "GPT-1": 116_534_784, "T5-base": 222_903_552}  # chapter 9 prints these
 
 
 def test_every_model_has_a_source():
@@ -49,6 +54,7 @@ def test_transformer_base_is_the_papers_table_3():
 
 
 # ---- one size, opposite masks (chapter 7)
+
 
 def test_bert_base_and_gpt_1_have_equal_blocks_and_opposite_masks():
     bert, gpt = same_size(("BERT-base", "GPT-1"))

@@ -7,16 +7,16 @@ import subprocess
 from urllib.parse import urljoin
 
 import pytest
-
 from browser_util import DESKTOP, PHONE, url_path, wait_drawn
 from conftest import LANGS, NEW_PLOT, ROOT, html_path
 
 pytestmark = pytest.mark.browser
 ARTIFACTS = ROOT / "tests" / "artifacts"
-CHAPTER = "05-mask.md"   # the model chapter: every kind of figure and table a chapter has
+CHAPTER = "05-mask.md"  # the model chapter: every kind of figure and table a chapter has
 
 
 # ---- search, as a reader types it
+
 
 def search(page, query):
     """Type query into Material's search box; return the result links (absolute, in rank order)."""
@@ -24,30 +24,34 @@ def search(page, query):
     links = page.locator(".md-search-result__item > a.md-search-result__link")
     box.click()
     box.fill("")
-    box.press("Backspace")   # a key released: Material reads the empty box and takes an earlier query's results away
+    box.press("Backspace")  # a key released: Material reads the empty box and takes an earlier query's results away
     links.first.wait_for(state="detached", timeout=10_000)
     if query.isascii():
         box.press_sequentially(query, delay=20)
-    else:   # an input method commits the characters as one string, then the committing key is released
+    else:  # an input method commits the characters as one string, then the committing key is released
         page.keyboard.insert_text(query)
         page.keyboard.up("Space")
     try:
-        links.first.wait_for(timeout=10_000)   # the search worker loads the index first
+        links.first.wait_for(timeout=10_000)  # the search worker loads the index first
     except Exception:  # noqa: BLE001 - say what the result line shows
-        pytest.fail(f"search for {query!r} showed no result: {page.locator('.md-search-result__meta').text_content()!r}")
+        pytest.fail(
+            f"search for {query!r} showed no result: {page.locator('.md-search-result__meta').text_content()!r}"
+        )
     return [urljoin(page.url, a.get_attribute("href")) for a in links.all()]
 
 
 def test_chinese_search_from_the_zh_home_finds_zh_pages_first(open_page, base_url):
     page = open_page("").page
-    for query in ("掩码", "对角线"):   # one after the other in the same box, as a reader searches again
+    for query in ("掩码", "对角线"):  # one after the other in the same box, as a reader searches again
         hrefs = search(page, query)
         assert not hrefs[0].startswith(base_url + "en/"), f"{query!r}: the first result is not a Chinese page: {hrefs}"
 
 
 def test_english_search_from_an_en_page_ranks_en_pages_first(site, open_page, base_url):
     hrefs = search(open_page(url_path(site, "en", "index.md")).page, "mask")
-    ranks = {lang: [i for i, h in enumerate(hrefs) if h.startswith(base_url + "en/") == (lang == "en")] for lang in LANGS}
+    ranks = {
+        lang: [i for i, h in enumerate(hrefs) if h.startswith(base_url + "en/") == (lang == "en")] for lang in LANGS
+    }
     assert ranks["en"] and ranks["en"][0] == 0, f"the first result for 'mask' is not an English page: {hrefs}"
     if ranks["zh"]:
         assert sum(ranks["en"]) / len(ranks["en"]) < sum(ranks["zh"]) / len(ranks["zh"]), hrefs
@@ -59,13 +63,13 @@ def test_the_search_index_loads_only_when_the_reader_starts_to_search(open_page)
     visit = open_page("")
     page = visit.page
     page.wait_for_load_state("networkidle")
-    page.wait_for_function("() => typeof document$ !== 'undefined'")   # Material's bundle has started (its keys with it)
+    page.wait_for_function("() => typeof document$ !== 'undefined'")  # Material's bundle has started (its keys with it)
     page.wait_for_timeout(500)
     searchy = lambda: [u for u in visit.requests if re.search(r"search_index|/workers/search\.|/lunr/", u)]  # noqa: E731
     assert searchy() == [], f"fetched before any search: {searchy()}"
-    held = []   # the index request, answered only after the reader has typed
+    held = []  # the index request, answered only after the reader has typed
     page.route("**/search/search_index.json", lambda route: held.append(route))
-    page.keyboard.press("/")   # Material's shortcut: focus the search box
+    page.keyboard.press("/")  # Material's shortcut: focus the search box
     for _ in range(50):
         if held:
             break
@@ -75,7 +79,7 @@ def test_the_search_index_loads_only_when_the_reader_starts_to_search(open_page)
     page.keyboard.up("Space")
     page.wait_for_timeout(300)
     links = page.locator(".md-search-result__item > a.md-search-result__link")
-    assert links.count() == 0   # no index yet, no results yet
+    assert links.count() == 0  # no index yet, no results yet
     held[0].continue_()
     links.first.wait_for(timeout=10_000)
     assert any("/lunr/" in u for u in searchy()), "the worker's language files were not seen"
@@ -104,7 +108,7 @@ COUNT_REDRAWS_JS = """(() => { let plotly; window.__redraws = 0;
 def rgb(css):
     """Return (r, g, b, a) of a CSS colour as chromium reports it: rgb(...), rgba(...) or #rrggbb."""
     if css.startswith("#"):
-        return tuple(int(css[i:i + 2], 16) for i in (1, 3, 5)) + (1.0,)
+        return tuple(int(css[i : i + 2], 16) for i in (1, 3, 5)) + (1.0,)
     nums = [float(v) for v in re.findall(r"[\d.]+", css)]
     return tuple(nums[:3]) + ((nums[3],) if len(nums) > 3 else (1.0,))
 
@@ -116,6 +120,7 @@ def contrast(fg, bg):
     def lum(c):
         lin = [v / 255 / 12.92 if v / 255 <= 0.04045 else ((v / 255 + 0.055) / 1.055) ** 2.4 for v in c[:3]]
         return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
     hi, lo = sorted((lum(fg), lum(bg)), reverse=True)
     return (hi + 0.05) / (lo + 0.05)
 
@@ -126,8 +131,11 @@ def toggle_palette(page):
     page.locator("form[data-md-component=palette] label:visible").first.click()
     page.wait_for_function("s => document.body.getAttribute('data-md-color-scheme') !== s", arg=before)
     scheme = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
-    page.wait_for_function("s => [...document.querySelectorAll('.js-plotly-plot')].every(el => el.dataset.scheme === s)",
-                           arg=scheme, timeout=10_000)
+    page.wait_for_function(
+        "s => [...document.querySelectorAll('.js-plotly-plot')].every(el => el.dataset.scheme === s)",
+        arg=scheme,
+        timeout=10_000,
+    )
     page.wait_for_timeout(300)
     return scheme
 
@@ -146,14 +154,23 @@ def test_figures_follow_the_dark_palette_without_a_reload(site, open_page):
     problems = []
     for fid, d in dark.items():
         problems += [f"{fid}: the font colour stayed {d['font']}"] * (d["font"] == light[fid]["font"])
-        problems += [f"{fid}: the grid colours stayed {d['grid']}"] * bool(d["grid"] and d["grid"] == light[fid]["grid"])
-        problems += [f"{fid}: a heatmap kept its light colour scale" for a, b in zip(light[fid]["scales"], d["scales"]) if a == b]
-        problems += [f"{fid}: text {fill} on slate has contrast {contrast(rgb(fill), bg):.1f} < 4.5"
-                     for fill in d["texts"] if contrast(rgb(fill), bg) < 4.5]
+        problems += [f"{fid}: the grid colours stayed {d['grid']}"] * bool(
+            d["grid"] and d["grid"] == light[fid]["grid"]
+        )
+        problems += [
+            f"{fid}: a heatmap kept its light colour scale" for a, b in zip(light[fid]["scales"], d["scales"]) if a == b
+        ]
+        problems += [
+            f"{fid}: text {fill} on slate has contrast {contrast(rgb(fill), bg):.1f} < 4.5"
+            for fill in d["texts"]
+            if contrast(rgb(fill), bg) < 4.5
+        ]
     assert light and not problems, "\n".join(problems)
     assert toggle_palette(page) == "default"
     back = page.evaluate(THEME_JS)
-    assert all(back[f]["scales"] == light[f]["scales"] and back[f]["annotations"] == light[f]["annotations"] for f in light)
+    assert all(
+        back[f]["scales"] == light[f]["scales"] and back[f]["annotations"] == light[f]["annotations"] for f in light
+    )
     # A reader who chose dark opens the page again: each figure's first draw is already dark, never redrawn.
     assert toggle_palette(page) == "slate"
     page.add_init_script(COUNT_REDRAWS_JS)
@@ -188,9 +205,9 @@ def test_chapter_5_fits_a_phone_and_prints_without_navigation(site, open_page, l
     page = visit.page
     ids = NEW_PLOT.findall(html_path(site, lang, CHAPTER).read_text(encoding="utf-8"))
     ARTIFACTS.mkdir(exist_ok=True)
-    for viewport in (PHONE, DESKTOP):   # the desktop last: print as from a desktop window
+    for viewport in (PHONE, DESKTOP):  # the desktop last: print as from a desktop window
         page.set_viewport_size(viewport)
-        page.wait_for_timeout(300)   # Material and the responsive figures re-lay out on resize
+        page.wait_for_timeout(300)  # Material and the responsive figures re-lay out on resize
         assert set(ids) <= set(wait_drawn(page, ids))
         page.screenshot(path=str(ARTIFACTS / f"05-mask-{lang}-{viewport['width']}.png"), full_page=True)
         overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")

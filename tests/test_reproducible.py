@@ -12,6 +12,5 @@ def test_two_builds_write_the_same_files(site, second_site):
 
 
 def test_two_builds_are_byte_identical(site, second_site):
-    differ = [name for name in tree(site)
-              if (site / name).read_bytes() != (second_site / name).read_bytes()]
+    differ = [name for name in tree(site) if (site / name).read_bytes() != (second_site / name).read_bytes()]
     assert differ == []

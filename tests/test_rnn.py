@@ -1,26 +1,43 @@
 import numpy as np
 import pytest
+from conftest import load_snippet
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import load_snippet
 from primer.gradcheck import numerical_jacobian
 from primer.pages.rnn import BA_HEAD, BA_SENTENCE, BA_TAIL, EXPERIMENT, HEAD, RADII, SENTENCE, STEPS, TAIL
-from primer.rnn import (ACTIVATIONS, LOSSES, char_position, dependency_distance, gradient_norms, readout, recurrent_matrix,
-                        rnn_backward, rnn_forward, spectral_norm, spectral_radius)
+from primer.rnn import (
+    ACTIVATIONS,
+    LOSSES,
+    char_position,
+    dependency_distance,
+    gradient_norms,
+    readout,
+    recurrent_matrix,
+    rnn_backward,
+    rnn_forward,
+    spectral_norm,
+    spectral_radius,
+)
 
 
 def random_rnn(seed, T=6, d=4, d_in=3, scale=0.7):
     rng = np.random.default_rng(seed)
-    return dict(x=scale * rng.normal(size=(T, d_in)), w=rng.normal(size=(d, d)) / np.sqrt(d),
-                u=rng.normal(size=(d, d_in)) / np.sqrt(d_in), b=0.1 * rng.normal(size=d), h0=0.5 * rng.normal(size=d))
+    return dict(
+        x=scale * rng.normal(size=(T, d_in)),
+        w=rng.normal(size=(d, d)) / np.sqrt(d),
+        u=rng.normal(size=(d, d_in)) / np.sqrt(d_in),
+        b=0.1 * rng.normal(size=d),
+        h0=0.5 * rng.normal(size=d),
+    )
 
 
 # ---- Chapter 1's sentence, counted
 
+
 def test_positions_and_distance():
     assert dependency_distance(SENTENCE, HEAD, TAIL) == (1, 16, 15)
-    assert dependency_distance(BA_SENTENCE, BA_HEAD, BA_TAIL) == (2, 14, 12)   # 把 ... 还, 1-based
+    assert dependency_distance(BA_SENTENCE, BA_HEAD, BA_TAIL) == (2, 14, 12)  # 把 ... 还, 1-based
     assert char_position(SENTENCE, "虽") == 1 and char_position(SENTENCE, "行") == len(SENTENCE) == 23
 
 
@@ -31,6 +48,7 @@ def test_distance_counts_the_characters_between(left, middle):
 
 
 # ---- the recurrence
+
 
 def test_forward_is_the_recurrence():
     p = random_rnn(0)
@@ -54,6 +72,7 @@ def test_h0_defaults_to_zero_and_state_carries_over():
 
 # ---- backpropagation through time, checked against finite differences
 
+
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 10_000), st.integers(1, 7), st.sampled_from(ACTIVATIONS))
 def test_backward_matches_finite_differences(seed, T, activation):
@@ -70,9 +89,19 @@ def test_backward_matches_finite_differences(seed, T, activation):
         fd = numerical_jacobian(lambda v: loss(**{name: v}), p[name])
         assert np.allclose(getattr(g, name), fd, rtol=1e-5, atol=1e-7), name
     for k in range(T):  # dL/dh_k: perturb h_k and rerun the rest of the sequence from it
+
         def from_k(v, k=k):
-            rest = rnn_forward(p["x"][k + 1:], p["w"], p["u"], p["b"], h0=v, activation=activation) if k + 1 < T else np.zeros((0, 4))
-            return 0.5 * np.sum((h[:k] - target[:k]) ** 2) + 0.5 * np.sum((v - target[k]) ** 2) + 0.5 * np.sum((rest - target[k + 1:]) ** 2)
+            rest = (
+                rnn_forward(p["x"][k + 1 :], p["w"], p["u"], p["b"], h0=v, activation=activation)
+                if k + 1 < T
+                else np.zeros((0, 4))
+            )
+            return (
+                0.5 * np.sum((h[:k] - target[:k]) ** 2)
+                + 0.5 * np.sum((v - target[k]) ** 2)
+                + 0.5 * np.sum((rest - target[k + 1 :]) ** 2)
+            )
+
         assert np.allclose(g.h[k], numerical_jacobian(from_k, h[k]), rtol=1e-5, atol=1e-7)
 
 
@@ -90,6 +119,7 @@ def test_linear_rnn_gradient_is_a_matrix_power():
 
 
 # ---- The measured norms vanish below 1 and explode above 1
+
 
 def test_recurrent_matrix_has_the_requested_spectral_radius():
     for r in RADII:
@@ -119,7 +149,9 @@ def test_gradient_vanishes_below_one_and_explodes_above_one():
 
 def test_tanh_and_linear_agree_while_states_are_small():
     for r in (0.5, 0.8, 1.0):
-        assert np.allclose(gradient_norms(60, r, **EXPERIMENT), gradient_norms(60, r, **EXPERIMENT, activation="linear"), rtol=0.1)
+        assert np.allclose(
+            gradient_norms(60, r, **EXPERIMENT), gradient_norms(60, r, **EXPERIMENT, activation="linear"), rtol=0.1
+        )
 
 
 def test_numerical_jacobian_of_a_scalar_is_its_gradient():
@@ -130,6 +162,7 @@ def test_numerical_jacobian_of_a_scalar_is_its_gradient():
 
 # ---- The readout's error terms: y_hat - y for MSE and for softmax + cross-entropy
 
+
 @pytest.mark.parametrize("loss", LOSSES)
 @pytest.mark.parametrize("seed", range(4))
 def test_error_term_is_the_gradient_of_the_loss_in_z(loss, seed):
@@ -138,9 +171,11 @@ def test_error_term_is_the_gradient_of_the_loss_in_z(loss, seed):
     z = rng.normal(scale=2, size=(T, k))
     y = rng.normal(size=(T, k)) if loss == "mse" else rng.integers(0, k, size=T)
     eye, zero = np.eye(k), np.zeros(k)
-    out = readout(z, eye, zero, y, loss=loss)     # V = I, c = 0: the readout is z itself
+    out = readout(z, eye, zero, y, loss=loss)  # V = I, c = 0: the readout is z itself
     assert np.allclose(out.error, out.y_hat - out.target)
-    assert np.allclose(out.error, numerical_jacobian(lambda zz: readout(zz, eye, zero, y, loss=loss).loss, z), atol=1e-7)
+    assert np.allclose(
+        out.error, numerical_jacobian(lambda zz: readout(zz, eye, zero, y, loss=loss).loss, z), atol=1e-7
+    )
 
 
 @pytest.mark.parametrize("loss", LOSSES)
@@ -167,13 +202,13 @@ def test_cross_entropy_error_sums_to_zero_and_is_negative_only_at_the_label():
 def test_spectral_norm_bounds_the_spectral_radius_and_exceeds_it_for_the_experiments_matrices():
     for r in RADII:
         w = recurrent_matrix(EXPERIMENT["d"], r, seed=EXPERIMENT["seed"])
-        assert spectral_norm(w) > spectral_radius(w) + 0.2   # a random W is far from normal: ||W|| > rho(W)
+        assert spectral_norm(w) > spectral_radius(w) + 0.2  # a random W is far from normal: ||W|| > rho(W)
     q = np.linalg.qr(np.random.default_rng(0).normal(size=(5, 5)))[0]
-    assert np.isclose(spectral_norm(2 * q), 2.0) and np.isclose(spectral_radius(2 * q), 2.0)   # equal for 2 x orthogonal
+    assert np.isclose(spectral_norm(2 * q), 2.0) and np.isclose(spectral_radius(2 * q), 2.0)  # equal for 2 x orthogonal
 
 
 def test_chapter_1_core_numpy_equals_primer():
-    core = load_snippet("01-rnn/core_numpy.py")   # numpy only: tests/test_copy_paste.py checks its imports
+    core = load_snippet("01-rnn/core_numpy.py")  # numpy only: tests/test_copy_paste.py checks its imports
     for seed in range(5):
         case = random_rnn(seed)
         case["h0"] = np.zeros(4)
@@ -182,6 +217,14 @@ def test_chapter_1_core_numpy_equals_primer():
         dh_out = np.random.default_rng(seed).normal(size=h.shape)
         grads = rnn_backward(case["x"], h, case["w"], case["u"], case["b"], dh_out)
         dw, du, db = core["rnn_backward"](case["x"], h, case["w"], case["u"], dh_out)
-        assert np.allclose(dw, grads.w, atol=1e-13) and np.allclose(du, grads.u, atol=1e-13) and np.allclose(db, grads.b, atol=1e-13)
+        assert (
+            np.allclose(dw, grads.w, atol=1e-13)
+            and np.allclose(du, grads.u, atol=1e-13)
+            and np.allclose(db, grads.b, atol=1e-13)
+        )
         z, y = np.random.default_rng(seed).normal(size=(6, 3)), np.arange(6) % 3
-        assert np.allclose(core["cross_entropy_error"](z, y), readout(z, np.eye(3), np.zeros(3), y, loss="cross_entropy").error, atol=1e-14)
+        assert np.allclose(
+            core["cross_entropy_error"](z, y),
+            readout(z, np.eye(3), np.zeros(3), y, loss="cross_entropy").error,
+            atol=1e-14,
+        )

@@ -5,13 +5,24 @@ from hypothesis import strategies as st
 
 from primer import causal_mask, full_mask
 from primer.decoding import greedy
+from primer.image_prefix import prefix_dependence, toy_image
 from primer.machines import MACHINES, masks, reach
 from primer.pages import sampling_pipeline as page
 from primer.pages.sampling_pipeline import PROMPT, SOURCE
-from primer.sampling_pipeline import CFG, STAGES, VOCAB, blocks, dependence, detokenize, forward, shared_weights, source_memory, tokenize
-from primer.sampling_pipeline import run as run_pipeline
-from primer.image_prefix import prefix_dependence, toy_image
 from primer.pages.today import CAPTION, IMAGE_SEED, IMAGE_SIDE, PATCH_SIDE
+from primer.sampling_pipeline import (
+    CFG,
+    STAGES,
+    VOCAB,
+    blocks,
+    dependence,
+    detokenize,
+    forward,
+    shared_weights,
+    source_memory,
+    tokenize,
+)
+from primer.sampling_pipeline import run as run_pipeline
 from primer.transformer import decode, embed, encode, init_stack, stack
 
 PARAMS = shared_weights(page.SEED)
@@ -25,6 +36,8 @@ def run(n_new=page.N_NEW, temperature=page.TEMPERATURE, seed=page.SAMPLE_SEED, g
 def page_memory():
     """Return the encoder's output for the page's source."""
     return source_memory(SOURCE, page.ENCODER_SEED)
+
+
 texts = st.text(alphabet=VOCAB, min_size=1, max_size=20)
 
 
@@ -59,8 +72,11 @@ def test_forward_agrees_with_encode_and_decode():
     assert np.allclose(forward(ids, plain, CFG, "encoder")["final_norm"], encode(ids, plain, CFG), atol=1e-12)
     assert np.allclose(forward(ids, plain, CFG, "decoder")["logits"], decode(ids, plain, CFG), atol=1e-12)
     memory = page_memory()
-    assert np.allclose(forward(ids, PARAMS, CFG, "encoder-decoder", memory)["logits"],
-                       decode(ids, PARAMS, CFG, memory=memory), atol=1e-12)
+    assert np.allclose(
+        forward(ids, PARAMS, CFG, "encoder-decoder", memory)["logits"],
+        decode(ids, PARAMS, CFG, memory=memory),
+        atol=1e-12,
+    )
 
 
 def test_source_memory_is_a_separate_encoders_output():
@@ -72,11 +88,15 @@ def test_run_records_seven_stages_with_their_shapes():
     assert tuple(s.name for s in stages) == STAGES
     shapes = [s.array.shape for s in stages]
     assert shapes == [(7,), (7, 16), (7, 16), (7, 16), (7, 32), (1,), (9, 15)]
-    assert text == "the catjjjjjjjj"                      # pinned on both pages
+    assert text == "the catjjjjjjjj"  # pinned on both pages
     assert int(stages[5].array[0]) == 10 == VOCAB.index("j")
     glimpse = [", ".join(f"{v:.2f}" for v in s.array[0][:4]) for s in stages[1:5]]
-    assert glimpse == ["0.35, 0.44, -1.10, 1.30", "0.03, 0.06, -2.58, -0.68",
-                       "-0.21, -0.19, -1.76, -0.63", "-3.21, -1.46, 4.41, 4.78"]
+    assert glimpse == [
+        "0.35, 0.44, -1.10, 1.30",
+        "0.03, 0.06, -2.58, -0.68",
+        "-0.21, -0.19, -1.76, -0.63",
+        "-3.21, -1.46, 4.41, 4.78",
+    ]
 
 
 def test_run_loop_grid_grows_one_id_per_step_and_repeats():
@@ -86,7 +106,7 @@ def test_run_loop_grid_grows_one_id_per_step_and_repeats():
     for k, row in enumerate(grid):
         written = row[row >= 0]
         assert written.size == len(PROMPT) + k
-        assert np.array_equal(written, final[:written.size])
+        assert np.array_equal(written, final[: written.size])
     again, text_again = run()
     assert text_again == text
     assert all(np.array_equal(a.array, b.array) for a, b in zip(stages, again))
@@ -107,7 +127,9 @@ def test_run_with_other_seeds_is_still_seeded():
 def test_dependence_equals_stage_3_masks():
     n, m = len(PROMPT), len(SOURCE)
     for machine in MACHINES:
-        assert np.array_equal(dependence(PROMPT, machine, SOURCE, PARAMS, page.ENCODER_SEED), reach(machine, n, m)), machine
+        assert np.array_equal(dependence(PROMPT, machine, SOURCE, PARAMS, page.ENCODER_SEED), reach(machine, n, m)), (
+            machine
+        )
     assert reach("encoder", n, m)[:, :n].all() and not reach("encoder", n, m)[:, n:].any()
     assert np.array_equal(reach("decoder", n, m)[:, :n], causal_mask(n))
     assert reach("encoder-decoder", n, m)[:, n:].all()
@@ -116,21 +138,26 @@ def test_dependence_equals_stage_3_masks():
 def test_blocks_with_memory_defaults_to_a_full_cross_mask():
     x = embed(tokenize(PROMPT), PARAMS, CFG)
     mem = page_memory()
-    assert np.array_equal(blocks(x, PARAMS, CFG, causal_mask(7), mem),
-                          blocks(x, PARAMS, CFG, causal_mask(7), mem, full_mask(7, len(mem))))
+    assert np.array_equal(
+        blocks(x, PARAMS, CFG, causal_mask(7), mem), blocks(x, PARAMS, CFG, causal_mask(7), mem, full_mask(7, len(mem)))
+    )
 
 
-STAGE_NAMES = {"zh": ["① 分词", "② 嵌入", "③ N 个带掩码的块", "④ 最终归一化", "⑤ logits", "⑥ 采样", "⑦ 循环"],
-               "en": ["① tokenize", "② embed", "③ N masked blocks", "④ final norm", "⑤ logits", "⑥ sample", "⑦ loop"]}
-MACHINE_BUTTONS = {"zh": ["编码器（全开）", "解码器（因果）", "编码器-解码器（因果 + 交叉）"],
-                   "en": ["encoder (full)", "decoder (causal)", "encoder-decoder (causal + cross)"]}
+STAGE_NAMES = {
+    "zh": ["① 分词", "② 嵌入", "③ N 个带掩码的块", "④ 最终归一化", "⑤ logits", "⑥ 采样", "⑦ 循环"],
+    "en": ["① tokenize", "② embed", "③ N masked blocks", "④ final norm", "⑤ logits", "⑥ sample", "⑦ loop"],
+}
+MACHINE_BUTTONS = {
+    "zh": ["编码器（全开）", "解码器（因果）", "编码器-解码器（因果 + 交叉）"],
+    "en": ["encoder (full)", "decoder (causal)", "encoder-decoder (causal + cross)"],
+}
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_pipeline_figures_have_working_controls(lang):
+    from primer.decoding import temperature_softmax
     from primer.figures import sampling_pipeline as figs
     from primer.figures import today
-    from primer.decoding import temperature_softmax
 
     stages, _ = run()
     fig = figs.pipeline_stages(stages, temperature_softmax(stages[4].array[-1], 1.0), VOCAB, temperature=1.0, lang=lang)

@@ -1,12 +1,19 @@
 import numpy as np
 import pytest
+from conftest import load_snippet
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import load_snippet
 from primer import attention, softmax
 from primer.pages.attention import SCORE_K, SCORE_Q, SCORE_V, SCORE_W_BILINEAR, SCORE_W_K, SCORE_W_Q, VARIANCE_DKS
-from primer.scores import additive_score, bilinear_score, dot_score, scaled_dot_score, score_variance, softmax_saturation
+from primer.scores import (
+    additive_score,
+    bilinear_score,
+    dot_score,
+    scaled_dot_score,
+    score_variance,
+    softmax_saturation,
+)
 
 seeds = st.integers(0, 2**32 - 1)
 
@@ -63,10 +70,18 @@ def test_the_chapter_3_table_values():
     dot = dot_score(SCORE_Q, SCORE_K)[0]
     assert dot.tolist() == [2.5, 5.0, 0.0, -2.25]
     assert np.allclose(scaled_dot_score(SCORE_Q, SCORE_K)[0], dot / 2)
-    assert [f"{x:+.2f}" for x in additive_score(SCORE_Q, SCORE_K, SCORE_W_Q, SCORE_W_K, SCORE_V)[0]] == \
-        ["+0.63", "+1.28", "-2.64", "-2.36"]
-    assert [f"{x:+.2f}" for x in bilinear_score(SCORE_Q, SCORE_K, SCORE_W_BILINEAR)[0]] == \
-        ["-0.27", "-0.55", "-3.38", "-0.97"]
+    assert [f"{x:+.2f}" for x in additive_score(SCORE_Q, SCORE_K, SCORE_W_Q, SCORE_W_K, SCORE_V)[0]] == [
+        "+0.63",
+        "+1.28",
+        "-2.64",
+        "-2.36",
+    ]
+    assert [f"{x:+.2f}" for x in bilinear_score(SCORE_Q, SCORE_K, SCORE_W_BILINEAR)[0]] == [
+        "-0.27",
+        "-0.55",
+        "-3.38",
+        "-0.97",
+    ]
 
 
 @pytest.mark.parametrize("d_k", VARIANCE_DKS)
@@ -97,8 +112,8 @@ def test_f9_unscaled_softmax_saturates_and_scaled_does_not():
     rows = [softmax_saturation(d, n_keys=16, n_trials=2_000, seed=0) for d in VARIANCE_DKS]
     unscaled = [r["unscaled"]["max_weight"] for r in rows]
     scaled = [r["scaled"]["max_weight"] for r in rows]
-    assert all(a < b for a, b in zip(unscaled, unscaled[1:]))          # more peaked as d_k grows
-    assert unscaled[-1] > 0.9 and max(scaled) - min(scaled) < 0.03     # scaled hardly moves
+    assert all(a < b for a, b in zip(unscaled, unscaled[1:]))  # more peaked as d_k grows
+    assert unscaled[-1] > 0.9 and max(scaled) - min(scaled) < 0.03  # scaled hardly moves
     entropies = [r["unscaled"]["entropy"] for r in rows]
     assert all(a > b for a, b in zip(entropies, entropies[1:]))
     assert all(r["scaled"]["entropy"] < r["uniform_entropy"] for r in rows)
@@ -124,7 +139,7 @@ def test_chapter_3_core_numpy_equals_primer():
 
 def test_seeded_draws_are_remembered_and_each_caller_gets_its_own_copy():
     first = softmax_saturation(8, n_keys=4, n_trials=50, seed=3)
-    first["scaled"]["max_weight"] = -1.0           # a caller that edits its result must not change the next one's
+    first["scaled"]["max_weight"] = -1.0  # a caller that edits its result must not change the next one's
     again = softmax_saturation(8, n_keys=4, n_trials=50, seed=3)
     assert again["scaled"]["max_weight"] > 0 and again["unscaled"] == first["unscaled"]
     assert score_variance(8, n_samples=100, seed=np.int64(3)) == score_variance(8, n_samples=100, seed=3)

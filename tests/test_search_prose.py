@@ -3,7 +3,6 @@
 from types import SimpleNamespace
 
 import pytest
-
 from test_hooks_import import load_hook
 
 hook = load_hook("search_prose")
@@ -17,7 +16,7 @@ def page(url="en/05-mask/"):
 
 def test_blocks_are_set_aside_for_search_and_put_back_byte_for_byte():
     searched = hook.on_page_content(HTML, page(), None, None)
-    assert "<pre>" not in searched and "<code>x</code>" in searched   # inline code stays for the index
+    assert "<pre>" not in searched and "<code>x</code>" in searched  # inline code stays for the index
     assert hook.on_post_page(f"<main>{searched}</main>", page(), None) == f"<main>{HTML}</main>"
 
 
@@ -30,6 +29,7 @@ def test_a_page_that_lost_a_block_fails_the_build():
 def test_the_pattern_matches_the_code_blocks_the_site_config_renders():
     """If pymdownx.highlight or Pygments change their markup, this fails (the matrix runs it with the newest versions)."""
     import markdown
+
     md = markdown.Markdown(extensions=["pymdownx.highlight", "pymdownx.superfences"])
     html = md.convert("Text.\n\n```python\nx = [1, 2]\n```\n\nMore `code`.\n")
     assert len(hook.BLOCK.findall(html)) == 1 and "<pre>" not in hook.BLOCK.sub("", html)

@@ -1,18 +1,35 @@
 import numpy as np
+from conftest import load_snippet
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import load_snippet
 from primer import attention, causal_mask, full_mask
-from primer.self_cross_heads import (merge_heads, multi_head_attention, relation_projections, split_heads, total_variation,
-                          wide_head_weights)
-from primer.pages.self_cross_heads import (APPLE_D_HEAD, APPLE_FEATURES, APPLE_HEADS, APPLE_RELATIONS, APPLE_STRENGTH,
-                                          APPLE_TOKENS, APPLE_X, CROSS_SOURCE, CROSS_SOURCE_X, CROSS_TARGET,
-                                          CROSS_TARGET_X)
+from primer.pages.self_cross_heads import (
+    APPLE_D_HEAD,
+    APPLE_FEATURES,
+    APPLE_HEADS,
+    APPLE_RELATIONS,
+    APPLE_STRENGTH,
+    APPLE_TOKENS,
+    APPLE_X,
+    CROSS_SOURCE,
+    CROSS_SOURCE_X,
+    CROSS_TARGET,
+    CROSS_TARGET_X,
+)
+from primer.self_cross_heads import (
+    merge_heads,
+    multi_head_attention,
+    relation_projections,
+    split_heads,
+    total_variation,
+    wide_head_weights,
+)
 
 
 def apple_projections():
     return relation_projections(APPLE_FEATURES, APPLE_HEADS, APPLE_RELATIONS, APPLE_D_HEAD, APPLE_STRENGTH)
+
 
 seeds = st.integers(0, 2**32 - 1)
 
@@ -22,7 +39,7 @@ def test_merge_undoes_split(seed, h, n, d_h):
     x = np.random.default_rng(seed).normal(size=(n, h * d_h))
     parts = split_heads(x, h)
     assert parts.shape == (h, n, d_h)
-    assert np.array_equal(parts[1 % h], x[:, (1 % h) * d_h:((1 % h) + 1) * d_h])
+    assert np.array_equal(parts[1 % h], x[:, (1 % h) * d_h : ((1 % h) + 1) * d_h])
     assert np.array_equal(merge_heads(parts), x)
 
 
@@ -30,9 +47,9 @@ def naive_mha(x_q, x_kv, w_q, w_k, w_v, w_o, h, mask):
     d_k, d_v = w_q.shape[1] // h, w_v.shape[1] // h
     outs = []
     for i in range(h):
-        q = x_q @ w_q[:, i * d_k:(i + 1) * d_k]
-        k = x_kv @ w_k[:, i * d_k:(i + 1) * d_k]
-        v = x_kv @ w_v[:, i * d_v:(i + 1) * d_v]
+        q = x_q @ w_q[:, i * d_k : (i + 1) * d_k]
+        k = x_kv @ w_k[:, i * d_k : (i + 1) * d_k]
+        v = x_kv @ w_v[:, i * d_v : (i + 1) * d_v]
         outs.append(attention(q, k, v, mask)[0])
     return np.concatenate(outs, axis=1) @ w_o
 
@@ -63,18 +80,25 @@ def test_one_head_without_w_o_is_plain_attention():
 
 def apple_weights():
     w_q, w_k, w_v = apple_projections()
-    return multi_head_attention(APPLE_X, APPLE_X, w_q, w_k, w_v, None, len(APPLE_HEADS))[1], wide_head_weights(APPLE_X, w_q, w_k)
+    return multi_head_attention(APPLE_X, APPLE_X, w_q, w_k, w_v, None, len(APPLE_HEADS))[1], wide_head_weights(
+        APPLE_X, w_q, w_k
+    )
 
 
 def test_each_head_holds_its_relation():
     weights, _ = apple_weights()
-    top = {name: {APPLE_TOKENS[i]: APPLE_TOKENS[int(np.argmax(weights[h, i]))] for i in range(len(APPLE_TOKENS))
-                  if weights[h, i].max() > 0.4}
-           for h, name in enumerate(APPLE_HEADS)}
+    top = {
+        name: {
+            APPLE_TOKENS[i]: APPLE_TOKENS[int(np.argmax(weights[h, i]))]
+            for i in range(len(APPLE_TOKENS))
+            if weights[h, i].max() > 0.4
+        }
+        for h, name in enumerate(APPLE_HEADS)
+    }
     assert top["sweet"] == {"苹果": "甜", "甜": "苹果"}
     assert top["bought"] == {"苹果": "买", "我": "买", "买": "苹果"}
     assert top["amount"] == {"苹果": "斤", "三": "苹果", "斤": "苹果"}
-    buy = APPLE_TOKENS.index("买")                      # two classes to look for: the weight split evenly
+    buy = APPLE_TOKENS.index("买")  # two classes to look for: the weight split evenly
     assert np.isclose(weights[1, buy, APPLE_TOKENS.index("苹果")], weights[1, buy, APPLE_TOKENS.index("我")])
     assert weights[1, buy, APPLE_TOKENS.index("苹果")] > 0.45
 
@@ -124,6 +148,8 @@ def test_chapter_4_core_numpy_equals_primer():
         x_q, x_kv = rng.normal(size=(n_q, d)), rng.normal(size=(n_k, d))
         w_q, w_k, w_v = (rng.normal(size=(d, h * d_h)) for _ in range(3))
         w_o = rng.normal(size=(h * d_h, d))
-        assert np.allclose(core["multi_head_attention"](x_q, x_kv, w_q, w_k, w_v, w_o, h),
-                           multi_head_attention(x_q, x_kv, w_q, w_k, w_v, w_o, h)[0])
+        assert np.allclose(
+            core["multi_head_attention"](x_q, x_kv, w_q, w_k, w_v, w_o, h),
+            multi_head_attention(x_q, x_kv, w_q, w_k, w_v, w_o, h)[0],
+        )
         assert np.allclose(core["sinusoidal_encoding"](n_k + 3, 2 * d_h), sinusoidal_encoding(n_k + 3, 2 * d_h))

@@ -1,9 +1,9 @@
 import numpy as np
 import pytest
+from conftest import load_snippet
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import load_snippet
 from primer.pages.seq2seq import DEFAULT_EXAMPLE, EXAMPLES
 from primer.scores import additive_score
 from primer.seq2seq import CARRY, alignment, bahdanau_attention, concept_scorer, concept_states
@@ -11,8 +11,13 @@ from primer.seq2seq import CARRY, alignment, bahdanau_attention, concept_scorer,
 
 def random_case(seed, n_t=3, n_s=5, d_s=4, d_h=6, d_a=7):  # s, h, w_s [d_s, d_a], w_h [d_h, d_a], v
     rng = np.random.default_rng(seed)
-    return (rng.normal(size=(n_t, d_s)), rng.normal(size=(n_s, d_h)), rng.normal(size=(d_s, d_a)),
-            rng.normal(size=(d_h, d_a)), rng.normal(size=d_a))
+    return (
+        rng.normal(size=(n_t, d_s)),
+        rng.normal(size=(n_s, d_h)),
+        rng.normal(size=(d_s, d_a)),
+        rng.normal(size=(d_h, d_a)),
+        rng.normal(size=d_a),
+    )
 
 
 def test_weights_are_the_softmax_of_v_tanh_for_every_pair():
@@ -62,11 +67,14 @@ def test_concept_scorer_is_an_and_gate():
     assert np.all(np.diag(e) > e.max(axis=1, initial=-np.inf, where=~np.eye(k, dtype=bool)))
 
 
-@pytest.mark.parametrize("name, expected", [
-    ("zh-en", {"I": "我", "bought": "买", "apples": "苹果", "yesterday": "昨天", "<eos>": "<eos>"}),
-    ("en-fr", {"le": "the", "chat": "cat", "noir": "black", "dort": "sleeps", "<eos>": "<eos>"}),
-    ("en-fr-2", {"je": "I", "t'": "you", "aime": "love", "<eos>": "<eos>"}),
-])
+@pytest.mark.parametrize(
+    "name, expected",
+    [
+        ("zh-en", {"I": "我", "bought": "买", "apples": "苹果", "yesterday": "昨天", "<eos>": "<eos>"}),
+        ("en-fr", {"le": "the", "chat": "cat", "noir": "black", "dort": "sleeps", "<eos>": "<eos>"}),
+        ("en-fr-2", {"je": "I", "t'": "you", "aime": "love", "<eos>": "<eos>"}),
+    ],
+)
 def test_made_up_alignments_follow_meaning(name, expected):
     source, target, alpha = alignment(*EXAMPLES[name])
     assert {t: source[int(np.argmax(row))] for t, row in zip(target, alpha)} == expected
@@ -77,7 +85,7 @@ def test_bought_leads_with_mai_and_gives_le_a_share():
     source, target, alpha = alignment(*EXAMPLES["zh-en"])
     row = alpha[target.index("bought")]
     mai, le = row[source.index("买")], row[source.index("了")]
-    assert mai + le > 0.95 and mai > le > 0.2   # the verb leads, the past-tense particle takes a real share
+    assert mai + le > 0.95 and mai > le > 0.2  # the verb leads, the past-tense particle takes a real share
     assert DEFAULT_EXAMPLE in EXAMPLES
 
 
@@ -86,6 +94,6 @@ def test_standalone_numpy_snippet_equals_primer():
     for seed in range(10):
         case = random_case(seed, n_t=seed % 4 + 1, n_s=seed % 5 + 1)
         s, h, w, u, v = case
-        c, alpha = namespace["bahdanau"](s, h, w.T, u.T, v)   # the page's numpy follows the paper: W s_i, [d_a, d_s]
+        c, alpha = namespace["bahdanau"](s, h, w.T, u.T, v)  # the page's numpy follows the paper: W s_i, [d_a, d_s]
         c2, alpha2 = bahdanau_attention(*case)
         assert np.allclose(alpha, alpha2, atol=1e-14) and np.allclose(c, c2, atol=1e-14)

@@ -7,13 +7,15 @@ import math
 import re
 
 import pytest
-
 from conftest import DOCS, LANGS, page_figures, page_names
 
 
 def test_both_languages_have_the_same_pages_and_notebooks():
     def pages(lang):
-        return sorted(p.relative_to(DOCS / lang).as_posix() for p in (DOCS / lang).rglob("*") if p.suffix in (".md", ".ipynb"))
+        return sorted(
+            p.relative_to(DOCS / lang).as_posix() for p in (DOCS / lang).rglob("*") if p.suffix in (".md", ".ipynb")
+        )
+
     assert pages("zh") == pages("en") and len(pages("zh")) > 20
 
 
@@ -51,15 +53,22 @@ def test_both_languages_draw_the_same_figures_and_only_their_words_differ(read_p
         for div in zh:
             problems += [f"{name} {p}" for p in figure_differences(zh[div], en[div], div, seen)][:5]
     assert not problems, "\n".join(problems)
-    assert figures > 20 and seen[0] > 10_000   # real figures were compared, not empty readings
+    assert figures > 20 and seen[0] > 10_000  # real figures were compared, not empty readings
 
 
 def test_the_figure_comparison_catches_a_number_a_trace_or_a_control_step_that_differs():
-    zh = [[{"type": "heatmap", "z": [[0.5, 1.0]], "name": "查询"}], {"sliders": [{"steps": [{"args": [{"visible": [True]}]}]}]}]
+    zh = [
+        [{"type": "heatmap", "z": [[0.5, 1.0]], "name": "查询"}],
+        {"sliders": [{"steps": [{"args": [{"visible": [True]}]}]}]},
+    ]
     en = json.loads(json.dumps(zh).replace("查询", "query"))
     assert figure_differences(zh, en, "f", [0]) == []
-    for spoil in (lambda f: f[0][0]["z"][0].append(0.9), lambda f: f[0][0]["z"][0].__setitem__(1, 0.9),
-                  lambda f: f[0].append({"type": "bar"}), lambda f: f[1]["sliders"][0]["steps"][0]["args"][0].update(visible=[0])):
+    for spoil in (
+        lambda f: f[0][0]["z"][0].append(0.9),
+        lambda f: f[0][0]["z"][0].__setitem__(1, 0.9),
+        lambda f: f[0].append({"type": "bar"}),
+        lambda f: f[1]["sliders"][0]["steps"][0]["args"][0].update(visible=[0]),
+    ):
         other = json.loads(json.dumps(en))
         spoil(other)
         assert figure_differences(zh, other, "f", [0]), other
@@ -71,8 +80,10 @@ def test_page_loads_plotly_once_publishes_no_traceback_and_links_its_twin(read_p
     html = read_page(lang, name)
     head = html.split("</head>", 1)[0]
     assert "Traceback (most recent call last)" not in html
-    assert html.count("plotly-primer.min.js") == ("Plotly.newPlot" in html)   # in <head>, only where a figure is
-    assert "Plotly.newPlot" not in html or re.search(r'<script src="[^"]*assets/vendor/plotly/plotly-primer\.min\.js">', head)
+    assert html.count("plotly-primer.min.js") == ("Plotly.newPlot" in html)  # in <head>, only where a figure is
+    assert "Plotly.newPlot" not in html or re.search(
+        r'<script src="[^"]*assets/vendor/plotly/plotly-primer\.min\.js">', head
+    )
     assert len(html) < 2_000_000, "plotly.js looks inlined"
     # Material would fetch a sitemap for each hreflang alternate: the language switcher links the twin instead.
     assert re.findall(r"<link\b[^>]*\bhreflang=", head) == [] and 'rel="icon"' in head and 'name="viewport"' in head
@@ -84,8 +95,8 @@ def test_page_loads_plotly_once_publishes_no_traceback_and_links_its_twin(read_p
 
 def test_vendored_assets_are_in_the_site(site):
     assert (site / "assets/vendor/plotly/plotly-primer.min.js").stat().st_size > 1_000_000
-    assert not (site / "assets/vendor/plotly.min.js").exists()   # the full bundle is never shipped
-    assert not (site / "assets/vendor/katex").exists()   # math is MathML made at build
+    assert not (site / "assets/vendor/plotly.min.js").exists()  # the full bundle is never shipped
+    assert not (site / "assets/vendor/katex").exists()  # math is MathML made at build
 
 
 def test_languages_live_at_root_and_en(site):
@@ -97,7 +108,7 @@ def test_chinese_headings_get_readable_anchors_and_the_search_index_is_segmented
     html = read_page("zh", "05-mask.md")
     assert re.search(r'id="[^"]*下三角[^"]*"', html) and not re.search(r'<h2 id="_\d+"', html)
     index = (site / "search/search_index.json").read_text(encoding="utf-8")
-    assert "\\u200b" in index or "\u200b" in index   # jieba's word breaks
+    assert "\\u200b" in index or "\u200b" in index  # jieba's word breaks
 
 
 def test_the_search_index_holds_prose_and_inline_code_but_no_code_block(site, read_page):
@@ -105,6 +116,6 @@ def test_the_search_index_holds_prose_and_inline_code_but_no_code_block(site, re
     docs = json.loads((site / "search/search_index.json").read_text(encoding="utf-8"))["docs"]
     text = " ".join(d["text"] for d in docs)
     assert "<pre>" not in text and "import numpy as np" not in text
-    assert "<code>is_causal</code>" in text   # inline code stays searchable
+    assert "<code>is_causal</code>" in text  # inline code stays searchable
     html = read_page("en", "05-mask.md")
     assert html.count('<div class="highlight"><pre>') >= 10 and "<!--primer-code-" not in html

@@ -4,7 +4,6 @@ import json
 import re
 
 import pytest
-
 from conftest import DOCS, LANGS
 
 CHAPTERS = sorted(p.stem for p in (DOCS / "zh" / "notebooks").glob("*.ipynb"))
@@ -24,7 +23,7 @@ def test_a_notebook_page_is_html_of_the_code_that_says_how_to_run_it(site, lang,
     assert f'<html lang="{lang}"' in html
     assert "jp-CodeCell" in html and "raise NotImplementedError" in html
     assert "<code>jupyter lab</code>" in html.split("<article", 1)[1]
-    assert "data:image/png" not in html and NOT_YET[lang] not in html   # shown as written, not run at build
+    assert "data:image/png" not in html and NOT_YET[lang] not in html  # shown as written, not run at build
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
@@ -41,8 +40,12 @@ def test_solutions_sit_in_a_closed_admonition(site, lang, chapter):
     html = notebook_page(site, lang, chapter).read_text(encoding="utf-8")
     source = json.loads((DOCS / lang / "notebooks" / f"{chapter}.ipynb").read_text(encoding="utf-8"))
     n_solutions = sum("exercise-solution" in c["metadata"].get("tags", []) for c in source["cells"])
-    assert 2 <= n_solutions == len(re.findall(r'<details class="note"><summary>[^<]+</summary>\s*<div[^>]*celltag_exercise-solution', html))
-    assert "<details class=\"note\" open" not in html
+    assert (
+        2
+        <= n_solutions
+        == len(re.findall(r'<details class="note"><summary>[^<]+</summary>\s*<div[^>]*celltag_exercise-solution', html))
+    )
+    assert '<details class="note" open' not in html
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
@@ -50,10 +53,12 @@ def test_solutions_sit_in_a_closed_admonition(site, lang, chapter):
 def test_the_ipynb_is_downloadable_from_the_chapter_and_the_notebook_page(site, lang, chapter):
     root = site if lang == "zh" else site / "en"
     ipynb = root / "notebooks" / f"{chapter}.ipynb"
-    assert json.loads(ipynb.read_text(encoding="utf-8")) == json.loads((DOCS / lang / "notebooks" / f"{chapter}.ipynb").read_text(encoding="utf-8"))
+    assert json.loads(ipynb.read_text(encoding="utf-8")) == json.loads(
+        (DOCS / lang / "notebooks" / f"{chapter}.ipynb").read_text(encoding="utf-8")
+    )
     chapter_html = (root / chapter / "index.html").read_text(encoding="utf-8")
     assert f'<a href="../notebooks/{chapter}.ipynb" download' in chapter_html
-    assert f'href="../notebooks/{chapter}/"' in chapter_html      # and the rendered page
+    assert f'href="../notebooks/{chapter}/"' in chapter_html  # and the rendered page
     assert f'<a href="../{chapter}.ipynb" download>' in notebook_page(site, lang, chapter).read_text(encoding="utf-8")
 
 
@@ -76,7 +81,11 @@ def test_notebook_pages_share_one_stylesheet_instead_of_inlining_it(site, lang):
         found = re.findall(r'<link rel="stylesheet" href="([^"]*assets/stylesheets/jupyter\.[0-9a-f]{10}\.css)">', html)
         assert len(found) == 1, chapter
         target = (page.parent / found[0]).resolve()
-        assert target.is_file() and target.stat().st_size > 100_000 and ".jp-OutputArea" in target.read_text(encoding="utf-8")
+        assert (
+            target.is_file()
+            and target.stat().st_size > 100_000
+            and ".jp-OutputArea" in target.read_text(encoding="utf-8")
+        )
         links.add(target)
         assert len(html) < 250_000, f"{chapter}: {len(html)} bytes"
     assert len(links) == 1, "every notebook page links the same stylesheet"
@@ -84,7 +93,7 @@ def test_notebook_pages_share_one_stylesheet_instead_of_inlining_it(site, lang):
 
 def test_the_search_index_leaves_notebook_pages_out_but_keeps_the_chapters(site):
     """Their code is on the chapter pages; indexing their JupyterLab markup was most of the index's cost."""
-    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))   # one index, both languages
+    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))  # one index, both languages
     locations = {doc["location"].split("#")[0] for doc in index["docs"]}
     assert not any("notebooks/" in loc for loc in locations)
     assert {f"{prefix}{chapter}/" for chapter in CHAPTERS for prefix in ("", "en/")} <= locations

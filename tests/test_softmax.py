@@ -69,7 +69,9 @@ def test_zero_fill_on_an_empty_row_is_allowed_and_uniform():
 def test_the_buggy_row_2_equals_the_correct_row_3():
     # The page says so: with fill=0 query 2 reads exactly what query 3 reads under the -inf mask.
     mask = causal_mask(4)
-    assert np.allclose(masked_softmax(FOUR_SCORES, mask, fill=0.0)[LEAK_ROW], masked_softmax(FOUR_SCORES, mask)[LEAK_ROW + 1])
+    assert np.allclose(
+        masked_softmax(FOUR_SCORES, mask, fill=0.0)[LEAK_ROW], masked_softmax(FOUR_SCORES, mask)[LEAK_ROW + 1]
+    )
 
 
 def test_replace_puts_fill_in_place_of_the_closed_score():

@@ -1,13 +1,13 @@
 """primer.targets: next-token pairs (chapter 7), and chapter 7's numpy core against primer."""
 
 import numpy as np
+from conftest import load_snippet
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import load_snippet
 from primer.attention import attention
-from primer.mlm import SENTENCE
 from primer.masks import causal_mask
+from primer.mlm import SENTENCE
 from primer.rounding import is_rounding
 from primer.targets import next_token_pairs
 
@@ -23,8 +23,6 @@ def test_without_bos_n_tokens_give_n_minus_1_pairs(tokens):
 def test_with_bos_every_token_is_a_target(tokens):
     inputs, targets = next_token_pairs(tokens, bos=-1)
     assert targets == tokens and inputs == [-1] + tokens[:-1]
-
-
 
 
 def test_chapter_7_core_numpy_equals_primer_on_random_inputs():

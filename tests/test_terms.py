@@ -3,11 +3,10 @@
 import json
 import re
 import sys
-from functools import lru_cache
+from functools import cache
 
 import pytest
 import yaml
-
 from conftest import DOCS, LANGS, ROOT, page_names
 
 sys.path.insert(0, str(ROOT / "tools"))
@@ -17,12 +16,12 @@ TERMS_FILE = DOCS / "snippets" / "glossary" / "terms.yml"
 FIELDS = ("key", "zh", "en", "def_zh", "def_en", "chapter")
 
 
-@lru_cache(maxsize=None)
+@cache
 def terms():
     return yaml.safe_load(TERMS_FILE.read_text(encoding="utf-8"))["terms"]
 
 
-@lru_cache(maxsize=None)
+@cache
 def usage():
     """Return the list's one spellings of what is not a glossary concept (this site, next token, ...)."""
     return yaml.safe_load(TERMS_FILE.read_text(encoding="utf-8"))["usage"]
@@ -45,10 +44,13 @@ def variants(text, lang):
                 if line in footnote_lines and m.group(0).isascii():
                     continue
                 found.append((line, m.group(0), term[lang]))
-        if lang == "en":   # an English page glosses a term in Chinese: the gloss is the list's zh term too
+        if lang == "en":  # an English page glosses a term in Chinese: the gloss is the list's zh term too
             for pattern in term.get("forbid_zh", []):
                 for m in re.finditer(pattern, masked):
-                    if re.search(r"[\u4e00-\u9fff]", m.group(0)) and masked.count("\n", 0, m.start()) + 1 not in footnote_lines:
+                    if (
+                        re.search(r"[\u4e00-\u9fff]", m.group(0))
+                        and masked.count("\n", 0, m.start()) + 1 not in footnote_lines
+                    ):
                         found.append((masked.count("\n", 0, m.start()) + 1, m.group(0), term["zh"]))
     return sorted(found)
 
@@ -79,8 +81,9 @@ def test_usage_entries_have_their_fields():
 @pytest.mark.parametrize("name", page_names())
 def test_page_uses_listed_terms(lang, name):
     found = variants((DOCS / lang / name).read_text(encoding="utf-8"), lang)
-    assert not found, f"docs/{lang}/{name} (term list: {TERMS_FILE.relative_to(ROOT)}):\n" + \
-        "\n".join(f"  line {n}: {v!r} -> use {use!r}" for n, v, use in found)
+    assert not found, f"docs/{lang}/{name} (term list: {TERMS_FILE.relative_to(ROOT)}):\n" + "\n".join(
+        f"  line {n}: {v!r} -> use {use!r}" for n, v, use in found
+    )
 
 
 def strings(node):
@@ -117,7 +120,9 @@ def test_every_entry_has_every_field_in_both_languages():
 def test_keys_and_terms_are_unique():
     for field in ("key", "zh", "en"):
         values = [t[field] for t in terms()]
-        assert len(values) == len(set(values)), f"repeated {field}: {sorted({v for v in values if values.count(v) > 1})}"
+        assert len(values) == len(set(values)), (
+            f"repeated {field}: {sorted({v for v in values if values.count(v) > 1})}"
+        )
 
 
 def test_chapter_exists_in_both_languages():
@@ -134,53 +139,62 @@ def test_forbidden_variants_are_patterns_that_spare_the_term_and_the_definitions
                 assert not rx.search(term[lang]), f"{term['key']}: {pattern!r} forbids the chosen term itself"
                 for other in terms():
                     assert not rx.search(other[lang]), f"{term['key']}: {pattern!r} forbids the term {other[lang]!r}"
-                    assert not rx.search(other[f"def_{lang}"]), \
+                    assert not rx.search(other[f"def_{lang}"]), (
                         f"{term['key']}: the definition of {other['key']} uses the variant {pattern!r}"
+                    )
 
 
-@pytest.mark.parametrize("text, variant", [
-    ("今天的只有解码器", "只有解码器"),
-    ("BERT 是只编码器模型", "只编码器"),
-    ("两个栈各 6 层", "栈"),
-    ("送进同一叠块", "一叠"),
-    ("BERT 的段落嵌入", "段落嵌入"),
-    ("缓存放在内存里", "内存"),
-    ("把输入写进提示里", "提示"),
-    ("每一步的隐状态", "隐状态"),
-    ("沿时间反向传播的梯度", "沿时间反向传播"),
-    ("训练时用 teacher forcing", "teacher forcing"),
-    ("在 prefill 阶段", "prefill"),
-    ("每个子层后接 LayerNorm", "LayerNorm"),
-    ("输出嵌入错后一位", "错后一位"),
-    ("一张打分矩阵", "打分矩阵"),
-    ("编码器用全开的掩码", "全开的掩码"),
-    ("把句子凑成一个 batch", "batch"),
-    ("读到下一个字", "下一个字"),
-    ("先查词向量", "词向量"),
-    ("交叉注意力读 memory", "memory"),
-    ("本书只用一种约定", "本书"),
-    ("RNN 变换器", "变换器"),
-])
+@pytest.mark.parametrize(
+    "text, variant",
+    [
+        ("今天的只有解码器", "只有解码器"),
+        ("BERT 是只编码器模型", "只编码器"),
+        ("两个栈各 6 层", "栈"),
+        ("送进同一叠块", "一叠"),
+        ("BERT 的段落嵌入", "段落嵌入"),
+        ("缓存放在内存里", "内存"),
+        ("把输入写进提示里", "提示"),
+        ("每一步的隐状态", "隐状态"),
+        ("沿时间反向传播的梯度", "沿时间反向传播"),
+        ("训练时用 teacher forcing", "teacher forcing"),
+        ("在 prefill 阶段", "prefill"),
+        ("每个子层后接 LayerNorm", "LayerNorm"),
+        ("输出嵌入错后一位", "错后一位"),
+        ("一张打分矩阵", "打分矩阵"),
+        ("编码器用全开的掩码", "全开的掩码"),
+        ("把句子凑成一个 batch", "batch"),
+        ("读到下一个字", "下一个字"),
+        ("先查词向量", "词向量"),
+        ("交叉注意力读 memory", "memory"),
+        ("本书只用一种约定", "本书"),
+        ("RNN 变换器", "变换器"),
+    ],
+)
 def test_variant_finder_finds(text, variant):
     assert [v for _, v, _ in variants(text, "zh")] == [variant]
 
 
 def test_variant_finder_reads_the_chinese_glosses_of_english_pages():
-    assert [v for _, v, _ in variants("backpropagation through time (BPTT, 沿时间反向传播)", "en")] == ["沿时间反向传播"]
+    assert [v for _, v, _ in variants("backpropagation through time (BPTT, 沿时间反向传播)", "en")] == [
+        "沿时间反向传播"
+    ]
 
 
-@pytest.mark.parametrize("text", [
-    "只有编码器-解码器有编码器输出可读",   # 'only the encoder-decoder ...'
-    "权重放在主机内存里",
-    "写进提示词",
-    "`只有解码器` 在代码里不算",
-    "叠加两张表",
-    "教师强制（teacher forcing）",
-    "预填充（prefill，一次读入整段）",
-    "长短期记忆网络（long short-term memory）",
-    "交错位置",
-    "[^x]: Devlin et al. quote: \"the output embedding is offset by one position\"",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "只有编码器-解码器有编码器输出可读",  # 'only the encoder-decoder ...'
+        "权重放在主机内存里",
+        "写进提示词",
+        "`只有解码器` 在代码里不算",
+        "叠加两张表",
+        "教师强制（teacher forcing）",
+        "预填充（prefill，一次读入整段）",
+        "长短期记忆网络（long short-term memory）",
+        "交错位置",
+        '[^x]: Devlin et al. quote: "the output embedding is offset by one position"',
+    ],
+)
 def test_variant_finder_spares(text):
     assert variants(text, "zh") == []
 

@@ -19,7 +19,6 @@ import sys
 
 import numpy as np
 import pytest
-
 from conftest import DOCS, LANGS, html_path, load_snippet
 from test_copy_paste import html_blocks, markdown_fences, normalize, run_pasted
 
@@ -32,26 +31,26 @@ TWINS = {p.parent.name: p for p in sorted(SNIPPETS.glob("*/*_torch.py"))}
 
 # (absolute, relative) bound on each printed number: |torch - numpy| <= abs + rel * |numpy|.
 BOUNDS = {
-    "01-rnn": (0.0, 1e-2),                  # two norms printed with 3 significant digits (.2e)
-    "02-seq2seq": (1e-3, 0.0),              # weights printed with 3 decimals
-    "03-attention": (1e-2, 0.0),            # variances printed with 1 and 2 decimals
-    "04-self-cross-heads": (1e-2, 0.0),     # max |difference| printed with 2 decimals
-    "05-mask": (1e-3, 0.0),                 # weights printed with 3 decimals
-    "06-encoder": (0.0, 0.0),               # words and a boolean
-    "07-decoder": (0.0, 0.0),               # words and booleans
-    "08-encoder-decoder": (0.0, 0.0),       # a count and a boolean
-    "09-choosing": (0.0, 0.0),              # booleans
-    "10-kv-cache": (0.0, 0.0),              # a count, a boolean and token ids
-    "11-kv-memory": (0.0, 0.0),             # byte counts
-    "12-sampling-pipeline": (0.0, 0.0),     # ids
-    "13-today": (0.0, 0.0),                 # a 0/1 matrix
+    "01-rnn": (0.0, 1e-2),  # two norms printed with 3 significant digits (.2e)
+    "02-seq2seq": (1e-3, 0.0),  # weights printed with 3 decimals
+    "03-attention": (1e-2, 0.0),  # variances printed with 1 and 2 decimals
+    "04-self-cross-heads": (1e-2, 0.0),  # max |difference| printed with 2 decimals
+    "05-mask": (1e-3, 0.0),  # weights printed with 3 decimals
+    "06-encoder": (0.0, 0.0),  # words and a boolean
+    "07-decoder": (0.0, 0.0),  # words and booleans
+    "08-encoder-decoder": (0.0, 0.0),  # a count and a boolean
+    "09-choosing": (0.0, 0.0),  # booleans
+    "10-kv-cache": (0.0, 0.0),  # a count, a boolean and token ids
+    "11-kv-memory": (0.0, 0.0),  # byte counts
+    "12-sampling-pipeline": (0.0, 0.0),  # ids
+    "13-today": (0.0, 0.0),  # a 0/1 matrix
 }
 # Lines drawn by another generator than numpy's: compared by their form; the distributions are tested below.
 SAMPLED = {
-    "06-encoder": (0, lambda line: len(line.split())),                  # the sentence, some words replaced
+    "06-encoder": (0, lambda line: len(line.split())),  # the sentence, some words replaced
     "12-sampling-pipeline": (0, lambda line: re.sub(r"\[[\d, ]+\]", lambda m: str(m[0].count(",") + 1), line)),
 }
-RENAMED = {"11-kv-memory": [("torch nbytes", "numpy nbytes")]}          # the twin names its own library
+RENAMED = {"11-kv-memory": [("torch nbytes", "numpy nbytes")]}  # the twin names its own library
 # (what the twin writes, the naive spelling, why the naive one is wrong). Chapter 3's var(correction=0) is not here:
 # over 20 000 samples n - 1 and n differ below the printed digits; test_ch3_... checks it on 5 values.
 MUTATIONS = {
@@ -59,13 +58,27 @@ MUTATIONS = {
     "06-encoder": [("attn_mask=mask)", "attn_mask=~mask)", "SDPA's True means may attend")],
     "07-decoder": [("attn_mask=mask)", "attn_mask=~mask)", "SDPA's True means may attend (MHA's would be ~mask)")],
     "09-choosing": [("attn_mask=mask)", "attn_mask=~mask)", "SDPA's True means may attend (MHA's would be ~mask)")],
-    "10-kv-cache": [("F.scaled_dot_product_attention(q, k_cache, v_cache)",
-                     "F.scaled_dot_product_attention(q, k_cache, v_cache, is_causal=True)",
-                     "is_causal aligns top-left: one query against t keys reads key 0 only, so the logits change")],
-    "12-sampling-pipeline": [("multinomial(probs, n, replacement=True,", "multinomial(probs, n,",
-                              "torch.multinomial draws without replacement by default")],
-    "13-today": [("return attention(seq, is_causal=True)", "return attention(seq, is_causal=False)",
-                  "the decoder needs the causal mask")],
+    "10-kv-cache": [
+        (
+            "F.scaled_dot_product_attention(q, k_cache, v_cache)",
+            "F.scaled_dot_product_attention(q, k_cache, v_cache, is_causal=True)",
+            "is_causal aligns top-left: one query against t keys reads key 0 only, so the logits change",
+        )
+    ],
+    "12-sampling-pipeline": [
+        (
+            "multinomial(probs, n, replacement=True,",
+            "multinomial(probs, n,",
+            "torch.multinomial draws without replacement by default",
+        )
+    ],
+    "13-today": [
+        (
+            "return attention(seq, is_causal=True)",
+            "return attention(seq, is_causal=False)",
+            "the decoder needs the causal mask",
+        )
+    ],
 }
 NUMBER = re.compile(r"[-+]?\d+(?:\.\d*)?(?:e[-+]?\d+)?")
 ALLOWED = {"torch", "numpy"} | set(sys.stdlib_module_names)
@@ -92,7 +105,7 @@ def outputs_differ(chapter, got, want):
         return f"text differs:\n{got}\n--- numpy ---\n{want}"
     absolute, relative = BOUNDS[chapter]
     for a, b in zip(map(float, NUMBER.findall(got)), map(float, NUMBER.findall(want))):
-        if not abs(a - b) <= absolute + relative * abs(b) + 1e-12:   # 1e-12: 0.832 - 0.831 is not 1e-3 in binary
+        if not abs(a - b) <= absolute + relative * abs(b) + 1e-12:  # 1e-12: 0.832 - 0.831 is not 1e-3 in binary
             return f"{a} vs numpy's {b}: beyond the bound ({absolute}, {relative})"
     return None
 
@@ -137,7 +150,9 @@ def test_the_page_shows_the_twin_in_a_pytorch_tab_and_the_build_never_runs_torch
 @pytest.mark.parametrize("chapter", CHAPTERS)
 def test_the_twin_prints_what_the_numpy_tab_prints(chapter, numpy_outputs, tmp_path):
     got = run(TWINS[chapter].read_text(encoding="utf-8"), tmp_path / "torch")
-    assert outputs_differ(chapter, got, numpy_outputs[chapter]) is None, outputs_differ(chapter, got, numpy_outputs[chapter])
+    assert outputs_differ(chapter, got, numpy_outputs[chapter]) is None, outputs_differ(
+        chapter, got, numpy_outputs[chapter]
+    )
 
 
 @pytest.mark.parametrize("chapter, old, new, why", [(c, *m) for c, ms in MUTATIONS.items() for m in ms])
@@ -145,13 +160,14 @@ def test_the_naive_spelling_of_a_convention_gives_another_output(chapter, old, n
     source = TWINS[chapter].read_text(encoding="utf-8")
     assert source.count(old) == 1, f"the twin no longer writes {old!r}"
     printed = io.StringIO()
-    try:   # in this process (torch is imported once): that the unchanged twin runs pasted alone is tested above
+    try:  # in this process (torch is imported once): that the unchanged twin runs pasted alone is tested above
         with contextlib.redirect_stdout(printed):
             exec(compile(source.replace(old, new), f"naive {TWINS[chapter].name}", "exec"), {"__name__": "__main__"})
-    except RuntimeError:   # e.g. multinomial: "cannot sample n_sample > prob_dist.size(-1) samples without replacement"
+    except RuntimeError:  # e.g. multinomial: "cannot sample n_sample > prob_dist.size(-1) samples without replacement"
         return
-    assert outputs_differ(chapter, printed.getvalue(), numpy_outputs[chapter]), \
+    assert outputs_differ(chapter, printed.getvalue(), numpy_outputs[chapter]), (
         f"{new!r} prints what numpy prints, so the test cannot tell it from {old!r} ({why})"
+    )
 
 
 def test_the_comparison_fails_beyond_the_bound():
@@ -166,10 +182,11 @@ def test_the_comparison_fails_beyond_the_bound():
 def test_the_twin_is_shown_whole_in_the_pytorch_tab(site, lang, chapter):
     page = html_path(site, lang, f"{chapter}.md").read_text(encoding="utf-8")
     assert normalize(TWINS[chapter].read_text(encoding="utf-8")) in [normalize(b.text) for b in html_blocks(page)]
-    assert re.search(r'<label[^>]*>PyTorch</label>', page), "no PyTorch tab"
+    assert re.search(r"<label[^>]*>PyTorch</label>", page), "no PyTorch tab"
 
 
 # ---- the conventions, in-process, on random inputs (float64 both sides: bounds are a few ulps of the values)
+
 
 def rand(rng, *shape):
     return rng.normal(size=shape)
@@ -186,7 +203,7 @@ def test_ch1_one_bias_of_ours_is_bias_ih_with_bias_hh_zero():
     ours = torch.stack(ns["rnn_forward"](torch.from_numpy(x), cell)).detach().numpy()
     assert np.abs(ours - core["rnn_forward"](x, w, u, b)).max() < 1e-12
     with torch.no_grad():
-        cell.bias_hh.copy_(torch.from_numpy(b))   # b in both biases: counted twice
+        cell.bias_hh.copy_(torch.from_numpy(b))  # b in both biases: counted twice
     twice = torch.stack(ns["rnn_forward"](torch.from_numpy(x), cell)).detach().numpy()
     assert np.abs(twice - core["rnn_forward"](x, w, u, b)).max() > 1e-3
 
@@ -196,7 +213,7 @@ def test_ch1_autograd_gives_the_numpy_bptt_gradients():
     h = np.stack([t.detach().numpy() for t in ns["h"]])
     grads = np.stack([t.grad.numpy() for t in ns["h"]])
     carry, w = core["dh_out"][-1], core["w"]
-    for t in reversed(range(len(h))):   # numpy's walk back from the loss
+    for t in reversed(range(len(h))):  # numpy's walk back from the loss
         assert np.abs(grads[t] - carry).max() <= 1e-12 * np.abs(carry).max() + 1e-300
         carry = w.T @ (carry * (1 - h[t] ** 2))
 
@@ -219,7 +236,7 @@ def test_ch4_nn_multihead_attention_stores_the_weights_transposed():
         ours = ns["multi_head_attention"](x, x, w_q, w_k, w_v, w_o, 2)
         theirs = mha(x[None], x[None], x[None], need_weights=False)[0][0]
         assert (ours - theirs).abs().max() < 1e-12
-        mha.in_proj_weight.copy_(torch.cat([w_q, w_k, w_v]))   # not transposed
+        mha.in_proj_weight.copy_(torch.cat([w_q, w_k, w_v]))  # not transposed
         assert (ours - mha(x[None], x[None], x[None], need_weights=False)[0][0]).abs().max() > 1e-3
 
 
@@ -238,7 +255,7 @@ def test_ch5_sdpa_reads_our_mask_and_multihead_attention_reads_its_inverse():
     n, d = 6, 4
     mha = torch.nn.MultiheadAttention(d, 1, bias=False, batch_first=True, dtype=torch.float64)
     with torch.no_grad():
-        mha.in_proj_weight.copy_(torch.cat([torch.eye(d, dtype=torch.float64)] * 3))   # q, k, v as given
+        mha.in_proj_weight.copy_(torch.cat([torch.eye(d, dtype=torch.float64)] * 3))  # q, k, v as given
         mha.out_proj.weight.copy_(torch.eye(d, dtype=torch.float64))
     for mask in masks(rng, n):
         q, k, v = rand(rng, n, d), rand(rng, n, d), rand(rng, n, d)
@@ -273,11 +290,17 @@ def test_ch6_masking_rule_draws_alike_in_distribution():
     sentence, vocab, ids = ns["sentence"], ns["vocab"], ns["ids"]
     counts = {"numpy": np.zeros((3000, 2)), "torch": np.zeros((3000, 2))}
     for s in range(3000):
-        masked = [vocab[i] for i in ns["mask_tokens"](ids, len(vocab) - 1, len(vocab) - 1, generator=torch.Generator().manual_seed(s))]
+        masked = [
+            vocab[i]
+            for i in ns["mask_tokens"](ids, len(vocab) - 1, len(vocab) - 1, generator=torch.Generator().manual_seed(s))
+        ]
         for name, words in (("numpy", core["mask_tokens"](sentence, seed=s)), ("torch", masked)):
-            counts[name][s] = [sum(w == "[MASK]" for w in words), sum(w not in (o, "[MASK]") for w, o in zip(words, sentence))]
-    expected = [3 * 0.8, 3 * 0.1 * (1 - 1 / 13)]   # 13 words: a random one is the same word 1 time in 13 (at most)
-    for name, c in counts.items():   # standard error of a mean: about 0.013 and 0.006; bounds of 6 of them
+            counts[name][s] = [
+                sum(w == "[MASK]" for w in words),
+                sum(w not in (o, "[MASK]") for w, o in zip(words, sentence)),
+            ]
+    expected = [3 * 0.8, 3 * 0.1 * (1 - 1 / 13)]  # 13 words: a random one is the same word 1 time in 13 (at most)
+    for name, c in counts.items():  # standard error of a mean: about 0.013 and 0.006; bounds of 6 of them
         assert abs(c[:, 0].mean() - expected[0]) < 0.08, name
         assert abs(c[:, 1].mean() - expected[1]) < 0.04, name
 
@@ -285,11 +308,15 @@ def test_ch6_masking_rule_draws_alike_in_distribution():
 def test_ch10_the_cached_logits_equal_numpys_and_recomputing_and_is_causal_on_a_step_changes_them():
     ns, core = load_snippet("10-kv-cache/core_numpy_torch.py"), load_snippet("10-kv-cache/core_numpy.py")
     assert ns["cached"].shape == core["cached"].shape == (5, 10)
-    assert np.abs(ns["cached"].numpy() - core["cached"]).max() < 1e-12   # the page's own example, step by step
+    assert np.abs(ns["cached"].numpy() - core["cached"]).max() < 1e-12  # the page's own example, step by step
     assert np.abs(ns["full"].numpy() - core["full"]).max() < 1e-12
     rng = np.random.default_rng(10)
     for n in (1, 2, 7):
-        w, x, w_out = [rand(rng, 6, 3) for _ in range(3)], rand(rng, n, 6) / 2, rand(rng, 3, 9)   # / 2: no softmax saturates
+        w, x, w_out = (
+            [rand(rng, 6, 3) for _ in range(3)],
+            rand(rng, n, 6) / 2,
+            rand(rng, 3, 9),
+        )  # / 2: no softmax saturates
         (tw_q, tw_k, tw_v), tx, tw_out = map(torch.from_numpy, w), torch.from_numpy(x), torch.from_numpy(w_out)
         tk, tv = torch.zeros(0, 3, dtype=torch.float64), torch.zeros(0, 3, dtype=torch.float64)
         nk, nv = np.zeros((0, 3)), np.zeros((0, 3))
@@ -301,18 +328,21 @@ def test_ch10_the_cached_logits_equal_numpys_and_recomputing_and_is_causal_on_a_
             logits.append(out @ tw_out)
             # the naive step: is_causal with 1 query and t keys reads key 0 only
             naive.append(F.scaled_dot_product_attention((tx_new @ tw_q)[None], tk, tv, is_causal=True)[0] @ tw_out)
-        full = F.scaled_dot_product_attention(tx @ tw_q, tx @ tw_k, tx @ tw_v, is_causal=True) @ tw_out   # [n, vocab]
+        full = F.scaled_dot_product_attention(tx @ tw_q, tx @ tw_k, tx @ tw_v, is_causal=True) @ tw_out  # [n, vocab]
         assert (torch.stack(logits) - full).abs().max() < 1e-12
         naive = torch.stack(naive)
         assert (naive - tv[0] @ tw_out).abs().max() < 1e-12
-        assert (naive[0] - full[0]).abs().max() < 1e-12   # one key: top-left and bottom-right agree
+        assert (naive[0] - full[0]).abs().max() < 1e-12  # one key: top-left and bottom-right agree
         if n > 1:
             assert (naive[1:] - full[1:]).abs().max() > 1e-3
 
 
 @pytest.mark.parametrize("t", [0.0, -1.0, float("nan")])
 def test_ch12_both_twins_refuse_a_temperature_that_is_not_positive(t):
-    ns, core = load_snippet("12-sampling-pipeline/core_sampling_torch.py"), load_snippet("12-sampling-pipeline/core_sampling.py")
+    ns, core = (
+        load_snippet("12-sampling-pipeline/core_sampling_torch.py"),
+        load_snippet("12-sampling-pipeline/core_sampling.py"),
+    )
     z = np.array([2.0, 1.0, 0.5])
     with pytest.raises(ValueError, match=r"^temperature must be > 0, got ") as numpy_error:
         core["temperature_softmax"](z, t)
@@ -321,12 +351,17 @@ def test_ch12_both_twins_refuse_a_temperature_that_is_not_positive(t):
     assert str(torch_error.value) == str(numpy_error.value)
 
 
-PROBS_CASES = [np.array([0.4, 0.2, 0.2, 0.1, 0.1]), np.array([0.25] * 4), np.random.default_rng(12).dirichlet(np.ones(9))]
+PROBS_CASES = [
+    np.array([0.4, 0.2, 0.2, 0.1, 0.1]),
+    np.array([0.25] * 4),
+    np.random.default_rng(12).dirichlet(np.ones(9)),
+]
 
 
 @pytest.mark.parametrize("probs", PROBS_CASES)
 def test_ch12_filters_give_primers_distributions(probs):
     from primer.decoding import top_k_filter, top_p_filter
+
     ns = load_snippet("12-sampling-pipeline/core_sampling_torch.py")
     ks, ps = [None, *range(1, probs.size + 1)], [None, 0.05, 0.3, 0.5, 0.6, 0.75, 0.9, 0.999, 1.0]
     for k, p in ((k, p) for k in ks for p in ps):
@@ -336,31 +371,43 @@ def test_ch12_filters_give_primers_distributions(probs):
         assert np.abs(got - want).max() < 1e-12, (k, p)
 
 
-@pytest.mark.parametrize("t, top_k, top_p", [(1.0, None, None), (0.5, None, None), (1.5, 3, None), (1.0, None, 0.9),
-                                             (2.0, 4, 0.8)])
+@pytest.mark.parametrize(
+    "t, top_k, top_p", [(1.0, None, None), (0.5, None, None), (1.5, 3, None), (1.0, None, 0.9), (2.0, 4, 0.8)]
+)
 def test_ch12_torch_and_numpy_draws_follow_the_same_distribution(t, top_k, top_p):
     """Not the samples (the generators differ): each side's frequencies over 100 000 draws against primer's
     probabilities, within 0.01 (about 6 standard errors at p = 0.5)."""
     from primer.decoding import sampling_probs
-    ns, core = load_snippet("12-sampling-pipeline/core_sampling_torch.py"), load_snippet("12-sampling-pipeline/core_sampling.py")
+
+    ns, core = (
+        load_snippet("12-sampling-pipeline/core_sampling_torch.py"),
+        load_snippet("12-sampling-pipeline/core_sampling.py"),
+    )
     z = np.array([2.0, 1.0, 0.5, -0.5, -1.5])
     want = sampling_probs(z, t, top_k=top_k, top_p=top_p)
-    assert np.abs(ns["temperature_softmax"](torch.from_numpy(z), t).numpy() - core["temperature_softmax"](z, t)).max() < 1e-12
+    assert (
+        np.abs(ns["temperature_softmax"](torch.from_numpy(z), t).numpy() - core["temperature_softmax"](z, t)).max()
+        < 1e-12
+    )
     ids = ns["sample"](torch.from_numpy(z), t, torch.Generator().manual_seed(12), n=100_000, top_k=top_k, top_p=top_p)
     assert np.abs(np.bincount(ids.numpy(), minlength=5) / 1e5 - want).max() < 0.01
     assert all(want[ids.unique().numpy()] > 0), "an id of probability 0 came up"
-    if top_k is None and top_p is None:   # the numpy tab has no filters
+    if top_k is None and top_p is None:  # the numpy tab has no filters
         rng = np.random.default_rng(12)
         drawn = [core["sample"](z, t, rng) for _ in range(20_000)]
-        assert np.abs(np.bincount(drawn, minlength=5) / 2e4 - want).max() < 0.022   # 6 standard errors at 20 000
+        assert np.abs(np.bincount(drawn, minlength=5) / 2e4 - want).max() < 0.022  # 6 standard errors at 20 000
 
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("chapter", CHAPTERS)
 def test_the_chapters_notebook_shows_the_twin_and_names_its_file(lang, chapter):
     import nbformat
+
     nb = nbformat.read(DOCS / lang / "notebooks" / f"{chapter}.ipynb", as_version=4)
-    source, where = TWINS[chapter].read_text(encoding="utf-8").strip("\n"), TWINS[chapter].relative_to(DOCS.parent).as_posix()
+    source, where = (
+        TWINS[chapter].read_text(encoding="utf-8").strip("\n"),
+        TWINS[chapter].relative_to(DOCS.parent).as_posix(),
+    )
     cells = [c.source for c in nb.cells if c.cell_type == "markdown" and f"```python\n{source}\n```" in c.source]
     assert len(cells) == 1 and f"`{where}`" in cells[0]
 
@@ -398,18 +445,31 @@ def calls(chapter, rng):
     odd[np.arange(6), np.arange(6)] = True
     return {
         "02-seq2seq": [("bahdanau", (r(3, 4), r(5, 6), r(7, 4), r(7, 6), r(7)))],
-        "03-attention": [("additive_score", (r(3, 4), r(5, 6), r(4, 7), r(6, 7), r(7))), ("dot_score", (r(3, 4), r(5, 4))),
-                         ("bilinear_score", (r(3, 4), r(5, 6), r(4, 6))), ("scaled_dot_score", (r(3, 4), r(5, 4))),
-                         ("self_attention", (r(5, 8), r(8, 4), r(8, 4), r(8, 3)))],
-        "04-self-cross-heads": [("split_heads", (r(5, 8), 2)), ("merge_heads", (r(2, 5, 4),)), ("sinusoidal_encoding", (7, 10)),
-                                ("multi_head_attention", (r(3, 8), r(5, 8), r(8, 8), r(8, 8), r(8, 8), r(8, 6), 4))],
+        "03-attention": [
+            ("additive_score", (r(3, 4), r(5, 6), r(4, 7), r(6, 7), r(7))),
+            ("dot_score", (r(3, 4), r(5, 4))),
+            ("bilinear_score", (r(3, 4), r(5, 6), r(4, 6))),
+            ("scaled_dot_score", (r(3, 4), r(5, 4))),
+            ("self_attention", (r(5, 8), r(8, 4), r(8, 4), r(8, 3))),
+        ],
+        "04-self-cross-heads": [
+            ("split_heads", (r(5, 8), 2)),
+            ("merge_heads", (r(2, 5, 4),)),
+            ("sinusoidal_encoding", (7, 10)),
+            ("multi_head_attention", (r(3, 8), r(5, 8), r(8, 8), r(8, 8), r(8, 8), r(8, 6), 4)),
+        ],
         "06-encoder": [("full_mask", (6,)), ("self_attention", (r(6, 8), r(8, 4), r(8, 4), r(8, 3), odd))],
-        "07-decoder": [("causal_mask", (6,)), ("self_attention", (r(6, 8), r(8, 4), r(8, 4), r(8, 3), odd)),
-                       ("leak", (r(6, 8), 2, r(8), [r(8, 4), r(8, 4), r(8, 3)], causal))],
-        "08-encoder-decoder": [("memory_kv", (r(7, 8), [(r(8, 4), r(8, 3)), (r(8, 4), r(8, 3))])),
-                               ("cross_attention", (r(5, 8), (r(7, 4), r(7, 3)), r(8, 4)))],
+        "07-decoder": [
+            ("causal_mask", (6,)),
+            ("self_attention", (r(6, 8), r(8, 4), r(8, 4), r(8, 3), odd)),
+            ("leak", (r(6, 8), 2, r(8), [r(8, 4), r(8, 4), r(8, 3)], causal)),
+        ],
+        "08-encoder-decoder": [
+            ("memory_kv", (r(7, 8), [(r(8, 4), r(8, 3)), (r(8, 4), r(8, 3))])),
+            ("cross_attention", (r(5, 8), (r(7, 4), r(7, 3)), r(8, 4))),
+        ],
         "09-choosing": [("masks_for", (m, 5, 3)) for m in ("encoder", "decoder", "encoder-decoder")]
-                       + [("reads", (None, r(5, 8)))],
+        + [("reads", (None, r(5, 8)))],
         "11-kv-memory": [("kv_cache_bytes", (32, 8, 128, 4096, 2, 2))],
         "13-today": [("image_prefix_reads", (r(3, 8), r(4, 8), r(8, 8) / np.sqrt(8)))],
     }.get(chapter, [])
@@ -424,12 +484,14 @@ def test_far_finds_a_difference():
 @pytest.mark.parametrize("chapter", [c for c in CHAPTERS if calls(c, np.random.default_rng(0))])
 def test_the_twins_functions_equal_numpys_on_random_inputs(chapter):
     """Chapters 1, 5, 10 and 12 are compared by the convention tests above."""
-    ns, core = load_snippet(TWINS[chapter].relative_to(SNIPPETS).as_posix()), load_snippet(
-        numpy_twin(chapter).relative_to(SNIPPETS).as_posix())
+    ns, core = (
+        load_snippet(TWINS[chapter].relative_to(SNIPPETS).as_posix()),
+        load_snippet(numpy_twin(chapter).relative_to(SNIPPETS).as_posix()),
+    )
     rng = np.random.default_rng(int(chapter[:2]))
     for _ in range(3):
         for name, args in calls(chapter, rng):
-            if name == "reads":   # a layer under the decoder's mask, each side its own
+            if name == "reads":  # a layer under the decoder's mask, each side its own
                 w = [rng.normal(size=(8, 4)) for _ in range(3)]
                 mask = np.tril(np.ones((5, 5), bool))
                 got = ns["reads"](ns["attention_layer"](to_torch(mask), *to_torch(w)), to_torch(args[1]))

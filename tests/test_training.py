@@ -27,9 +27,9 @@ del _rng
 # The correct mask, and the broken ones issue 23 trains under; none of them raises.
 MASKS = {
     "causal": causal_mask(N),
-    "added 0 instead of -inf": additive_mask(causal_mask(N), 0.0),            # chapter 5's bug: all zeros
-    "triu(diagonal=2)": ~np.triu(np.ones((N, N), bool), k=2),                 # closes j >= i + 2: opens the next token
-    "masked_fill(scores, 0)": MaskedFill(causal_mask(N), 0.0),                # closed scores set to 0, not -inf
+    "added 0 instead of -inf": additive_mask(causal_mask(N), 0.0),  # chapter 5's bug: all zeros
+    "triu(diagonal=2)": ~np.triu(np.ones((N, N), bool), k=2),  # closes j >= i + 2: opens the next token
+    "masked_fill(scores, 0)": MaskedFill(causal_mask(N), 0.0),  # closed scores set to 0, not -inf
 }
 
 
@@ -74,13 +74,18 @@ def primer_loss(params, cfg, tokens, targets, mask):
 
 # ---- the forward is primer's
 
-@pytest.mark.parametrize("ours, primers", [
-    (causal_mask(N), causal_mask(N)),
-    (additive_mask(causal_mask(N)), causal_mask(N)),                # 0 / -inf added: the same as the bool mask
-    (MaskedFill(causal_mask(N), -np.inf), causal_mask(N)),         # filled with -inf: the same again
-    (additive_mask(causal_mask(N), 0.0), full_mask(N)),            # 0 added: no mask at all
-    (MASKS["triu(diagonal=2)"], MASKS["triu(diagonal=2)"]),
-], ids=["bool", "additive", "filled -inf", "added 0", "triu2"])
+
+@pytest.mark.parametrize(
+    "ours, primers",
+    [
+        (causal_mask(N), causal_mask(N)),
+        (additive_mask(causal_mask(N)), causal_mask(N)),  # 0 / -inf added: the same as the bool mask
+        (MaskedFill(causal_mask(N), -np.inf), causal_mask(N)),  # filled with -inf: the same again
+        (additive_mask(causal_mask(N), 0.0), full_mask(N)),  # 0 added: no mask at all
+        (MASKS["triu(diagonal=2)"], MASKS["triu(diagonal=2)"]),
+    ],
+    ids=["bool", "additive", "filled -inf", "added 0", "triu2"],
+)
 def test_loss_equals_the_loss_of_primers_forward(ours, primers):
     params = init_stack(1, TINY)
     assert abs(loss(params, TINY, TOKENS, TARGETS, ours) - primer_loss(params, TINY, TOKENS, TARGETS, primers)) < 1e-12
@@ -97,16 +102,19 @@ def test_adding_zero_trains_exactly_like_no_mask():
 
 # ---- gradients against finite differences (primer.gradcheck, the one helper)
 
+
 @pytest.mark.parametrize("name", MASKS)
 def test_every_gradient_agrees_with_finite_differences(name):
     params, mask = init_stack(3, TINY), MASKS[name]
     _, grads = loss_and_grads(params, TINY, TOKENS, TARGETS, mask)
     paths = [path for path, _ in leaves(grads)]
-    assert len(paths) == 1 + TINY.n_layers * (2 * 2 + 4 * 2 + 2 * 2) + 2     # wte; per block 2 norms, 4 + 2 dense; ln_f
+    assert len(paths) == 1 + TINY.n_layers * (2 * 2 + 4 * 2 + 2 * 2) + 2  # wte; per block 2 norms, 4 + 2 dense; ln_f
     assert all(get(grads, p).shape == get(params, p).shape for p in paths)
     for path in paths:
         analytic = get(grads, path)
-        numeric = numerical_jacobian(lambda w: loss(replaced(params, path, w), TINY, TOKENS, TARGETS, mask), get(params, path))
+        numeric = numerical_jacobian(
+            lambda w: loss(replaced(params, path, w), TINY, TOKENS, TARGETS, mask), get(params, path)
+        )
         assert np.abs(analytic - numeric).max() <= 1e-6 * np.abs(analytic).max() + 1e-8, path
 
 
@@ -128,6 +136,7 @@ def test_positions_are_not_trained():
 
 
 # ---- Adam and the loop
+
 
 def test_adam_first_step_moves_each_weight_by_lr_against_its_gradient_sign():
     """At step 1 the unbiased moments are g and g^2, so the step is lr * g / (|g| + eps)."""
@@ -153,21 +162,26 @@ def test_training_lowers_the_loss_on_a_repeated_sequence():
     params = init_stack(0, cfg)
     kept = tree_map(np.copy, params)
     before = loss(params, cfg, tokens, targets, causal_mask(8))
-    trained_params, history = train(params, cfg, tokens, targets, causal_mask(8), steps=60, lr=0.03, seed=0, batch_size=4)
+    trained_params, history = train(
+        params, cfg, tokens, targets, causal_mask(8), steps=60, lr=0.03, seed=0, batch_size=4
+    )
     after = loss(trained_params, cfg, tokens, targets, causal_mask(8))
     assert history.shape == (60,) and np.all(np.isfinite(history))
-    assert after < 0.25 * before                                      # learned: the loss falls at least 4-fold
-    assert history[-5:].mean() < 0.25 * history[:5].mean()           # and the history shows it
-    assert all(np.array_equal(a, b) for (_, a), (_, b) in zip(leaves(params), leaves(kept)))   # not changed in place
+    assert after < 0.25 * before  # learned: the loss falls at least 4-fold
+    assert history[-5:].mean() < 0.25 * history[:5].mean()  # and the history shows it
+    assert all(np.array_equal(a, b) for (_, a), (_, b) in zip(leaves(params), leaves(kept)))  # not changed in place
 
 
 def test_training_is_fixed_by_its_seed():
     cfg = Config(vocab_size=8, d_model=8, n_heads=2, d_ff=16, n_layers=1, max_len=8)
     tokens, targets = repeated(cfg, 8)
     params = init_stack(0, cfg)
-    run = [train(params, cfg, tokens, targets, causal_mask(8), steps=5, lr=0.01, seed=s, batch_size=2)[1] for s in (0, 0, 1)]
-    assert np.array_equal(run[0], run[1])           # the same process, the same arguments: the same run
-    assert not np.allclose(run[0], run[2])          # another seed draws other rows
+    run = [
+        train(params, cfg, tokens, targets, causal_mask(8), steps=5, lr=0.01, seed=s, batch_size=2)[1]
+        for s in (0, 0, 1)
+    ]
+    assert np.array_equal(run[0], run[1])  # the same process, the same arguments: the same run
+    assert not np.allclose(run[0], run[2])  # another seed draws other rows
 
 
 def test_tree_map_keeps_the_nesting():
@@ -179,12 +193,18 @@ def test_tree_map_keeps_the_nesting():
 
 # ---- chapter 7's experiment: the claims, not the bits (losses and scores are pinned by margins)
 
+
 def chapter_7():
     from primer import broken_masks
     from primer.pages.decoder import CORPUS, GRAMMAR, MODEL, N_NEW, PROMPTS, SAMPLE_SEED, SCORE_N, TRAINING
+
     data, cfg, runs = broken_masks.experiment(GRAMMAR, model=MODEL, corpus_args=CORPUS, **TRAINING)
-    scores = {name: broken_masks.score(broken_masks.texts(run.params, cfg, data.vocab, PROMPTS, N_NEW, SAMPLE_SEED),
-                                       data.words, PROMPTS, SCORE_N) for name, run in runs.items()}
+    scores = {
+        name: broken_masks.score(
+            broken_masks.texts(run.params, cfg, data.vocab, PROMPTS, N_NEW, SAMPLE_SEED), data.words, PROMPTS, SCORE_N
+        )
+        for name, run in runs.items()
+    }
     return data, cfg, runs, scores
 
 
@@ -195,20 +215,22 @@ def test_each_leaky_run_reports_a_lower_training_loss_and_a_higher_honest_loss()
     _, _, runs, _ = chapter_7()
     honest = runs["causal"]
     for name in LEAKY:
-        assert runs[name].train_loss < honest.train_loss - 0.2, name          # measured: 0.60 against at most 0.18
+        assert runs[name].train_loss < honest.train_loss - 0.2, name  # measured: 0.60 against at most 0.18
         assert runs[name].history[-20:].mean() < honest.history[-20:].mean() - 0.2, name
-        means = [runs[name].history[a:a + 25].mean() for a in range(0, 200, 25)]
-        assert all(a > b for a, b in zip(means, means[1:])), name               # falling over every stretch of 25 steps,
-        assert all(m < h for m, h in zip(means[3:], [honest.history[a:a + 25].mean() for a in range(75, 200, 25)])), name
-        assert runs[name].heldout_loss > honest.heldout_loss + 0.5, name      # measured: 0.74 against at least 1.72
-    flat = [honest.history[a:a + 25].mean() for a in range(100, 200, 25)]
-    assert max(flat) - min(flat) < 0.1                                          # while the honest run has levelled off
-    assert honest.heldout_loss < honest.train_loss + 0.3                       # the honest run generalises
+        means = [runs[name].history[a : a + 25].mean() for a in range(0, 200, 25)]
+        assert all(a > b for a, b in zip(means, means[1:])), name  # falling over every stretch of 25 steps,
+        assert all(m < h for m, h in zip(means[3:], [honest.history[a : a + 25].mean() for a in range(75, 200, 25)])), (
+            name
+        )
+        assert runs[name].heldout_loss > honest.heldout_loss + 0.5, name  # measured: 0.74 against at least 1.72
+    flat = [honest.history[a : a + 25].mean() for a in range(100, 200, 25)]
+    assert max(flat) - min(flat) < 0.1  # while the honest run has levelled off
+    assert honest.heldout_loss < honest.train_loss + 0.3  # the honest run generalises
 
 
 def test_adding_zero_and_no_mask_train_identically_step_by_step():
     _, _, runs, _ = chapter_7()
-    assert np.array_equal(runs["no_mask"].history, runs["added_0"].history)   # x + 0.0 == x: exact, on any CPU
+    assert np.array_equal(runs["no_mask"].history, runs["added_0"].history)  # x + 0.0 == x: exact, on any CPU
     for (_, a), (_, b) in zip(leaves(runs["no_mask"].params), leaves(runs["added_0"].params)):
         assert np.array_equal(a, b)
 
@@ -216,19 +238,19 @@ def test_adding_zero_and_no_mask_train_identically_step_by_step():
 def test_the_page_s_comparisons_hold():
     data, _, runs, scores = chapter_7()
     chance = np.log(len(data.vocab))
-    assert runs["triu_2"].heldout_loss > chance + 0.05                          # the model that read the answer: worse than guessing
-    fill = runs["masked_fill_0"]                                               # leaks less: between the others
+    assert runs["triu_2"].heldout_loss > chance + 0.05  # the model that read the answer: worse than guessing
+    fill = runs["masked_fill_0"]  # leaks less: between the others
     assert max(runs[n].train_loss for n in ("no_mask", "triu_2")) < fill.train_loss < runs["causal"].train_loss
     assert runs["causal"].heldout_loss < fill.heldout_loss < min(runs[n].heldout_loss for n in ("no_mask", "triu_2"))
     found, total = scores["causal"]
-    assert found == total                                                      # every trigram it writes is in the corpus
+    assert found == total  # every trigram it writes is in the corpus
 
 
 def test_the_honest_model_writes_text_that_scores_higher():
     _, _, _, scores = chapter_7()
     honest = scores["causal"][0] / scores["causal"][1]
     for name in LEAKY:
-        assert scores[name][0] / scores[name][1] < honest - 0.05, name         # measured: 100% against at most 89%
+        assert scores[name][0] / scores[name][1] < honest - 0.05, name  # measured: 100% against at most 89%
 
 
 def test_every_printed_loss_is_far_from_a_rounding_edge():
@@ -236,5 +258,5 @@ def test_every_printed_loss_is_far_from_a_rounding_edge():
     OpenBLAS kernel against Haswell), so a value 1e-6 from an edge of its rounding would still print the same."""
     _, _, runs, _ = chapter_7()
     values = [v for run in runs.values() for v in (run.train_loss, run.heldout_loss, *run.history)]
-    distance = [abs(100 * v - np.floor(100 * v) - 0.5) for v in values]    # 0: exactly half-way between two prints
+    distance = [abs(100 * v - np.floor(100 * v) - 0.5) for v in values]  # 0: exactly half-way between two prints
     assert min(distance) > 1e-4

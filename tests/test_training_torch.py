@@ -13,7 +13,7 @@ import pytest
 from primer.backprop import MaskedFill
 from primer.config import Config
 from primer.masks import additive_mask, causal_mask
-from primer.training import adam_init, adam_step, loss_and_grads, tree_map, trained
+from primer.training import adam_init, adam_step, loss_and_grads, trained, tree_map
 from primer.transformer import init_stack
 
 torch = pytest.importorskip("torch")
@@ -91,7 +91,9 @@ def test_every_gradient_agrees_with_torch_autograd(name):
     theirs = torch_loss(tp, torch.from_numpy(TOKENS), torch.from_numpy(TARGETS), mask, CFG)
     theirs.backward()
     assert abs(ours - theirs.item()) < 1e-12
-    assert [p for p, _ in leaves(grads)] == [p for p, _ in leaves(trained(params))]   # every trained tensor has a gradient
+    assert [p for p, _ in leaves(grads)] == [
+        p for p, _ in leaves(trained(params))
+    ]  # every trained tensor has a gradient
     for path, g in leaves(grads):
         ref = get(tp, path).grad.numpy()
         assert np.abs(g - ref).max() <= 1e-12 * np.abs(ref).max() + 1e-15, path
@@ -104,7 +106,7 @@ def test_adam_matches_torch_optim_adam():
     opt = torch.optim.Adam(flat, lr=0.01, betas=(0.9, 0.999), eps=1e-8)
     state = adam_init(params)
     rng = np.random.default_rng(0)
-    for _ in range(3):                                         # the bias correction changes with the step
+    for _ in range(3):  # the bias correction changes with the step
         grads = tree_map(lambda a: rng.normal(size=a.shape), trained(params))
         for (_, t), (_, g) in zip(leaves(tp), leaves(grads)):
             t.grad = torch.from_numpy(g.copy())

@@ -8,8 +8,19 @@ from primer import causal_mask, full_mask
 from primer.config import Config
 from primer.position import sinusoidal_encoding as positional_table
 from primer.rounding import BOUND, is_rounding
-from primer.transformer import (block, decode, embed, encode, encoder_kv, init_block, init_stack,
-                                logits, merge_heads, split_heads, stack)
+from primer.transformer import (
+    block,
+    decode,
+    embed,
+    encode,
+    encoder_kv,
+    init_block,
+    init_stack,
+    logits,
+    merge_heads,
+    split_heads,
+    stack,
+)
 
 CFG = Config()
 ENC = init_stack(0, CFG)
@@ -23,6 +34,7 @@ def unmasked_decode(toks, params, cfg, memory=None):
 
 
 # ---- shapes
+
 
 def test_shapes():
     toks = np.array([1, 2, 3, 4, 5])
@@ -56,12 +68,13 @@ def test_masks_are_the_only_difference():
     dec_h, dec_w = stack(x, ENC, CFG, causal_mask(5))
     assert np.allclose(enc_h, encode(toks, ENC, CFG))
     assert np.allclose(logits(dec_h, ENC), decode(toks, ENC, CFG))
-    assert np.all(enc_w[0]["self"] > 0)                                  # full: every cell read
-    assert np.all(dec_w[0]["self"][:, ~causal_mask(5)] == 0)             # causal: future cells exactly 0
+    assert np.all(enc_w[0]["self"] > 0)  # full: every cell read
+    assert np.all(dec_w[0]["self"][:, ~causal_mask(5)] == 0)  # causal: future cells exactly 0
     assert np.allclose(enc_w[0]["self"].sum(-1), 1) and np.allclose(dec_w[0]["self"].sum(-1), 1)
 
 
 # ---- the leak property, both ways
+
 
 @settings(max_examples=40, deadline=None)
 @given(tokens, st.data())
@@ -70,7 +83,7 @@ def test_causal_decoder_ignores_the_future(toks, data):
     changed = toks.copy()
     changed[pos] = (changed[pos] + data.draw(st.integers(1, CFG.vocab_size - 1))) % CFG.vocab_size
     a, b = decode(toks, ENC, CFG), decode(changed, ENC, CFG)
-    assert is_rounding(a[:pos] - b[:pos])           # 0 in exact arithmetic: the future has weight exp(-inf) = 0
+    assert is_rounding(a[:pos] - b[:pos])  # 0 in exact arithmetic: the future has weight exp(-inf) = 0
     assert not is_rounding(a[pos] - b[pos])
 
 
@@ -90,7 +103,7 @@ def test_encoder_position_reads_both_directions(toks):
     changed = toks.copy()
     changed[-1] = (changed[-1] + 1) % CFG.vocab_size
     first = encode(toks, ENC, CFG)[0], encode(changed, ENC, CFG)[0]
-    assert not np.array_equal(*first)          # the first position saw the last one change
+    assert not np.array_equal(*first)  # the first position saw the last one change
     changed = toks.copy()
     changed[0] = (changed[0] + 1) % CFG.vocab_size
     last = encode(toks, ENC, CFG)[-1], encode(changed, ENC, CFG)[-1]
@@ -99,6 +112,7 @@ def test_encoder_position_reads_both_directions(toks):
 
 # ---- cross-attention
 
+
 def test_cross_mask_is_the_same_full_row_for_every_decoder_row():
     memory = encode(np.arange(6), ENC, CFG)
     for n in range(1, 8):
@@ -106,7 +120,7 @@ def test_cross_mask_is_the_same_full_row_for_every_decoder_row():
         _, w = stack(x, DEC, CFG, causal_mask(n), memory=memory)
         for layer in w:
             assert layer["cross"].shape == (CFG.n_heads, n, 6)
-            assert np.all(layer["cross"] > 0)          # every decoder row reads every source column
+            assert np.all(layer["cross"] > 0)  # every decoder row reads every source column
             assert np.allclose(layer["cross"].sum(-1), 1)
 
 

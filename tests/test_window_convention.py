@@ -28,8 +28,8 @@ def test_mistral_reads_exactly_its_published_sliding_window_of_keys():
     mistral = model("Mistral-7B").config
     n = 2 * mistral.window
     last_row = window_mask(n, mistral.window)[-1]
-    assert last_row.sum() == mistral.window == 4096          # released config.json: "sliding_window": 4096
-    assert last_row[-1] and not last_row[n - 1 - mistral.window]   # itself in, the key one step too old out
+    assert last_row.sum() == mistral.window == 4096  # released config.json: "sliding_window": 4096
+    assert last_row[-1] and not last_row[n - 1 - mistral.window]  # itself in, the key one step too old out
     assert kv_cache_bytes(mistral, n) == kv_cache_bytes(replace(mistral, window=None), mistral.window)
 
 

@@ -43,38 +43,64 @@ def _code(cell_id, text, tags=(), hidden=False):
     metadata = {"tags": list(tags)} if tags else {}
     if hidden:
         metadata["jupyter"] = {"source_hidden": True}
-    return {"cell_type": "code", "execution_count": None, "id": cell_id, "metadata": metadata, "outputs": [],
-            "source": _source(text)}
+    return {
+        "cell_type": "code",
+        "execution_count": None,
+        "id": cell_id,
+        "metadata": metadata,
+        "outputs": [],
+        "source": _source(text),
+    }
 
 
 def notebook(chapter, lang):
     """Return the notebook of a chapter in one language, as a dict (nbformat 4.5, no outputs)."""
     s, w = spec(chapter), labels("notebook", lang)
-    cells = [_md("title", f"# {s['title'][lang]}\n\n{s['intro'][lang].strip()}\n\n{w['intro']}"),
-             _code("language", f'from primer.exercises import check, labels, use_language\n\nuse_language("{lang}")',
-                   tags=["language"]),
-             _md("code-intro", w["code"])]
+    cells = [
+        _md("title", f"# {s['title'][lang]}\n\n{s['intro'][lang].strip()}\n\n{w['intro']}"),
+        _code(
+            "language",
+            f'from primer.exercises import check, labels, use_language\n\nuse_language("{lang}")',
+            tags=["language"],
+        ),
+        _md("code-intro", w["code"]),
+    ]
     for k, name in enumerate(s["code_files"]):
         cells.append(_code(f"code-{k}", (SNIPPETS / chapter / name).read_text(encoding="utf-8")))
-    for k, name in enumerate(s["code_files"]):   # the PyTorch twin, shown in Markdown: running it would need torch
+    for k, name in enumerate(s["code_files"]):  # the PyTorch twin, shown in Markdown: running it would need torch
         twin = SNIPPETS / chapter / name.replace(".py", "_torch.py")
         if twin.exists():
             where = twin.relative_to(ROOT).as_posix()
-            cells.append(_md(f"torch-{k}", w["torch"].format(path=where) + "\n\n```python\n"
-                             + twin.read_text(encoding="utf-8").strip("\n") + "\n```"))
+            cells.append(
+                _md(
+                    f"torch-{k}",
+                    w["torch"].format(path=where)
+                    + "\n\n```python\n"
+                    + twin.read_text(encoding="utf-8").strip("\n")
+                    + "\n```",
+                )
+            )
     for k, plot in enumerate(s.get("plots", [])):
         cells.append(_md(f"plot-{k}-text", plot["text"][lang]))
         cells.append(_code(f"plot-{k}", plot["code"]))
     cells.append(_md("exercises", w["exercises"]))
     for k, ex in enumerate(s["exercises"], start=1):
         name = ex["name"]
-        cells.append(_md(f"{name}-text", w["exercise"].format(k=k, title=ex["title"][lang]) + "\n\n" + ex["text"][lang].strip()))
+        cells.append(
+            _md(f"{name}-text", w["exercise"].format(k=k, title=ex["title"][lang]) + "\n\n" + ex["text"][lang].strip())
+        )
         cells.append(_code(f"{name}-stub", ex["stub"], tags=["exercise-stub"]))
         cells.append(_code(f"{name}-check", f'check("{name}", {ex.get("function", name)})', tags=["exercise-check"]))
         cells.append(_code(f"{name}-solution", ex["solution"], tags=["exercise-solution"], hidden=True))
-    return {"cells": cells, "metadata": {
-        "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
-        "language_info": {"name": "python"}}, "nbformat": 4, "nbformat_minor": 5}
+    return {
+        "cells": cells,
+        "metadata": {
+            "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+            "language_info": {"name": "python"},
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
 
 
 def path(chapter, lang):
@@ -89,8 +115,12 @@ def text(chapter, lang):
 
 def stale():
     """Return the notebook files that are missing or differ from their specs."""
-    return [path(c, lang) for c in chapters() for lang in LANGS
-            if not path(c, lang).exists() or path(c, lang).read_text(encoding="utf-8") != text(c, lang)]
+    return [
+        path(c, lang)
+        for c in chapters()
+        for lang in LANGS
+        if not path(c, lang).exists() or path(c, lang).read_text(encoding="utf-8") != text(c, lang)
+    ]
 
 
 def main(argv):

@@ -2,21 +2,25 @@
 
 import re
 
-MASK = "\x00"   # stands in for every masked character, so offsets in the masked text are offsets in the page
+MASK = "\x00"  # stands in for every masked character, so offsets in the masked text are offsets in the page
 
 FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
-INLINE = re.compile("|".join([
-    r"(`+).+?\1",                                    # inline code
-    r"(?<![\\$])\$(?!\$)(?:\\.|[^$\\\n])+?\$",       # inline math $...$
-    r"\\\(.+?\\\)",                                  # inline math \(...\)
-    r"<!--.*?-->",                                   # one-line HTML comment
-    r"</?[A-Za-z][^>\n]*>",                          # HTML tags and their attributes
-    r"https?://[^\s)>\]]+",                          # bare URLs
-    r"\]\([^)\n]*\)",                                # link targets and titles
-    r"\[\^[^\]\n]+\]:?",                             # footnote references and labels
-    r"\{\s*[:#.][^}\n]*\}",                          # attribute lists
-    r"&[#\w]+;",                                     # HTML entities
-]))
+INLINE = re.compile(
+    "|".join(
+        [
+            r"(`+).+?\1",  # inline code
+            r"(?<![\\$])\$(?!\$)(?:\\.|[^$\\\n])+?\$",  # inline math $...$
+            r"\\\(.+?\\\)",  # inline math \(...\)
+            r"<!--.*?-->",  # one-line HTML comment
+            r"</?[A-Za-z][^>\n]*>",  # HTML tags and their attributes
+            r"https?://[^\s)>\]]+",  # bare URLs
+            r"\]\([^)\n]*\)",  # link targets and titles
+            r"\[\^[^\]\n]+\]:?",  # footnote references and labels
+            r"\{\s*[:#.][^}\n]*\}",  # attribute lists
+            r"&[#\w]+;",  # HTML entities
+        ]
+    )
+)
 ADMONITION = re.compile(r'^(\s*(?:!!!|\?\?\?\+?|===\+?)\s*(?:[\w-]+(?:\s+[\w-]+)*)?\s*)(?:(")(.*)("))?\s*$')
 LINK_DEF = re.compile(r"^\s*\[[^\]^][^\]]*\]:\s*\S+.*$")
 
@@ -34,9 +38,9 @@ def mask_line(line):
     if m:  # the marker, the type and the title's quote marks are syntax; the title is prose
         for group in (1, 2, 4):
             if m.group(group) is not None:
-                out[m.start(group):m.end(group)] = MASK * (m.end(group) - m.start(group))
+                out[m.start(group) : m.end(group)] = MASK * (m.end(group) - m.start(group))
     for m in INLINE.finditer(line):
-        out[m.start():m.end()] = MASK * (m.end() - m.start())
+        out[m.start() : m.end()] = MASK * (m.end() - m.start())
     return "".join(out)
 
 
@@ -44,7 +48,7 @@ def mask(text):
     """Return text with code fences, math, front matter, HTML and Markdown syntax masked; prose unchanged."""
     lines = text.split("\n")
     out = []
-    fence = None          # the opening fence's marker while inside a fenced block
+    fence = None  # the opening fence's marker while inside a fenced block
     math = comment = False
     front = bool(lines) and lines[0].strip() == "---"
     for n, line in enumerate(lines):
@@ -56,7 +60,12 @@ def mask(text):
         if fence:
             out.append(_blank(line))
             m = FENCE.match(line)
-            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not stripped[len(m.group(1)):].strip():
+            if (
+                m
+                and m.group(1)[0] == fence[0]
+                and len(m.group(1)) >= len(fence)
+                and not stripped[len(m.group(1)) :].strip()
+            ):
                 fence = None
             continue
         if math:

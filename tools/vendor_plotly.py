@@ -24,9 +24,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 DEST = ROOT / "docs" / "assets" / "vendor" / "plotly"
 BUNDLE = "plotly-primer.min.js"
-SOURCE = ROOT / "tools" / "plotly_bundle"   # package.json, package-lock.json, entry.js, build.mjs
+SOURCE = ROOT / "tools" / "plotly_bundle"  # package.json, package-lock.json, entry.js, build.mjs
 SOURCE_FILES = ("package.json", "package-lock.json", "entry.js", "build.mjs")
-PIN = DEST / "PIN.json"     # {"package", "version", "integrity" (npm sha512 of its tarball), "esbuild", "sha256" of BUNDLE}
+PIN = (
+    DEST / "PIN.json"
+)  # {"package", "version", "integrity" (npm sha512 of its tarball), "esbuild", "sha256" of BUNDLE}
 VERSION = re.compile(r"plotly\.js(?: \([a-z -]+\))? v(\d+\.\d+\.\d+)")
 TRACE = re.compile(r'moduleType:"trace",name:"(\w+)"')
 
@@ -66,8 +68,7 @@ def source_pin():
     """Return the pin that tools/plotly_bundle's lock file implies (no sha256: that comes from a build)."""
     lock = json.loads((SOURCE / "package-lock.json").read_text(encoding="utf-8"))
     version, integrity = locked(lock, "plotly.js")
-    return {"package": "plotly.js", "version": version, "integrity": integrity,
-            "esbuild": locked(lock, "esbuild")[0]}
+    return {"package": "plotly.js", "version": version, "integrity": integrity, "esbuild": locked(lock, "esbuild")[0]}
 
 
 def build(lock_only=False):
@@ -80,7 +81,7 @@ def build(lock_only=False):
         for name in SOURCE_FILES:
             if (SOURCE / name).exists():
                 shutil.copy(SOURCE / name, tmp)
-        install = "install" if lock_only else "ci"   # ci: exactly the lock, each package checked against its sha512
+        install = "install" if lock_only else "ci"  # ci: exactly the lock, each package checked against its sha512
         subprocess.run([npm, install, "--ignore-scripts", "--no-audit", "--no-fund", "--silent"], cwd=tmp, check=True)
         if lock_only:
             shutil.copy(Path(tmp) / "package-lock.json", SOURCE / "package-lock.json")
@@ -132,8 +133,10 @@ def check(pin):
     if vendored != pin["version"]:
         problems.append(f"{BUNDLE} is plotly.js {vendored}, {PIN.name} pins {pin['version']}")
     if vendored != python:
-        problems.append(f"{BUNDLE} is plotly.js {vendored}, the plotly package ships {python}: "
-                        "run python tools/vendor_plotly.py --update")
+        problems.append(
+            f"{BUNDLE} is plotly.js {vendored}, the plotly package ships {python}: "
+            "run python tools/vendor_plotly.py --update"
+        )
     return problems
 
 
@@ -152,8 +155,10 @@ def main():
     for p in problems:
         print(p, file=sys.stderr)
     if not problems:
-        print(f"{BUNDLE}: plotly.js {pin['version']}, sha256 {pin['sha256'][:12]}..., traces: "
-              + ", ".join(sorted(trace_types())))
+        print(
+            f"{BUNDLE}: plotly.js {pin['version']}, sha256 {pin['sha256'][:12]}..., traces: "
+            + ", ".join(sorted(trace_types()))
+        )
     return 1 if problems else 0
 
 

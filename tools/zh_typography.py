@@ -25,13 +25,13 @@ CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef\u201c\u
 PERCENT = re.compile(r"(?<=\d)[ \u00a0\u2009\u202f]+(?=%)")
 BRACKETS = re.compile(r"（[^（）\n]*）")
 SINGLE = re.compile(r"'([^'\n]*)'")
-HAN = r"[\u3400-\u4dbf\u4e00-\u9fff\u3000-\u303f\uff00-\uffef“”‘’]"   # Chinese text and its punctuation
+HAN = r"[\u3400-\u4dbf\u4e00-\u9fff\u3000-\u303f\uff00-\uffef“”‘’]"  # Chinese text and its punctuation
 CORNER = re.compile(r"「([^「」\n]*)」")
-CJK_TEXT = r"[\u3400-\u4dbf\u4e00-\u9fff\u3000-\u303f\uff00-\uffef]"   # "French: …" in “…” is English
+CJK_TEXT = r"[\u3400-\u4dbf\u4e00-\u9fff\u3000-\u303f\uff00-\uffef]"  # "French: …" in “…” is English
 ELLIPSIS = re.compile(rf"(?<!…)(?:…|\.\.\.)(?!…)(?={CJK_TEXT})|(?<={CJK_TEXT})(?<!…)(?:…|\.\.\.)(?!…)")
 PARENS = re.compile(r"\(([^()\n]*)\)")
-IDEOGRAPH = r"[\u3400-\u4dbf\u4e00-\u9fff]"   # a comma between “Title” or （注） and English is bibliography, not prose
-COMMA = re.compile(rf"(?<={IDEOGRAPH})(?<![A-Za-z] 等),[ ]*|,[ ]*(?={IDEOGRAPH})")   # "Cho 等," is the author rule's
+IDEOGRAPH = r"[\u3400-\u4dbf\u4e00-\u9fff]"  # a comma between “Title” or （注） and English is bibliography, not prose
+COMMA = re.compile(rf"(?<={IDEOGRAPH})(?<![A-Za-z] 等),[ ]*|,[ ]*(?={IDEOGRAPH})")  # "Cho 等," is the author rule's
 AUTHOR = re.compile(r"(?<=[A-Za-z]) 等(?=[,，.])")
 CIRCLED = re.compile(r"(?:阶段|第)?\s*([①②③④⑤⑥⑦⑧⑨])\s*(?:步)?")
 NUMBER_FORMAT = re.compile(r"(?<![A-Za-z0-9_\-./=\"])(fp16|bf16|fp32|fp8|int8|Fp16|Bf16|Fp32|Fp8|Int8)(?![A-Za-z0-9_])")
@@ -55,7 +55,7 @@ def quote_pairs(masked_line):
         return [], len(where)
     pairs = []
     for a, b in zip(where[::2], where[1::2]):
-        inside = masked_line[a + 1:b]
+        inside = masked_line[a + 1 : b]
         outside = _neighbour(masked_line, a - 1, -1) + _neighbour(masked_line, b + 1, 1)
         if CJK.search(inside) or CJK.search(outside):
             pairs.append((a, b))
@@ -69,20 +69,31 @@ def problems(text):
         pairs, odd = quote_pairs(line)
         if odd:
             found.append((n, f"{odd} ASCII double quotes (odd): use “…”"))
-        found += [(n, f"ASCII quotes around {text_line(text, n)[a:b + 1]!r}: use “…”") for a, b in pairs]
-        found += [(n, f"ASCII quotes around {m.group(0)!r}: use ‘…’") for m in SINGLE.finditer(line)
-                  if CJK.search(m.group(1))]
-        found += [(n, f"ASCII comma inside {text_line(text, n)[m.start():m.end()]!r}: use ，")
-                  for m in BRACKETS.finditer(line) if "," in m.group(0)]
+        found += [(n, f"ASCII quotes around {text_line(text, n)[a : b + 1]!r}: use “…”") for a, b in pairs]
+        found += [
+            (n, f"ASCII quotes around {m.group(0)!r}: use ‘…’") for m in SINGLE.finditer(line) if CJK.search(m.group(1))
+        ]
+        found += [
+            (n, f"ASCII comma inside {text_line(text, n)[m.start() : m.end()]!r}: use ，")
+            for m in BRACKETS.finditer(line)
+            if "," in m.group(0)
+        ]
         found += [(n, "space before %: write 15%") for m in PERCENT.finditer(line)]
         found += [(n, f"corner brackets around {m.group(0)!r}: use “…”") for m in CORNER.finditer(line)]
         found += [(n, "ellipsis in Chinese prose: use ……") for m in ELLIPSIS.finditer(line)]
-        found += [(n, f"ASCII parentheses around Chinese {m.group(0)!r}: use （…）") for m in PARENS.finditer(line)
-                  if re.search(HAN, m.group(1))]
+        found += [
+            (n, f"ASCII parentheses around Chinese {m.group(0)!r}: use （…）")
+            for m in PARENS.finditer(line)
+            if re.search(HAN, m.group(1))
+        ]
         found += [(n, "ASCII comma next to Chinese: use ，") for m in COMMA.finditer(line)]
-        found += [(n, f"stage number {m.group(1)!r}: write 第 {CIRCLED_DIGITS.index(m.group(1)) + 1} 步")
-                  for m in CIRCLED.finditer(line)]
-        found += [(n, f"number format {m.group(1)!r}: write {m.group(1).upper()}") for m in NUMBER_FORMAT.finditer(line)]
+        found += [
+            (n, f"stage number {m.group(1)!r}: write 第 {CIRCLED_DIGITS.index(m.group(1)) + 1} 步")
+            for m in CIRCLED.finditer(line)
+        ]
+        found += [
+            (n, f"number format {m.group(1)!r}: write {m.group(1).upper()}") for m in NUMBER_FORMAT.finditer(line)
+        ]
         raw = text_line(text, n)
         found += [(n, "space between footnote markers: write [^a][^b]") for m in MARKERS.finditer(raw)]
         if is_footnote_definition(raw):

@@ -21,9 +21,17 @@ def arc_trace(i, j, weight, *, above=True, color=ACCENT, row=None, scale=16.0, t
     label = [""] * len(t)
     if text:
         label[len(t) // 2] = f"{weight:.2f}"
-    return go.Scatter(x=x, y=y, mode="lines+text" if text else "lines", text=label, textposition="top center" if above else "bottom center",
-                      line=dict(color=color, width=max(0.8, scale * float(weight)), shape="spline"),
-                      hoverinfo="skip", showlegend=False, textfont=dict(size=11, color=color))
+    return go.Scatter(
+        x=x,
+        y=y,
+        mode="lines+text" if text else "lines",
+        text=label,
+        textposition="top center" if above else "bottom center",
+        line=dict(color=color, width=max(0.8, scale * float(weight)), shape="spline"),
+        hoverinfo="skip",
+        showlegend=False,
+        textfont=dict(size=11, color=color),
+    )
 
 
 def token_trace(words, highlight, *, visible_upto=None, filled=None, y=0.0):
@@ -38,9 +46,17 @@ def token_trace(words, highlight, *, visible_upto=None, filled=None, y=0.0):
         else:
             colors.append(LEFT_COLOR)
         text.append(filled if (j == highlight and filled) else w)
-    return go.Scatter(x=list(range(n)), y=[y] * n, mode="markers+text", text=text, textposition="middle center",
-                      marker=dict(size=44, color=colors, opacity=0.22, line=dict(color=colors, width=2)),
-                      textfont=dict(size=14), hoverinfo="skip", showlegend=False)
+    return go.Scatter(
+        x=list(range(n)),
+        y=[y] * n,
+        mode="markers+text",
+        text=text,
+        textposition="middle center",
+        marker=dict(size=44, color=colors, opacity=0.22, line=dict(color=colors, width=2)),
+        textfont=dict(size=14),
+        hoverinfo="skip",
+        showlegend=False,
+    )
 
 
 def token_figure(words, traces_for, layout_for=None, *, bottom=None):

@@ -6,9 +6,8 @@ from plotly.subplots import make_subplots
 
 from primer.figures.controls import finish
 from primer.figures.look import ACCENT, MUTED, heatmap_traces, styled
-from primer.language import labels, page_lang
 from primer.figures.tables import FD_AGREE, fmt_below, md_table, pct
-
+from primer.language import labels, page_lang
 
 SCORE_ORDER = ("additive", "dot", "bilinear", "scaled")
 
@@ -52,10 +51,20 @@ def saturation_table(rows, n_keys, *, lang=None):
     """
     t = labels("attention", lang)
     head = [t["d_k"]] + [_paren(t[a], t[b], lang) for a in ("max_w", "entropy") for b in ("unscaled", "scaled")]
-    body = [[d, pct(s["unscaled"]["max_weight"], 0), pct(s["scaled"]["max_weight"], 0),
-             f"{s['unscaled']['entropy']:.2f}", f"{s['scaled']['entropy']:.2f}"] for d, s in rows]
+    body = [
+        [
+            d,
+            pct(s["unscaled"]["max_weight"], 0),
+            pct(s["scaled"]["max_weight"], 0),
+            f"{s['unscaled']['entropy']:.2f}",
+            f"{s['scaled']['entropy']:.2f}",
+        ]
+        for d, s in rows
+    ]
     uniform = rows[0][1]["uniform_entropy"]
-    return md_table(head, body) + f"\n{t['uniform']}（ln {n_keys}）: {uniform:.2f}\n".replace("（", " (" if page_lang(lang) == "en" else "（").replace("）", ")" if page_lang(lang) == "en" else "）")
+    return md_table(head, body) + f"\n{t['uniform']}（ln {n_keys}）: {uniform:.2f}\n".replace(
+        "（", " (" if page_lang(lang) == "en" else "（"
+    ).replace("）", ")" if page_lang(lang) == "en" else "）")
 
 
 def variance_chart(d_ks, variances, saturations, n_keys, *, lang=None):
@@ -65,19 +74,71 @@ def variance_chart(d_ks, variances, saturations, n_keys, *, lang=None):
     """
     t = labels("attention", lang)
     d_ks = list(d_ks)
-    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12,
-                        subplot_titles=(t["var_title"], _paren(t["sat_title"], f"{n_keys}{t['keys']}", lang)))
+    fig = make_subplots(
+        rows=1,
+        cols=2,
+        horizontal_spacing=0.12,
+        subplot_titles=(t["var_title"], _paren(t["sat_title"], f"{n_keys}{t['keys']}", lang)),
+    )
     grid = np.geomspace(min(d_ks), max(d_ks), 50)
-    fig.add_trace(go.Scatter(x=grid, y=grid, mode="lines", line=dict(color=ACCENT, dash="dot"), name=t["theory_unscaled"]), 1, 1)
-    fig.add_trace(go.Scatter(x=grid, y=np.ones_like(grid), mode="lines", line=dict(color=MUTED, dash="dot"), name=t["theory_scaled"]), 1, 1)
-    fig.add_trace(go.Scatter(x=d_ks, y=[v[0] for v in variances], mode="markers", marker=dict(color=ACCENT, size=10),
-                             name=t["meas_unscaled"], hovertemplate="d_k = %{x}: %{y:.1f}<extra></extra>"), 1, 1)
-    fig.add_trace(go.Scatter(x=d_ks, y=[v[1] for v in variances], mode="markers", marker=dict(color="#1f77b4", size=10),
-                             name=t["meas_scaled"], hovertemplate="d_k = %{x}: %{y:.2f}<extra></extra>"), 1, 1)
-    fig.add_trace(go.Scatter(x=d_ks, y=[s["unscaled"]["max_weight"] for s in saturations], mode="lines+markers",
-                             line=dict(color=ACCENT), name=t["unscaled"], hovertemplate="d_k = %{x}: %{y:.2f}<extra></extra>"), 1, 2)
-    fig.add_trace(go.Scatter(x=d_ks, y=[s["scaled"]["max_weight"] for s in saturations], mode="lines+markers",
-                             line=dict(color="#1f77b4"), name=t["scaled"], hovertemplate="d_k = %{x}: %{y:.2f}<extra></extra>"), 1, 2)
+    fig.add_trace(
+        go.Scatter(x=grid, y=grid, mode="lines", line=dict(color=ACCENT, dash="dot"), name=t["theory_unscaled"]), 1, 1
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=grid, y=np.ones_like(grid), mode="lines", line=dict(color=MUTED, dash="dot"), name=t["theory_scaled"]
+        ),
+        1,
+        1,
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=d_ks,
+            y=[v[0] for v in variances],
+            mode="markers",
+            marker=dict(color=ACCENT, size=10),
+            name=t["meas_unscaled"],
+            hovertemplate="d_k = %{x}: %{y:.1f}<extra></extra>",
+        ),
+        1,
+        1,
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=d_ks,
+            y=[v[1] for v in variances],
+            mode="markers",
+            marker=dict(color="#1f77b4", size=10),
+            name=t["meas_scaled"],
+            hovertemplate="d_k = %{x}: %{y:.2f}<extra></extra>",
+        ),
+        1,
+        1,
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=d_ks,
+            y=[s["unscaled"]["max_weight"] for s in saturations],
+            mode="lines+markers",
+            line=dict(color=ACCENT),
+            name=t["unscaled"],
+            hovertemplate="d_k = %{x}: %{y:.2f}<extra></extra>",
+        ),
+        1,
+        2,
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=d_ks,
+            y=[s["scaled"]["max_weight"] for s in saturations],
+            mode="lines+markers",
+            line=dict(color="#1f77b4"),
+            name=t["scaled"],
+            hovertemplate="d_k = %{x}: %{y:.2f}<extra></extra>",
+        ),
+        1,
+        2,
+    )
     fig.update_xaxes(type="log", title="d_k")
     fig.update_yaxes(type="log", col=1)
     fig.update_yaxes(range=[0, 1], tickformat=".0%", col=2)
@@ -97,8 +158,15 @@ def gradient_reach(reach_by_mask, *, lang=None):
     for key, reach in reach_by_mask.items():
         n = reach.shape[0]
         start = len(fig.data)
-        for trace in heatmap_traces(reach, reach > 0, x=[f"{t['in']}{j}" for j in range(n)],
-                                    y=[f"{t['out']}{i}" for i in range(n)], closed_text="0", zmin=0, zmax=zmax):
+        for trace in heatmap_traces(
+            reach,
+            reach > 0,
+            x=[f"{t['in']}{j}" for j in range(n)],
+            y=[f"{t['out']}{i}" for i in range(n)],
+            closed_text="0",
+            zmin=0,
+            zmax=zmax,
+        ):
             fig.add_trace(trace)
         steps.append((t[key], [start, start + 1], None))
     fig.update_yaxes(autorange="reversed")
@@ -113,8 +181,10 @@ def grad_table(results, *, lang=None):
     """
     t = labels("attention", lang)
     head = [t["mask"], t["rel_err"], t["nonzero"], t["smallest"]]
-    body = [[t[key], fmt_below(err, FD_AGREE), f"{nonzero}{t['of']}{total}", f"{smallest:.3f}"]
-            for key, (err, nonzero, total, smallest) in results.items()]
+    body = [
+        [t[key], fmt_below(err, FD_AGREE), f"{nonzero}{t['of']}{total}", f"{smallest:.3f}"]
+        for key, (err, nonzero, total, smallest) in results.items()
+    ]
     return md_table(head, body)
 
 
@@ -125,8 +195,18 @@ def cost_table(rows, *, lang=None):
     """
     t = labels("attention", lang)
     head = ["n", "d", t["attn"], t["rnn"], t["ratio"], t["steps_rnn"], t["steps_attn"]]
-    body = [[f"{r['n']:,}", r["d"], f"{r['attention']:,}", f"{r['rnn']:,}", f"{r['ratio']:.2f}",
-             f"{r['rnn_steps']:,}", r["attention_steps"]] for r in rows]
+    body = [
+        [
+            f"{r['n']:,}",
+            r["d"],
+            f"{r['attention']:,}",
+            f"{r['rnn']:,}",
+            f"{r['ratio']:.2f}",
+            f"{r['rnn_steps']:,}",
+            r["attention_steps"],
+        ]
+        for r in rows
+    ]
     return md_table(head, body)
 
 
@@ -138,18 +218,48 @@ def cost_chart(grid, rows, d, *, lang=None):
     t = labels("attention", lang)
     grid = list(grid)
     fig = go.Figure()
-    fig.add_trace(go.Scatter(x=grid, y=[n * n * d for n in grid], mode="lines", line=dict(color=ACCENT), name=t["attn"]))
-    fig.add_trace(go.Scatter(x=grid, y=[n * d * d for n in grid], mode="lines", line=dict(color="#1f77b4"), name=t["rnn"]))
+    fig.add_trace(
+        go.Scatter(x=grid, y=[n * n * d for n in grid], mode="lines", line=dict(color=ACCENT), name=t["attn"])
+    )
+    fig.add_trace(
+        go.Scatter(x=grid, y=[n * d * d for n in grid], mode="lines", line=dict(color="#1f77b4"), name=t["rnn"])
+    )
     steps = []
     for r in rows:
         i = len(fig.data)
-        fig.add_trace(go.Scatter(x=[r["n"], r["n"]], y=[r["attention"], r["rnn"]], mode="markers+lines",
-                                 marker=dict(size=11, color=[ACCENT, "#1f77b4"]), line=dict(color=MUTED, dash="dot"),
-                                 showlegend=False, hovertemplate="n = %{x:,}: %{y:,}<extra></extra>"))
+        fig.add_trace(
+            go.Scatter(
+                x=[r["n"], r["n"]],
+                y=[r["attention"], r["rnn"]],
+                mode="markers+lines",
+                marker=dict(size=11, color=[ACCENT, "#1f77b4"]),
+                line=dict(color=MUTED, dash="dot"),
+                showlegend=False,
+                hovertemplate="n = %{x:,}: %{y:,}<extra></extra>",
+            )
+        )
         note = t["ratio_note"].format(n=f"{r['n']:,}", r=f"{r['ratio']:.2f}")
-        steps.append((f"{r['n']:,}", [0, 1, i], {"annotations": [dict(
-            x=0.02, y=0.98, xref="paper", yref="paper", xanchor="left", yanchor="top", text=note, showarrow=False,
-            font=dict(size=14, color=ACCENT))]}))
+        steps.append(
+            (
+                f"{r['n']:,}",
+                [0, 1, i],
+                {
+                    "annotations": [
+                        dict(
+                            x=0.02,
+                            y=0.98,
+                            xref="paper",
+                            yref="paper",
+                            xanchor="left",
+                            yanchor="top",
+                            text=note,
+                            showarrow=False,
+                            font=dict(size=14, color=ACCENT),
+                        )
+                    ]
+                },
+            )
+        )
     fig.update_xaxes(type="log", title=t["n"])
     fig.update_yaxes(type="log", title=t["ops"])
     fig.update_layout(legend=dict(orientation="h", y=1.08, x=0.5, xanchor="center"))

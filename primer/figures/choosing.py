@@ -6,10 +6,9 @@ from plotly.subplots import make_subplots
 
 from primer.figures.controls import add_control, finish
 from primer.figures.look import ACCENT, MUTED, heatmap_traces, styled
-from primer.language import labels
 from primer.figures.tables import md_table
+from primer.language import labels
 from primer.rounding import BOUND
-
 
 MASK_OPEN = [[0, "#bbdefb"], [1, "#bbdefb"]]
 
@@ -53,8 +52,15 @@ def _panel_note(fig, row, col, text):
     """Return an annotation centred on one subplot (used where a panel is empty in some states)."""
     ref = fig.get_subplot(row, col)
     xd, yd = ref.xaxis.domain, ref.yaxis.domain
-    return dict(x=(xd[0] + xd[1]) / 2, y=(yd[0] + yd[1]) / 2, xref="paper", yref="paper", text=text,
-                showarrow=False, font=dict(color=MUTED, size=14))
+    return dict(
+        x=(xd[0] + xd[1]) / 2,
+        y=(yd[0] + yd[1]) / 2,
+        xref="paper",
+        yref="paper",
+        text=text,
+        showarrow=False,
+        font=dict(color=MUTED, size=14),
+    )
 
 
 def _axis_names(fig, row, col):
@@ -70,8 +76,14 @@ def one_knob(states, *, lang=None):
     Page: 09-choosing.md
     """
     t = labels("choosing", lang)
-    fig = make_subplots(rows=2, cols=2, subplot_titles=(t["self_mask"], t["cross_mask"], t["moved_own"], t["moved_src"]),
-                        horizontal_spacing=0.12, vertical_spacing=0.16, column_widths=[0.55, 0.45])
+    fig = make_subplots(
+        rows=2,
+        cols=2,
+        subplot_titles=(t["self_mask"], t["cross_mask"], t["moved_own"], t["moved_src"]),
+        horizontal_spacing=0.12,
+        vertical_spacing=0.16,
+        column_widths=[0.55, 0.45],
+    )
     titles = list(fig.layout.annotations)
     steps = []
     for machine, self_mask, cross_mask, moved_own, moved_src in states:
@@ -81,14 +93,28 @@ def one_knob(states, *, lang=None):
         out, tok = [f"{t['out']}{i}" for i in range(n)], [f"{t['tok']}{j}" for j in range(n)]
         shown = []
         panels = [(1, 1, _mask_traces(self_mask, k, q))]
-        panels.append((2, 1, heatmap_traces(moved_own, moved_own > BOUND, x=tok, y=out, fmt="{:.1f}", closed_text="0",
-                                            zmin=0, zmax=vmax)))
+        panels.append(
+            (
+                2,
+                1,
+                heatmap_traces(
+                    moved_own, moved_own > BOUND, x=tok, y=out, fmt="{:.1f}", closed_text="0", zmin=0, zmax=vmax
+                ),
+            )
+        )
         if cross_mask is not None:
             m = cross_mask.shape[1]
             src = [f"{t['src']}{j}" for j in range(m)]
             panels.append((1, 2, _mask_traces(cross_mask, src, q)))
-            panels.append((2, 2, heatmap_traces(moved_src, moved_src > BOUND, x=src, y=out, fmt="{:.1f}", closed_text="0",
-                                                zmin=0, zmax=vmax)))
+            panels.append(
+                (
+                    2,
+                    2,
+                    heatmap_traces(
+                        moved_src, moved_src > BOUND, x=src, y=out, fmt="{:.1f}", closed_text="0", zmin=0, zmax=vmax
+                    ),
+                )
+            )
         for row, col, traces in panels:
             for trace in traces:
                 fig.add_trace(trace, row=row, col=col)
@@ -100,7 +126,10 @@ def one_knob(states, *, lang=None):
             layout[f"{xa}.visible"] = has_cross
             layout[f"{ya}.visible"] = has_cross
         if not has_cross:
-            layout["annotations"] = titles + [_panel_note(fig, 1, 2, t["no_cross"]), _panel_note(fig, 2, 2, t["no_cross"])]
+            layout["annotations"] = titles + [
+                _panel_note(fig, 1, 2, t["no_cross"]),
+                _panel_note(fig, 2, 2, t["no_cross"]),
+            ]
         steps.append((t["machine"][machine], shown, layout))
     fig.update_yaxes(autorange="reversed")
     add_control(fig, steps, kind="buttons", y=1.08)
@@ -132,9 +161,15 @@ def model_params(models, *, lang=None):
     Page: 09-choosing.md
     """
     t = labels("choosing", lang)
-    fig = make_subplots(rows=2, cols=3, specs=[[{}, {}, {}], [{"colspan": 3}, None, None]],
-                        subplot_titles=(t["enc_self"], t["dec_self"], t["cross"], ""),
-                        row_heights=[0.5, 0.5], vertical_spacing=0.2, horizontal_spacing=0.08)
+    fig = make_subplots(
+        rows=2,
+        cols=3,
+        specs=[[{}, {}, {}], [{"colspan": 3}, None, None]],
+        subplot_titles=(t["enc_self"], t["dec_self"], t["cross"], ""),
+        row_heights=[0.5, 0.5],
+        vertical_spacing=0.2,
+        horizontal_spacing=0.08,
+    )
     titles = [a for a in fig.layout.annotations if a.text]
     xmax = max(max(m["parts"].values()) for m in models) / 1e6 * 1.7
     steps = []
@@ -149,18 +184,42 @@ def model_params(models, *, lang=None):
         shown, layout, notes = _three_masks(fig, enc, dec, cross, t, axes)
         parts = list(m["parts"])
         values = [m["parts"][p] / 1e6 for p in parts]
-        fig.add_trace(go.Bar(x=values, y=[t["parts"][p] for p in parts], orientation="h", marker_color=ACCENT,
-                             text=[f"{t['parts'][p]}: {_count(m['parts'][p])}" for p in parts], textposition="outside",
-                             cliponaxis=False, hovertemplate="%{y}: %{x:.3f} M<extra></extra>"), row=2, col=1)
+        fig.add_trace(
+            go.Bar(
+                x=values,
+                y=[t["parts"][p] for p in parts],
+                orientation="h",
+                marker_color=ACCENT,
+                text=[f"{t['parts'][p]}: {_count(m['parts'][p])}" for p in parts],
+                textposition="outside",
+                cliponaxis=False,
+                hovertemplate="%{y}: %{x:.3f} M<extra></extra>",
+            ),
+            row=2,
+            col=1,
+        )
         shown.append(len(fig.data) - 1)
         layers = f"{shape.n_layers} + {shape.n_layers}" if machine == "encoder-decoder" else str(shape.n_layers)
-        summary = (f"<b>{m['name']}</b> · {t['kind'][machine]} · {t['layers']} {layers} · {t['width']} {shape.d_model}"
-                   f" · {t['heads']} {shape.n_heads} · {t['vocab']} {shape.vocab_size}<br>"
-                   f"{t['computed']} {millions(m['total'])} · {t['published']} ~{m['published'] // 1_000_000} M"
-                   f" · {t['diff']} {signed_pct(m['difference'])}")
+        summary = (
+            f"<b>{m['name']}</b> · {t['kind'][machine]} · {t['layers']} {layers} · {t['width']} {shape.d_model}"
+            f" · {t['heads']} {shape.n_heads} · {t['vocab']} {shape.vocab_size}<br>"
+            f"{t['computed']} {millions(m['total'])} · {t['published']} ~{m['published'] // 1_000_000} M"
+            f" · {t['diff']} {signed_pct(m['difference'])}"
+        )
         ref = fig.get_subplot(2, 1)
-        notes.append(dict(x=0, y=ref.yaxis.domain[1] + 0.04, xref="paper", yref="paper", xanchor="left",
-                          yanchor="bottom", align="left", text=summary, showarrow=False))
+        notes.append(
+            dict(
+                x=0,
+                y=ref.yaxis.domain[1] + 0.04,
+                xref="paper",
+                yref="paper",
+                xanchor="left",
+                yanchor="bottom",
+                align="left",
+                text=summary,
+                showarrow=False,
+            )
+        )
         layout["annotations"] = titles + notes
         steps.append((m["name"], shown, layout))
     fig.update_yaxes(autorange="reversed", row=1)
@@ -179,8 +238,9 @@ def output_machine(choices, masks_by_output, *, lang=None):
     Page: 09-choosing.md
     """
     t = labels("choosing", lang)
-    fig = make_subplots(rows=1, cols=3, subplot_titles=(t["enc_self"], t["dec_self"], t["cross"]),
-                        horizontal_spacing=0.1)
+    fig = make_subplots(
+        rows=1, cols=3, subplot_titles=(t["enc_self"], t["dec_self"], t["cross"]), horizontal_spacing=0.1
+    )
     titles = list(fig.layout.annotations)
     steps = []
     for c in choices:
@@ -188,10 +248,22 @@ def output_machine(choices, masks_by_output, *, lang=None):
         axes = [(src, src), (tgt, tgt), (src, tgt)]
         shown, layout, notes = _three_masks(fig, *masks_by_output[c.output], t, axes)
         yn = lambda b: t["yes"] if b else t["no"]  # noqa: E731
-        answer = t["answer"].format(w=yn(c.writes_tokens), s=yn(c.reads_separate_input),
-                                    k=f"<b>{t['kind'][c.machine]}</b>", e=c.example)
-        notes.append(dict(x=0, y=-0.2, xref="paper", yref="paper", xanchor="left", yanchor="top", align="left",
-                          text=answer + "<br>" + t["reads"][c.output], showarrow=False))
+        answer = t["answer"].format(
+            w=yn(c.writes_tokens), s=yn(c.reads_separate_input), k=f"<b>{t['kind'][c.machine]}</b>", e=c.example
+        )
+        notes.append(
+            dict(
+                x=0,
+                y=-0.2,
+                xref="paper",
+                yref="paper",
+                xanchor="left",
+                yanchor="top",
+                align="left",
+                text=answer + "<br>" + t["reads"][c.output],
+                showarrow=False,
+            )
+        )
         layout["annotations"] = titles + notes
         steps.append((t["output"][c.output], shown, layout))
     fig.update_yaxes(autorange="reversed")
@@ -199,6 +271,7 @@ def output_machine(choices, masks_by_output, *, lang=None):
 
 
 # ---- tables -----------------------------------------------------------------------------------
+
 
 def params_table(models, *, lang=None):
     """Return the Markdown table of parameter counts: shape, computed and published parameters, relative difference.
@@ -210,9 +283,18 @@ def params_table(models, *, lang=None):
     for m in models:
         s, machine = m["config"], m["machine"]
         layers = f"{s.n_layers} + {s.n_layers}" if machine == "encoder-decoder" else str(s.n_layers)
-        rows.append([m["name"], t["kind"][machine], layers, s.d_model, millions(m["total"]),
-                     f"~{m['published'] // 1_000_000} M",
-                     signed_pct(m["difference"]), m["source"]])
+        rows.append(
+            [
+                m["name"],
+                t["kind"][machine],
+                layers,
+                s.d_model,
+                millions(m["total"]),
+                f"~{m['published'] // 1_000_000} M",
+                signed_pct(m["difference"]),
+                m["source"],
+            ]
+        )
     return md_table(t["cols_params"], rows)
 
 
@@ -249,10 +331,19 @@ def knob_table(states, *, lang=None):
         opened = int(self_mask.sum()) + (0 if cross_mask is None else int(cross_mask.sum()))
         moved = int((moved_own > BOUND).sum()) + (0 if moved_src is None else int((moved_src > BOUND).sum()))
         same = np.array_equal(moved_own > BOUND, self_mask) and (
-            cross_mask is None or np.array_equal(moved_src > BOUND, cross_mask))
+            cross_mask is None or np.array_equal(moved_src > BOUND, cross_mask)
+        )
         kind = t["full"] if self_mask.all() else t["causal"]
-        rows.append([t["machine"][machine], kind, t["absent"] if cross_mask is None else t["rect"], opened, moved,
-                     "✓" if same else "✗"])
+        rows.append(
+            [
+                t["machine"][machine],
+                kind,
+                t["absent"] if cross_mask is None else t["rect"],
+                opened,
+                moved,
+                "✓" if same else "✗",
+            ]
+        )
     return md_table(t["cols_knob"], rows)
 
 
@@ -263,6 +354,8 @@ def choice_table(choices, *, lang=None):
     """
     t = labels("choosing", lang)
     yn = lambda b: t["yes"] if b else t["no"]  # noqa: E731
-    rows = [[t["output"][c.output], yn(c.writes_tokens), yn(c.reads_separate_input), t["kind"][c.machine], c.example]
-            for c in choices]
+    rows = [
+        [t["output"][c.output], yn(c.writes_tokens), yn(c.reads_separate_input), t["kind"][c.machine], c.example]
+        for c in choices
+    ]
     return md_table(t["cols_choice"], rows)

@@ -19,15 +19,47 @@ def add_control(fig, steps, *, kind="slider", prefix="", active=0, y=None):
     if steps[active][2]:
         fig.update_layout(steps[active][2])
     if kind == "slider":
-        fig.update_layout(sliders=[dict(active=active, steps=entries, currentvalue=dict(prefix=prefix),
-                                        pad=dict(t=40), y=0 if y is None else y)])
+        fig.update_layout(
+            sliders=[
+                dict(
+                    active=active,
+                    steps=entries,
+                    currentvalue=dict(prefix=prefix),
+                    pad=dict(t=40),
+                    y=0 if y is None else y,
+                )
+            ]
+        )
     elif kind == "buttons":
-        fig.update_layout(updatemenus=[dict(type="buttons", direction="right", active=active, buttons=entries,
-                                            x=0, xanchor="left", y=1.12 if y is None else y, yanchor="bottom",
-                                            showactive=True)])
+        fig.update_layout(
+            updatemenus=[
+                dict(
+                    type="buttons",
+                    direction="right",
+                    active=active,
+                    buttons=entries,
+                    x=0,
+                    xanchor="left",
+                    y=1.12 if y is None else y,
+                    yanchor="bottom",
+                    showactive=True,
+                )
+            ]
+        )
     elif kind == "dropdown":
-        fig.update_layout(updatemenus=[dict(type="dropdown", active=active, buttons=entries,
-                                            x=0, xanchor="left", y=1.12 if y is None else y, yanchor="bottom")])
+        fig.update_layout(
+            updatemenus=[
+                dict(
+                    type="dropdown",
+                    active=active,
+                    buttons=entries,
+                    x=0,
+                    xanchor="left",
+                    y=1.12 if y is None else y,
+                    yanchor="bottom",
+                )
+            ]
+        )
     else:
         raise ValueError(f"kind must be 'slider', 'buttons' or 'dropdown', got {kind!r}")
     return fig

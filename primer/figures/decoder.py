@@ -4,11 +4,11 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from primer.figures._tokens import arc_trace, token_figure, token_trace
 from primer.figures.controls import add_control, finish
 from primer.figures.look import ACCENT, LEFT_COLOR, MUTED, heatmap_traces, styled, tick_labels
-from primer.language import labels
-from primer.figures._tokens import arc_trace, token_figure, token_trace
 from primer.figures.tables import md_table, pct
+from primer.language import labels
 from primer.rounding import is_rounding
 
 LEAK_COLOR = "#d62728"
@@ -34,10 +34,20 @@ def same_row(words, w_full, w_causal, row, *, lang=None):
     fig = make_subplots(rows=1, cols=2, subplot_titles=(t["full"], t["causal"]), horizontal_spacing=0.1)
     full, causal = np.ones((n, n), bool), np.tri(n, dtype=bool)
     for col, (w, m) in enumerate(((w_full, full), (w_causal, causal)), start=1):
-        for trace in heatmap_traces(w, m, x=ticks, y=ticks, closed_text="0", zmin=0, zmax=max(np.max(w_full), np.max(w_causal))):
+        for trace in heatmap_traces(
+            w, m, x=ticks, y=ticks, closed_text="0", zmin=0, zmax=max(np.max(w_full), np.max(w_causal))
+        ):
             fig.add_trace(trace, row=1, col=col)
-        fig.add_shape(type="rect", x0=-0.5, x1=n - 0.5, y0=row - 0.5, y1=row + 0.5, line=dict(color=ACCENT, width=3),
-                      row=1, col=col)
+        fig.add_shape(
+            type="rect",
+            x0=-0.5,
+            x1=n - 0.5,
+            y0=row - 0.5,
+            y1=row + 0.5,
+            line=dict(color=ACCENT, width=3),
+            row=1,
+            col=col,
+        )
     fig.update_yaxes(autorange="reversed")
     fig.update_yaxes(showticklabels=False, col=2)
     fig.update_xaxes(tickangle=-45)
@@ -56,18 +66,36 @@ def visible_range(words, weights, *, lang=None):
     weights = np.asarray(weights)
 
     def traces(i):  # the visible range, the token row, the arcs to earlier tokens, the weight on itself
-        yield go.Scatter(x=[-0.45, i + 0.45, i + 0.45, -0.45, -0.45], y=[-0.35, -0.35, 0.35, 0.35, -0.35],
-                         mode="lines", fill="toself", fillcolor="rgba(232,113,10,0.08)", line=dict(color=ACCENT, width=1, dash="dot"),
-                         hoverinfo="skip", showlegend=False)
+        yield go.Scatter(
+            x=[-0.45, i + 0.45, i + 0.45, -0.45, -0.45],
+            y=[-0.35, -0.35, 0.35, 0.35, -0.35],
+            mode="lines",
+            fill="toself",
+            fillcolor="rgba(232,113,10,0.08)",
+            line=dict(color=ACCENT, width=1, dash="dot"),
+            hoverinfo="skip",
+            showlegend=False,
+        )
         yield token_trace(words, i, visible_upto=i)
         for j in range(i):
             yield arc_trace(j, i, weights[i, j], above=True, color=ACCENT)
-        yield go.Scatter(x=[i], y=[-0.48], mode="text", text=[t["self"].format(w=weights[i, i])], hoverinfo="skip",
-                         showlegend=False, textfont=dict(color=ACCENT, size=11))
+        yield go.Scatter(
+            x=[i],
+            y=[-0.48],
+            mode="text",
+            text=[t["self"].format(w=weights[i, i])],
+            hoverinfo="skip",
+            showlegend=False,
+            textfont=dict(color=ACCENT, size=11),
+        )
 
-    fig, steps = token_figure(words, traces, lambda i: {"title.text": t["sees"].format(i=i, k=int(i + 1), n=n)}, bottom=-0.65)
+    fig, steps = token_figure(
+        words, traces, lambda i: {"title.text": t["sees"].format(i=i, k=int(i + 1), n=n)}, bottom=-0.65
+    )
     active = n - 1
-    return finish(fig, steps, kind="slider", prefix=t["token"], active=active, height=400, margin=dict(t=60), title_step=active)
+    return finish(
+        fig, steps, kind="slider", prefix=t["token"], active=active, height=400, margin=dict(t=60), title_step=active
+    )
 
 
 def future_leak(words, changed, result, *, lang=None):
@@ -80,15 +108,55 @@ def future_leak(words, changed, result, *, lang=None):
     x = [f"{i} {a}" if a == b else f"{i} {a}→{b}" for i, (a, b) in enumerate(zip(words, changed))]
     fig = go.Figure()
     steps = []
-    for k, (delta, note, label) in enumerate(((result.delta_masked, t["note_on"].format(d=fmt_delta(result.earlier_masked)), t["on"]),
-                                              (result.delta_unmasked, t["note_off"].format(d=fmt_delta(result.earlier_unmasked)), t["off"]))):
-        colors = [MUTED if i == result.position else (ACCENT if is_rounding(delta[i]) else LEAK_COLOR) for i in range(n)]
-        fig.add_trace(go.Bar(x=x, y=list(delta), marker_color=colors, text=[fmt_delta(d) for d in delta],
-                             textposition="outside", hovertemplate="%{x}: %{y:.6g}<extra></extra>", showlegend=False))
+    for k, (delta, note, label) in enumerate(
+        (
+            (result.delta_masked, t["note_on"].format(d=fmt_delta(result.earlier_masked)), t["on"]),
+            (result.delta_unmasked, t["note_off"].format(d=fmt_delta(result.earlier_unmasked)), t["off"]),
+        )
+    ):
+        colors = [
+            MUTED if i == result.position else (ACCENT if is_rounding(delta[i]) else LEAK_COLOR) for i in range(n)
+        ]
+        fig.add_trace(
+            go.Bar(
+                x=x,
+                y=list(delta),
+                marker_color=colors,
+                text=[fmt_delta(d) for d in delta],
+                textposition="outside",
+                hovertemplate="%{x}: %{y:.6g}<extra></extra>",
+                showlegend=False,
+            )
+        )
         color = LEAK_COLOR if k else ACCENT
-        steps.append((label, [k], {"annotations": [
-            dict(x=0.01, y=1.0, xref="paper", yref="paper", text=note, showarrow=False, xanchor="left", font=dict(color=color, size=14)),
-            dict(x=x[result.position], y=float(delta[result.position]), text=t["changed"], showarrow=True, arrowhead=2, ay=-40)]}))
+        steps.append(
+            (
+                label,
+                [k],
+                {
+                    "annotations": [
+                        dict(
+                            x=0.01,
+                            y=1.0,
+                            xref="paper",
+                            yref="paper",
+                            text=note,
+                            showarrow=False,
+                            xanchor="left",
+                            font=dict(color=color, size=14),
+                        ),
+                        dict(
+                            x=x[result.position],
+                            y=float(delta[result.position]),
+                            text=t["changed"],
+                            showarrow=True,
+                            arrowhead=2,
+                            ay=-40,
+                        ),
+                    ]
+                },
+            )
+        )
     top = 1.25 * float(max(result.delta_masked.max(), result.delta_unmasked.max()))
     fig.update_yaxes(range=[0, top], title=t["delta"])
     add_control(fig, steps, kind="buttons")
@@ -103,9 +171,22 @@ def future_leak_table(words, changed, result, *, lang=None):
     t = labels("decoder_tables", lang)
     rows = []
     for i, (a, b) in enumerate(zip(words, changed)):
-        rows.append([i, f"`{a}`" if a == b else f"`{a}` → `{b}`", fmt_delta(result.delta_masked[i]), fmt_delta(result.delta_unmasked[i])])
-    rows.append([f"0–{result.position - 1}", t["earlier"], f"**{fmt_delta(result.earlier_masked)}**",
-                 f"**{fmt_delta(result.earlier_unmasked)}**"])
+        rows.append(
+            [
+                i,
+                f"`{a}`" if a == b else f"`{a}` → `{b}`",
+                fmt_delta(result.delta_masked[i]),
+                fmt_delta(result.delta_unmasked[i]),
+            ]
+        )
+    rows.append(
+        [
+            f"0–{result.position - 1}",
+            t["earlier"],
+            f"**{fmt_delta(result.earlier_masked)}**",
+            f"**{fmt_delta(result.earlier_unmasked)}**",
+        ]
+    )
     return md_table([t["pos"], t["tok"], t["on"], t["off"]], rows)
 
 
@@ -126,17 +207,34 @@ def same_size_table(rows, *, lang=None):
     Page: 07-decoder.md
     """
     t = labels("decoder_tables", lang)
-    body = [[r["name"], t["kind"][r["machine"]], r["n_layers"], r["d_model"], r["n_heads"], r["d_ff"],
-             f"{r['block_weights']:,}", t["mask"][r["mask"]], r["source"]] for r in rows]
+    body = [
+        [
+            r["name"],
+            t["kind"][r["machine"]],
+            r["n_layers"],
+            r["d_model"],
+            r["n_heads"],
+            r["d_ff"],
+            f"{r['block_weights']:,}",
+            t["mask"][r["mask"]],
+            r["source"],
+        ]
+        for r in rows
+    ]
     same = len({r["block_weights"] for r in rows}) == 1
     return md_table(t["cols_size"], body) + "\n\n" + t["same"].format(same=t["yes"] if same else t["no"])
 
 
 # ---- training under broken masks
 
-RUN_STYLE = {"causal": (LEFT_COLOR, "solid"), "no_mask": (LEAK_COLOR, "dash"), "added_0": (LEAK_COLOR, "dash"),
-             "triu_2": ("#9467bd", "dot"), "masked_fill_0": (ACCENT, "dashdot")}
-LOSS_DIGITS = 2   # losses are printed and drawn to 2 decimals: training amplifies the last bits, which differ by CPU
+RUN_STYLE = {
+    "causal": (LEFT_COLOR, "solid"),
+    "no_mask": (LEAK_COLOR, "dash"),
+    "added_0": (LEAK_COLOR, "dash"),
+    "triu_2": ("#9467bd", "dot"),
+    "masked_fill_0": (ACCENT, "dashdot"),
+}
+LOSS_DIGITS = 2  # losses are printed and drawn to 2 decimals: training amplifies the last bits, which differ by CPU
 
 
 def fmt_loss(x):
@@ -175,14 +273,33 @@ def training_curves(histories, heldout, *, lang=None):
         curve = np.round(np.asarray(histories[group[0]], dtype=float), LOSS_DIGITS)
         steps = np.arange(1, curve.size + 1)
         name = run_label(group, t)
-        fig.add_trace(go.Scatter(x=steps, y=curve, mode="lines", name=name, legendgroup=name, line=dict(color=color, dash=dash, width=2),
-                                 hovertemplate=t["hover_train"]))
-        fig.add_trace(go.Scatter(x=[curve.size], y=[round(float(heldout[group[0]]), LOSS_DIGITS)], mode="markers+text",
-                                 name=t["heldout"].format(run=name), legendgroup=name, showlegend=False,
-                                 marker=dict(color=color, size=11, symbol="diamond"), text=[fmt_loss(heldout[group[0]])],
-                                 textposition="middle right", hovertemplate=t["hover_heldout"]))
+        fig.add_trace(
+            go.Scatter(
+                x=steps,
+                y=curve,
+                mode="lines",
+                name=name,
+                legendgroup=name,
+                line=dict(color=color, dash=dash, width=2),
+                hovertemplate=t["hover_train"],
+            )
+        )
+        fig.add_trace(
+            go.Scatter(
+                x=[curve.size],
+                y=[round(float(heldout[group[0]]), LOSS_DIGITS)],
+                mode="markers+text",
+                name=t["heldout"].format(run=name),
+                legendgroup=name,
+                showlegend=False,
+                marker=dict(color=color, size=11, symbol="diamond"),
+                text=[fmt_loss(heldout[group[0]])],
+                textposition="middle right",
+                hovertemplate=t["hover_heldout"],
+            )
+        )
     fig.update_xaxes(title=t["step"])
-    fig.update_yaxes(title=t["loss"], type="log")   # the runs part at a loss of about 1 and end a factor of 10 apart
+    fig.update_yaxes(title=t["loss"], type="log")  # the runs part at a loss of about 1 and end a factor of 10 apart
     fig = styled(fig, height=440, title=t["curves_title"])
     fig.update_layout(legend=dict(orientation="h", y=-0.2), margin=dict(b=110, r=50))
     return fig
@@ -196,8 +313,15 @@ def training_runs_table(runs, scores, setup, *, lang=None):
     Page: 07-decoder.md
     """
     t, names = labels("decoder_tables", lang), labels("decoder", lang)["runs"]
-    rows = [[names[r], fmt_loss(train), f"**{fmt_loss(held)}**", f"{scores[r][0]} / {scores[r][1]} = {pct(scores[r][0] / scores[r][1], 0)}"]
-            for r, (train, held) in runs.items()]
+    rows = [
+        [
+            names[r],
+            fmt_loss(train),
+            f"**{fmt_loss(held)}**",
+            f"{scores[r][0]} / {scores[r][1]} = {pct(scores[r][0] / scores[r][1], 0)}",
+        ]
+        for r, (train, held) in runs.items()
+    ]
     setup = dict(setup, chance=fmt_loss(np.log(setup["vocab_size"])))
     return md_table(t["cols_runs"], rows) + "\n" + t["setup"].format(**setup)
 
@@ -221,8 +345,7 @@ def generations_table(prompts, written, *, lang=None):
         k = len(prompt.split())
         for group in groups:
             greedy, sampled = written[group[0]][prompt]
-            rows.append([f"`{prompt}`", run_label(group, words),
-                         " ".join(greedy[k:]), " ".join(sampled[k:])])
+            rows.append([f"`{prompt}`", run_label(group, words), " ".join(greedy[k:]), " ".join(sampled[k:])])
     return md_table(t["cols_texts"], rows)
 
 
@@ -235,7 +358,14 @@ def corpus_table(grammar, data, n_possible, n_distinct, *, lang=None):
     t = labels("decoder_tables", lang)
     rules = [[f"`{symbol}`", " &#124; ".join(" ".join(alt) for alt in alts)] for symbol, alts in grammar.items()]
     rows, n = data.tokens.shape
-    sizes = [[t["train"], data.n_sentences, len(data.words), f"{rows} × {n}"],
-             [t["heldout"], data.n_heldout_sentences, len(data.heldout_words), f"{len(data.heldout_tokens)} × {n}"]]
-    return (md_table(t["cols_grammar"], rules) + "\n" + md_table(t["cols_corpus"], sizes) + "\n"
-            + t["corpus_note"].format(v=len(data.vocab), possible=n_possible, distinct=n_distinct))
+    sizes = [
+        [t["train"], data.n_sentences, len(data.words), f"{rows} × {n}"],
+        [t["heldout"], data.n_heldout_sentences, len(data.heldout_words), f"{len(data.heldout_tokens)} × {n}"],
+    ]
+    return (
+        md_table(t["cols_grammar"], rules)
+        + "\n"
+        + md_table(t["cols_corpus"], sizes)
+        + "\n"
+        + t["corpus_note"].format(v=len(data.vocab), possible=n_possible, distinct=n_distinct)
+    )

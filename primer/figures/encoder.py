@@ -4,11 +4,11 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from primer.figures._tokens import arc_top, arc_trace, token_figure, token_trace
 from primer.figures.controls import add_control, finish
 from primer.figures.look import ACCENT, LEFT_COLOR, MUTED, RIGHT_COLOR, heatmap_traces, styled
-from primer.language import labels
-from primer.figures._tokens import arc_top, arc_trace, token_figure, token_trace
 from primer.figures.tables import md_table, pct
+from primer.language import labels
 
 
 def both_directions(words, weights, *, lang=None):
@@ -30,7 +30,9 @@ def both_directions(words, weights, *, lang=None):
     fig, steps = token_figure(words, traces)
     top = arc_top(n)
     fig.add_annotation(x=-0.55, y=top - 0.1, text=t["reads"], showarrow=False, xanchor="left", font=dict(color=ACCENT))
-    fig.add_annotation(x=-0.55, y=-top + 0.1, text=t["read_by"], showarrow=False, xanchor="left", font=dict(color=LEFT_COLOR))
+    fig.add_annotation(
+        x=-0.55, y=-top + 0.1, text=t["read_by"], showarrow=False, xanchor="left", font=dict(color=LEFT_COLOR)
+    )
     add_control(fig, steps, kind="slider", prefix=t["token"], active=2 if n > 2 else 0)
     return styled(fig, height=460)
 
@@ -46,17 +48,32 @@ def full_masks(ns, masks, *, lang=None):
     for n, mask in zip(ns, masks):
         mask = np.asarray(mask)
         start = len(fig.data)
-        for trace in heatmap_traces(mask.astype(float), mask, x=list(range(n)), y=list(range(n)), fmt="✓",
-                                    colorscale=[[0, "#6baed6"], [1, "#6baed6"]], zmin=0, zmax=1):
+        for trace in heatmap_traces(
+            mask.astype(float),
+            mask,
+            x=list(range(n)),
+            y=list(range(n)),
+            fmt="✓",
+            colorscale=[[0, "#6baed6"], [1, "#6baed6"]],
+            zmin=0,
+            zmax=1,
+        ):
             fig.add_trace(trace)
         title = t["open"].format(n=n, k=int(mask.sum()), t=mask.size)
-        steps.append((n, [start, start + 1], {"xaxis.range": [-0.5, n - 0.5], "yaxis.range": [n - 0.5, -0.5],
-                                              "title.text": title}))
+        steps.append(
+            (
+                n,
+                [start, start + 1],
+                {"xaxis.range": [-0.5, n - 0.5], "yaxis.range": [n - 0.5, -0.5], "title.text": title},
+            )
+        )
     fig.update_layout(title=dict(text="", x=0.01))
     fig.update_xaxes(title=t["k"], dtick=1, constrain="domain")
     fig.update_yaxes(title=t["q"], dtick=1, scaleanchor="x")
     active = min(4, len(ns) - 1)
-    return finish(fig, steps, kind="slider", prefix=t["n"], active=active, height=520, margin=dict(t=60), title_step=active)
+    return finish(
+        fig, steps, kind="slider", prefix=t["n"], active=active, height=520, margin=dict(t=60), title_step=active
+    )
 
 
 def mlm_walk(words, position, steps, vocab, *, top=6, lang=None):
@@ -83,17 +100,44 @@ def mlm_walk(words, position, steps, vocab, *, top=6, lang=None):
         fig.add_trace(token_trace(shown, position, filled=s["filled"], y=0.0), row=1, col=1)
         for j in s["reads"]:
             color = LEFT_COLOR if j < position else RIGHT_COLOR
-            fig.add_trace(arc_trace(min(j, position), max(j, position), 0.25, above=True, color=color, text=False), row=1, col=1)
+            fig.add_trace(
+                arc_trace(min(j, position), max(j, position), 0.25, above=True, color=color, text=False), row=1, col=1
+            )
         if s["left_probs"] is not None and s["filled"] is None:
-            fig.add_trace(go.Bar(x=cand_words, y=[s["left_probs"][k] for k in cand], name=t["left"], marker_color=MUTED,
-                                 text=[pct(s["left_probs"][k]) for k in cand], textposition="outside"), row=2, col=1)
+            fig.add_trace(
+                go.Bar(
+                    x=cand_words,
+                    y=[s["left_probs"][k] for k in cand],
+                    name=t["left"],
+                    marker_color=MUTED,
+                    text=[pct(s["left_probs"][k]) for k in cand],
+                    textposition="outside",
+                ),
+                row=2,
+                col=1,
+            )
         name = t["prior"] if s["step"] == 0 else t["both"]
-        colors = [ACCENT if (s["filled"] and vocab[k] == s["filled"]) else (LEFT_COLOR if s["step"] == 0 else RIGHT_COLOR) for k in cand]
-        fig.add_trace(go.Bar(x=cand_words, y=[s["probs"][k] for k in cand], name=name, marker_color=colors,
-                             text=[pct(s["probs"][k]) for k in cand], textposition="outside"), row=2, col=1)
+        colors = [
+            ACCENT if (s["filled"] and vocab[k] == s["filled"]) else (LEFT_COLOR if s["step"] == 0 else RIGHT_COLOR)
+            for k in cand
+        ]
+        fig.add_trace(
+            go.Bar(
+                x=cand_words,
+                y=[s["probs"][k] for k in cand],
+                name=name,
+                marker_color=colors,
+                text=[pct(s["probs"][k]) for k in cand],
+                textposition="outside",
+            ),
+            row=2,
+            col=1,
+        )
         left_words = " ".join(f"“{words[j]}”" for j in s["reads"] if j < position)
         right_words = " ".join(f"“{words[j]}”" for j in s["reads"] if j > position)
-        title = [t["step0"], t["step1"].format(l=left_words, r=right_words), t["step2"].format(w=s["filled"])][s["step"]]
+        title = [t["step0"], t["step1"].format(l=left_words, r=right_words), t["step2"].format(w=s["filled"])][
+            s["step"]
+        ]
         specs.append((t["step"].format(s=s["step"]), list(range(start, len(fig.data))), {"title.text": title}))
     fig.update_xaxes(visible=False, range=[-0.6, n - 0.4], row=1, col=1)
     fig.update_yaxes(visible=False, range=[-0.5, arc_top(n, pad=0.2)], row=1, col=1)

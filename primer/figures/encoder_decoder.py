@@ -6,8 +6,8 @@ from plotly.subplots import make_subplots
 
 from primer.figures.controls import finish
 from primer.figures.look import ACCENT, LEFT_COLOR, RIGHT_COLOR, heatmap_traces, styled, tick_labels
-from primer.language import labels
 from primer.figures.tables import md_table
+from primer.language import labels
 
 CROSS_COLOR = "#9467bd"
 REGION_COLORS = {1: LEFT_COLOR, 2: CROSS_COLOR, 3: RIGHT_COLOR, 4: "#8c564b"}  # primer.encoder_decoder region codes
@@ -15,10 +15,16 @@ REGION_COLORS = {1: LEFT_COLOR, 2: CROSS_COLOR, 3: RIGHT_COLOR, 4: "#8c564b"}  #
 
 def _stack_boxes(n_layers, layer, x, color):
     """Return a scatter of square markers, one per layer, bottom to top; the chosen layer in ACCENT."""
-    return go.Scatter(x=[x] * n_layers, y=list(range(1, n_layers + 1)), mode="markers+text",
-                      text=[str(i) for i in range(1, n_layers + 1)], textfont=dict(color="white"),
-                      marker=dict(symbol="square", size=26, color=[ACCENT if i == layer else color for i in range(n_layers)]),
-                      hoverinfo="skip", showlegend=False)
+    return go.Scatter(
+        x=[x] * n_layers,
+        y=list(range(1, n_layers + 1)),
+        mode="markers+text",
+        text=[str(i) for i in range(1, n_layers + 1)],
+        textfont=dict(color="white"),
+        marker=dict(symbol="square", size=26, color=[ACCENT if i == layer else color for i in range(n_layers)]),
+        hoverinfo="skip",
+        showlegend=False,
+    )
 
 
 def two_stacks(src, tgt, enc_w, dec_w, *, lang=None):
@@ -28,8 +34,9 @@ def two_stacks(src, tgt, enc_w, dec_w, *, lang=None):
     """
     t = labels("encoder_decoder", lang)
     n_layers = len(enc_w)
-    fig = make_subplots(rows=1, cols=3, column_widths=[0.16, 0.42, 0.42], horizontal_spacing=0.08,
-                        subplot_titles=("", "", ""))
+    fig = make_subplots(
+        rows=1, cols=3, column_widths=[0.16, 0.42, 0.42], horizontal_spacing=0.08, subplot_titles=("", "", "")
+    )
     m, n = len(src), len(tgt)
     steps = []
     zmax = max(float(np.max(enc_w)), float(np.max(dec_w)))
@@ -37,17 +44,59 @@ def two_stacks(src, tgt, enc_w, dec_w, *, lang=None):
         start = len(fig.data)
         fig.add_trace(_stack_boxes(n_layers, layer, 0, LEFT_COLOR), row=1, col=1)
         fig.add_trace(_stack_boxes(n_layers, layer, 1, RIGHT_COLOR), row=1, col=1)
-        for trace in heatmap_traces(enc_w[layer], np.ones((m, m), bool), x=tick_labels(src), y=tick_labels(src), zmin=0, zmax=zmax,
-                                    xaxis="x2", yaxis="y2"):
+        for trace in heatmap_traces(
+            enc_w[layer],
+            np.ones((m, m), bool),
+            x=tick_labels(src),
+            y=tick_labels(src),
+            zmin=0,
+            zmax=zmax,
+            xaxis="x2",
+            yaxis="y2",
+        ):
             fig.add_trace(trace)
-        for trace in heatmap_traces(dec_w[layer], np.tri(n, dtype=bool), x=tick_labels(tgt), y=tick_labels(tgt), closed_text="0",
-                                    zmin=0, zmax=zmax, xaxis="x3", yaxis="y3"):
+        for trace in heatmap_traces(
+            dec_w[layer],
+            np.tri(n, dtype=bool),
+            x=tick_labels(tgt),
+            y=tick_labels(tgt),
+            closed_text="0",
+            zmin=0,
+            zmax=zmax,
+            xaxis="x3",
+            yaxis="y3",
+        ):
             fig.add_trace(trace)
-        steps.append((layer + 1, list(range(start, len(fig.data))), {"annotations": [
-            dict(text=t["enc_self"].format(l=layer + 1), x=0.39, y=1.06, xref="paper", yref="paper", showarrow=False),
-            dict(text=t["dec_self"].format(l=layer + 1), x=0.82, y=1.06, xref="paper", yref="paper", showarrow=False),
-            dict(text=t["enc"], x=0, y=0, xref="x", yref="y", showarrow=False, font=dict(color=LEFT_COLOR)),
-            dict(text=t["dec"], x=1, y=0, xref="x", yref="y", showarrow=False, font=dict(color=RIGHT_COLOR))]}))
+        steps.append(
+            (
+                layer + 1,
+                list(range(start, len(fig.data))),
+                {
+                    "annotations": [
+                        dict(
+                            text=t["enc_self"].format(l=layer + 1),
+                            x=0.39,
+                            y=1.06,
+                            xref="paper",
+                            yref="paper",
+                            showarrow=False,
+                        ),
+                        dict(
+                            text=t["dec_self"].format(l=layer + 1),
+                            x=0.82,
+                            y=1.06,
+                            xref="paper",
+                            yref="paper",
+                            showarrow=False,
+                        ),
+                        dict(text=t["enc"], x=0, y=0, xref="x", yref="y", showarrow=False, font=dict(color=LEFT_COLOR)),
+                        dict(
+                            text=t["dec"], x=1, y=0, xref="x", yref="y", showarrow=False, font=dict(color=RIGHT_COLOR)
+                        ),
+                    ]
+                },
+            )
+        )
     fig.update_xaxes(visible=False, range=[-0.9, 1.9], row=1, col=1)
     fig.update_yaxes(visible=False, range=[-0.4, n_layers + 0.6], row=1, col=1)
     fig.update_yaxes(autorange="reversed", row=1, col=2)
@@ -71,20 +120,83 @@ def shared_memory(src, tgt, cross_w, *, lang=None):
     for layer in range(n_layers):
         start = len(fig.data)
         fig.add_trace(_stack_boxes(n_layers, layer, 1, RIGHT_COLOR), row=1, col=1)
-        fig.add_trace(go.Scatter(x=[0.0], y=[(n_layers + 1) / 2], mode="markers", hoverinfo="skip", showlegend=False,
-                                 marker=dict(symbol="square", size=60, color=LEFT_COLOR, opacity=0.85)), row=1, col=1)
-        fig.add_trace(go.Scatter(x=[0.3, 0.85], y=[(n_layers + 1) / 2, layer + 1], mode="lines+markers", showlegend=False,
-                                 hoverinfo="skip", line=dict(color=CROSS_COLOR, width=3),
-                                 marker=dict(symbol="arrow", angleref="previous", size=12, color=CROSS_COLOR)), row=1, col=1)
-        for trace in heatmap_traces(cross_w[layer], np.ones((n, m), bool), x=tick_labels(src), y=tick_labels(tgt), zmin=0, zmax=zmax,
-                                    xaxis="x2", yaxis="y2", colorscale="Purples"):
+        fig.add_trace(
+            go.Scatter(
+                x=[0.0],
+                y=[(n_layers + 1) / 2],
+                mode="markers",
+                hoverinfo="skip",
+                showlegend=False,
+                marker=dict(symbol="square", size=60, color=LEFT_COLOR, opacity=0.85),
+            ),
+            row=1,
+            col=1,
+        )
+        fig.add_trace(
+            go.Scatter(
+                x=[0.3, 0.85],
+                y=[(n_layers + 1) / 2, layer + 1],
+                mode="lines+markers",
+                showlegend=False,
+                hoverinfo="skip",
+                line=dict(color=CROSS_COLOR, width=3),
+                marker=dict(symbol="arrow", angleref="previous", size=12, color=CROSS_COLOR),
+            ),
+            row=1,
+            col=1,
+        )
+        for trace in heatmap_traces(
+            cross_w[layer],
+            np.ones((n, m), bool),
+            x=tick_labels(src),
+            y=tick_labels(tgt),
+            zmin=0,
+            zmax=zmax,
+            xaxis="x2",
+            yaxis="y2",
+            colorscale="Purples",
+        ):
             fig.add_trace(trace)
-        steps.append((layer + 1, list(range(start, len(fig.data))), {"annotations": [
-            dict(text=t["memory"], x=0, y=(n_layers + 1) / 2 - 1.5, xref="x", yref="y", showarrow=False, font=dict(color=LEFT_COLOR)),
-            dict(text=t["dec"], x=1, y=0, xref="x", yref="y", showarrow=False, font=dict(color=RIGHT_COLOR)),
-            dict(text=t["cross_w"].format(l=layer + 1), x=0.7, y=1.07, xref="paper", yref="paper", showarrow=False),
-            dict(text=t["once"], x=0, y=-0.25, xref="paper", yref="paper", showarrow=False, xanchor="left",
-                 font=dict(color=CROSS_COLOR))]}))
+        steps.append(
+            (
+                layer + 1,
+                list(range(start, len(fig.data))),
+                {
+                    "annotations": [
+                        dict(
+                            text=t["memory"],
+                            x=0,
+                            y=(n_layers + 1) / 2 - 1.5,
+                            xref="x",
+                            yref="y",
+                            showarrow=False,
+                            font=dict(color=LEFT_COLOR),
+                        ),
+                        dict(
+                            text=t["dec"], x=1, y=0, xref="x", yref="y", showarrow=False, font=dict(color=RIGHT_COLOR)
+                        ),
+                        dict(
+                            text=t["cross_w"].format(l=layer + 1),
+                            x=0.7,
+                            y=1.07,
+                            xref="paper",
+                            yref="paper",
+                            showarrow=False,
+                        ),
+                        dict(
+                            text=t["once"],
+                            x=0,
+                            y=-0.25,
+                            xref="paper",
+                            yref="paper",
+                            showarrow=False,
+                            xanchor="left",
+                            font=dict(color=CROSS_COLOR),
+                        ),
+                    ]
+                },
+            )
+        )
     fig.update_xaxes(visible=False, range=[-0.6, 1.5], row=1, col=1)
     fig.update_yaxes(visible=False, range=[-0.4, n_layers + 0.6], row=1, col=1)
     fig.update_yaxes(autorange="reversed", row=1, col=2)
@@ -99,16 +211,44 @@ def two_sublayers(src, tgt, self_w, cross_w, row, *, lang=None):
     """
     t = labels("encoder_decoder", lang)
     m, n = len(src), len(tgt)
-    fig = make_subplots(rows=1, cols=2, column_widths=[n / (n + m), m / (n + m)], horizontal_spacing=0.1,
-                        subplot_titles=(t["self_sub"], t["cross_sub"]))
-    for trace in heatmap_traces(self_w, np.tri(n, dtype=bool), x=tick_labels(tgt), y=tick_labels(tgt), closed_text="0", zmin=0,
-                                zmax=float(np.max(self_w))):
+    fig = make_subplots(
+        rows=1,
+        cols=2,
+        column_widths=[n / (n + m), m / (n + m)],
+        horizontal_spacing=0.1,
+        subplot_titles=(t["self_sub"], t["cross_sub"]),
+    )
+    for trace in heatmap_traces(
+        self_w,
+        np.tri(n, dtype=bool),
+        x=tick_labels(tgt),
+        y=tick_labels(tgt),
+        closed_text="0",
+        zmin=0,
+        zmax=float(np.max(self_w)),
+    ):
         fig.add_trace(trace, row=1, col=1)
-    for trace in heatmap_traces(cross_w, np.ones((n, m), bool), x=tick_labels(src), y=tick_labels(tgt), zmin=0,
-                                zmax=float(np.max(cross_w)), colorscale="Purples"):
+    for trace in heatmap_traces(
+        cross_w,
+        np.ones((n, m), bool),
+        x=tick_labels(src),
+        y=tick_labels(tgt),
+        zmin=0,
+        zmax=float(np.max(cross_w)),
+        colorscale="Purples",
+    ):
         fig.add_trace(trace, row=1, col=2)
     for col, width in ((1, n), (2, m)):
-        fig.add_shape(type="rect", x0=-0.5, x1=width - 0.5, y0=row - 0.5, y1=row + 0.5, line=dict(color=ACCENT, width=3), row=1, col=col)
+        fig.add_shape(
+            type="rect",
+            x0=-0.5,
+            x1=width - 0.5,
+            y0=row - 0.5,
+            y1=row + 0.5,
+            line=dict(color=ACCENT, width=3),
+            row=1,
+            col=col,
+        )
     fig.update_yaxes(autorange="reversed")
     fig.update_yaxes(showticklabels=False, col=2)
     fig.update_xaxes(tickangle=-45)
@@ -148,21 +288,45 @@ def two_layouts(two, one, *, lang=None):
     t = labels("encoder_decoder", lang)
     fig = go.Figure()
     steps = []
-    scale = [[0.0, REGION_COLORS[1]], [0.25, REGION_COLORS[1]], [0.25, REGION_COLORS[2]], [0.5, REGION_COLORS[2]],
-             [0.5, REGION_COLORS[3]], [0.75, REGION_COLORS[3]], [0.75, REGION_COLORS[4]], [1.0, REGION_COLORS[4]]]
-    for k, ((words, mask, region), name, names) in enumerate(((two, t["two"], t["legend_two"]), (one, t["one"], t["legend_one"]))):
+    scale = [
+        [0.0, REGION_COLORS[1]],
+        [0.25, REGION_COLORS[1]],
+        [0.25, REGION_COLORS[2]],
+        [0.5, REGION_COLORS[2]],
+        [0.5, REGION_COLORS[3]],
+        [0.75, REGION_COLORS[3]],
+        [0.75, REGION_COLORS[4]],
+        [1.0, REGION_COLORS[4]],
+    ]
+    for k, ((words, mask, region), name, names) in enumerate(
+        ((two, t["two"], t["legend_two"]), (one, t["one"], t["legend_one"]))
+    ):
         codes = (1, 2, 3) if k == 0 else (4, 2, 3)
         legend = "　".join(f'<span style="color:{REGION_COLORS[c]}">■</span> {label}' for c, label in zip(codes, names))
         size = len(words)
         start = len(fig.data)
-        for trace in heatmap_traces(region, mask, x=list(range(size)), y=list(range(size)), fmt="●",
-                                    zmin=0.5, zmax=4.5, colorscale=scale):
+        for trace in heatmap_traces(
+            region, mask, x=list(range(size)), y=list(range(size)), fmt="●", zmin=0.5, zmax=4.5, colorscale=scale
+        ):
             fig.add_trace(trace)
         axis = dict(tickvals=list(range(size)), ticktext=list(words), range=[-0.5, size - 0.5])
-        steps.append((name, [start, start + 1], {
-            "xaxis.tickvals": axis["tickvals"], "xaxis.ticktext": axis["ticktext"], "xaxis.range": axis["range"],
-            "yaxis.tickvals": axis["tickvals"], "yaxis.ticktext": axis["ticktext"], "yaxis.range": [size - 0.5, -0.5],
-            "annotations": [dict(text=legend, x=0, y=-0.22, xref="paper", yref="paper", xanchor="left", showarrow=False)]}))
+        steps.append(
+            (
+                name,
+                [start, start + 1],
+                {
+                    "xaxis.tickvals": axis["tickvals"],
+                    "xaxis.ticktext": axis["ticktext"],
+                    "xaxis.range": axis["range"],
+                    "yaxis.tickvals": axis["tickvals"],
+                    "yaxis.ticktext": axis["ticktext"],
+                    "yaxis.range": [size - 0.5, -0.5],
+                    "annotations": [
+                        dict(text=legend, x=0, y=-0.22, xref="paper", yref="paper", xanchor="left", showarrow=False)
+                    ],
+                },
+            )
+        )
     fig.update_xaxes(tickangle=-60, constrain="domain")
     fig.update_yaxes(scaleanchor="x")
     fig.update_layout(steps[0][2])
@@ -184,8 +348,10 @@ def layout_table(summary, *, lang=None):
     Page: 08-encoder-decoder.md
     """
     t = labels("encoder_decoder_tables", lang)
-    return md_table([t["layout"], t["side"], t["open"], t["bidir"]],
-                    [[t[name], side, cells, t["yes"] if bidir else t["no"]] for name, side, cells, bidir in summary])
+    return md_table(
+        [t["layout"], t["side"], t["open"], t["bidir"]],
+        [[t[name], side, cells, t["yes"] if bidir else t["no"]] for name, side, cells, bidir in summary],
+    )
 
 
 def anatomy_table(rows, *, lang=None):
@@ -196,5 +362,12 @@ def anatomy_table(rows, *, lang=None):
     t = labels("encoder_decoder_anatomy", lang)
     cell = lambda n: t["none"] if n is None else f"{n:,}"  # noqa: E731
     body = [[t[name][0], f"`{t[name][1]}`", cell(enc), cell(dec)] for name, enc, dec in rows]
-    body.append([f"**{t['total']}**", "", f"**{sum(e or 0 for _, e, _ in rows):,}**", f"**{sum(d or 0 for _, _, d in rows):,}**"])
+    body.append(
+        [
+            f"**{t['total']}**",
+            "",
+            f"**{sum(e or 0 for _, e, _ in rows):,}**",
+            f"**{sum(d or 0 for _, _, d in rows):,}**",
+        ]
+    )
     return md_table(t["head"], body)

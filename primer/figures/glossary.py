@@ -1,7 +1,7 @@
 """The glossary page's table, built from the term list (docs/snippets/glossary/terms.yml)."""
 
-from primer.language import page_lang
 from primer.figures.tables import md_table
+from primer.language import page_lang
 
 OTHER = {"zh": "en", "en": "zh"}
 
@@ -24,6 +24,8 @@ def glossary_table(terms, words, *, lang=None):
         n = int(t["chapter"].split("-", 1)[0])
         term = f'<span id="{t["key"]}">**{t[lang]}**</span>'
         cells = [t[OTHER[lang]], t[f"def_{lang}"]]
-        cells = [c.replace("&", "&amp;").replace("<", "&lt;").replace("|", "&#124;") for c in cells]  # a cell, not markup
+        cells = [
+            c.replace("&", "&amp;").replace("<", "&lt;").replace("|", "&#124;") for c in cells
+        ]  # a cell, not markup
         rows.append([term, *cells, f"[{w['chapter'].format(n=n)}](../{t['chapter'][:-3]}/)"])
     return md_table(w["columns"], rows)

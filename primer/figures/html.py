@@ -15,9 +15,8 @@ from primer.figures.controls import control_steps
 from primer.figures.look import TEMPLATE
 from primer.language import labels
 
-DRAWN_DIGITS = 4   # significant digits of a number that is only drawn: far below a pixel, a colour step
-HOVER_DIGITS = 6   # significant digits of a number hovered without a format (plotly shows fewer)
-
+DRAWN_DIGITS = 4  # significant digits of a number that is only drawn: far below a pixel, a colour step
+HOVER_DIGITS = 6  # significant digits of a number hovered without a format (plotly shows fewer)
 
 
 def to_html(fig, div_id, *, label=None):
@@ -33,18 +32,25 @@ def to_html(fig, div_id, *, label=None):
     name = html_escape(label or describe(fig_dict))
     table = ""
     if any(t.get("type") == "heatmap" for t in fig_dict["data"]):
-        table = (f'<details class="primer-figure-table" data-figure="{div_id}"><summary>{words["show_table"]}</summary>'
-                 f'<div class="primer-figure-table__body"></div></details>')
-    return f'<figure class="primer-figure" aria-label="{name}">' + pio.to_html(
-        fig_dict,
-        validate=False,
-        full_html=False,
-        include_plotlyjs=False,
-        div_id=div_id,
-        default_width="100%",
-        default_height=f"{fig.layout.height or 420}px",
-        config={"displaylogo": False, "responsive": True},
-    ) + table + "</figure>"
+        table = (
+            f'<details class="primer-figure-table" data-figure="{div_id}"><summary>{words["show_table"]}</summary>'
+            f'<div class="primer-figure-table__body"></div></details>'
+        )
+    return (
+        f'<figure class="primer-figure" aria-label="{name}">'
+        + pio.to_html(
+            fig_dict,
+            validate=False,
+            full_html=False,
+            include_plotlyjs=False,
+            div_id=div_id,
+            default_width="100%",
+            default_height=f"{fig.layout.height or 420}px",
+            config={"displaylogo": False, "responsive": True},
+        )
+        + table
+        + "</figure>"
+    )
 
 
 def _plain(text):
@@ -65,13 +71,16 @@ def describe(fig_dict, lang=None):
         parts = [_plain(a.get("text")) for a in layout.get("annotations", []) if a.get("text")][:6]
     if not any(parts):
         parts = list(dict.fromkeys(_plain(t.get("name")) for t in data if t.get("name")))[:6]
-        parts += [_plain(v["title"].get("text") if isinstance(v.get("title"), dict) else v.get("title"))
-                  for k, v in sorted(layout.items()) if re.fullmatch(r"[xy]axis\d*", k) and isinstance(v, dict)]
+        parts += [
+            _plain(v["title"].get("text") if isinstance(v.get("title"), dict) else v.get("title"))
+            for k, v in sorted(layout.items())
+            if re.fullmatch(r"[xy]axis\d*", k) and isinstance(v, dict)
+        ]
     parts = [p for p in parts if p]
     return kind + (words["sep"] + " · ".join(parts) if parts else "")
 
 
-_VERBATIM = {"customdata", "text", "hovertext", "ids", "meta", "name"}   # printed as they are: never rounded
+_VERBATIM = {"customdata", "text", "hovertext", "ids", "meta", "name"}  # printed as they are: never rounded
 _FORMAT = re.compile(r"%\{([a-z]+)(?::([^}]*))?\}")
 
 
@@ -81,7 +90,7 @@ def _rounder(fmt):
         return functools.partial(_significant, digits=HOVER_DIGITS)
     m = re.fullmatch(r"[,+ ]*(?:\.(\d+))?~?([a-z%]?)", fmt)
     if not m:
-        return None                               # a format we do not read: keep every digit
+        return None  # a format we do not read: keep every digit
     places, kind = m.group(1), m.group(2)
     if kind == "f" and places is not None:
         return lambda v: round(v, int(places))
@@ -91,18 +100,18 @@ def _rounder(fmt):
         return functools.partial(_significant, digits=max(int(places), 1))
     if kind == "d":
         return lambda v: float(round(v))
-    return None                                   # ',' alone prints up to 12 digits: keep them
+    return None  # ',' alone prints up to 12 digits: keep them
 
 
 def _significant(v, digits):
-    if not math.isfinite(v) or (v == int(v) and abs(v) < 1e15):   # whole numbers are short already
+    if not math.isfinite(v) or (v == int(v) and abs(v) < 1e15):  # whole numbers are short already
         return v
     return float(f"{v:.{digits}g}")
 
 
 def _round_all(obj, rnd):
     """Return obj with every float (in nested lists, dicts, numpy arrays) passed through rnd."""
-    if isinstance(obj, dict) and "bdata" in obj and "dtype" in obj:   # plotly's base64 typed array
+    if isinstance(obj, dict) and "bdata" in obj and "dtype" in obj:  # plotly's base64 typed array
         shape = [int(n) for n in str(obj.get("shape", "-1")).split(",")]
         obj = np.frombuffer(base64.b64decode(obj["bdata"]), dtype=obj["dtype"]).reshape(shape)
     if isinstance(obj, np.ndarray):
@@ -136,11 +145,11 @@ def trace_rounders(trace):
     out = {}
     for axis in ("x", "y", "z"):
         if skipped or (isinstance(template, str) and axis not in shown):
-            out[axis] = functools.partial(_significant, digits=DRAWN_DIGITS)   # drawn, never printed
+            out[axis] = functools.partial(_significant, digits=DRAWN_DIGITS)  # drawn, never printed
         elif axis in shown:
             out[axis] = _finest(shown[axis])
         else:
-            out[axis] = functools.partial(_significant, digits=HOVER_DIGITS)   # plotly's own hover label
+            out[axis] = functools.partial(_significant, digits=HOVER_DIGITS)  # plotly's own hover label
     return out
 
 
@@ -153,7 +162,7 @@ def _visibility(fig_dict):
     n = len(fig_dict["data"])
     flags = [t.get("visible", True) for t in fig_dict["data"]]
     if any(not isinstance(f, bool) for f in flags):
-        return None                               # 'legendonly' is neither shown nor hidden
+        return None  # 'legendonly' is neither shown nor hidden
     states = [flags]
     for step in control_steps(fig_dict.get("layout", {})):
         args = step["args"]
@@ -202,8 +211,10 @@ def merge_duplicate_traces(fig_dict):
         return out
 
     initial = remap([t.get("visible", True) for t in data])
-    fig_dict["data"] = [dict(data[i], visible=initial[new_index[i]]) if "visible" in data[i] or not initial[new_index[i]]
-                        else data[i] for i in keep]
+    fig_dict["data"] = [
+        dict(data[i], visible=initial[new_index[i]]) if "visible" in data[i] or not initial[new_index[i]] else data[i]
+        for i in keep
+    ]
     for step in control_steps(fig_dict.get("layout", {})):
         vis = step["args"][0].get("visible") if step["args"] and isinstance(step["args"][0], dict) else None
         if vis is not None:
@@ -219,25 +230,29 @@ def lean(fig):
     as they are; every other float gets 6 significant digits. Each heatmap must name its colorscale:
     the site template carries none.
     """
-    fig_dict = copy.deepcopy(fig) if isinstance(fig, dict) else fig.to_dict()   # to_dict copies already; arrays stay arrays
+    fig_dict = (
+        copy.deepcopy(fig) if isinstance(fig, dict) else fig.to_dict()
+    )  # to_dict copies already; arrays stay arrays
     generic = functools.partial(_significant, digits=HOVER_DIGITS)
-    keep = lambda v: v   # noqa: E731
+    keep = lambda v: v  # noqa: E731
     traces = []
     for trace in fig_dict.get("data", []):
         if trace.get("type") == "heatmap" and "colorscale" not in trace:
             raise ValueError("a heatmap trace must set colorscale: the site template carries no default one")
         rounders = trace_rounders(trace)
-        traces.append({k: v if k in _VERBATIM else _round_all(v, (rounders.get(k, generic) or keep))
-                       for k, v in trace.items()})
+        traces.append(
+            {k: v if k in _VERBATIM else _round_all(v, (rounders.get(k, generic) or keep)) for k, v in trace.items()}
+        )
     layout = dict(fig_dict.get("layout", {}), template=TEMPLATE.to_plotly_json())
     lean_layout = _round_all(layout, generic)
-    for before, after in zip(control_steps(layout), control_steps(lean_layout)):   # restyled x / y / z: as their trace
+    for before, after in zip(control_steps(layout), control_steps(lean_layout)):  # restyled x / y / z: as their trace
         args = before["args"]
         if before["method"] in ("update", "restyle") and args and isinstance(args[0], dict):
             for axis in ("x", "y", "z"):
                 if isinstance(args[0].get(axis), list) and len(args[0][axis]) == len(traces):
-                    after["args"][0][axis] = [_round_all(v, trace_rounders(t)[axis] or keep)
-                                              for v, t in zip(args[0][axis], traces)]
+                    after["args"][0][axis] = [
+                        _round_all(v, trace_rounders(t)[axis] or keep) for v, t in zip(args[0][axis], traces)
+                    ]
     out = {"data": traces, "layout": lean_layout}
     if fig_dict.get("frames"):
         out["frames"] = fig_dict["frames"]

@@ -6,8 +6,8 @@ from plotly.subplots import make_subplots
 
 from primer.figures.controls import add_control, finish
 from primer.figures.look import ACCENT, MUTED, styled
-from primer.language import labels
 from primer.figures.tables import fmt_change, md_table
+from primer.language import labels
 from primer.rounding import is_rounding
 
 
@@ -21,9 +21,14 @@ def loop_steps(steps, probs, vocab, *, top_k=6, lang=None):
     t = labels("kv_cache", lang)
     n_steps = len(steps)
     width = len(steps[-1]["input"]) + 1
-    fig = make_subplots(rows=2, cols=1, row_heights=[0.58, 0.42], vertical_spacing=0.2,
-                        subplot_titles=(t["grid"], t["bars"].format(k=top_k)))
-    titles = [a.to_plotly_json() for a in fig.layout.annotations]   # the subplot titles: every step keeps them
+    fig = make_subplots(
+        rows=2,
+        cols=1,
+        row_heights=[0.58, 0.42],
+        vertical_spacing=0.2,
+        subplot_titles=(t["grid"], t["bars"].format(k=top_k)),
+    )
+    titles = [a.to_plotly_json() for a in fig.layout.annotations]  # the subplot titles: every step keeps them
     y = [t["step"].format(s=s + 1) for s in range(n_steps)]
     x = list(range(width))
     control = []
@@ -32,22 +37,66 @@ def loop_steps(steps, probs, vocab, *, top_k=6, lang=None):
         text = [["" for _ in range(width)] for _ in range(n_steps)]
         for r in range(s + 1):
             inp = steps[r]["input"]
-            z[r, :len(inp)] = 1.0
+            z[r, : len(inp)] = 1.0
             z[r, len(inp)] = 2.0
             for j, tok in enumerate(list(inp) + [steps[r]["next"]]):
                 text[r][j] = vocab[int(tok)]
-        fig.add_trace(go.Heatmap(z=z.tolist(), x=x, y=y, text=text, texttemplate="%{text}", zmin=1, zmax=2,
-                                 colorscale=[[0, "#9ecae1"], [0.5, "#9ecae1"], [0.5, ACCENT], [1, ACCENT]],
-                                 showscale=False, xgap=2, ygap=2, hoverinfo="skip"), row=1, col=1)
+        fig.add_trace(
+            go.Heatmap(
+                z=z.tolist(),
+                x=x,
+                y=y,
+                text=text,
+                texttemplate="%{text}",
+                zmin=1,
+                zmax=2,
+                colorscale=[[0, "#9ecae1"], [0.5, "#9ecae1"], [0.5, ACCENT], [1, ACCENT]],
+                showscale=False,
+                xgap=2,
+                ygap=2,
+                hoverinfo="skip",
+            ),
+            row=1,
+            col=1,
+        )
         p = np.asarray(probs[s])
         top = np.argsort(-p)[:top_k]
-        fig.add_trace(go.Bar(x=[vocab[int(i)] for i in top], y=p[top].tolist(), text=[f"{v:.2f}" for v in p[top]],
-                             textposition="outside", marker_color=[ACCENT if i == step["next"] else MUTED for i in top],
-                             hovertemplate="%{x}: %{y:.3f}<extra></extra>"), row=2, col=1)
+        fig.add_trace(
+            go.Bar(
+                x=[vocab[int(i)] for i in top],
+                y=p[top].tolist(),
+                text=[f"{v:.2f}" for v in p[top]],
+                textposition="outside",
+                marker_color=[ACCENT if i == step["next"] else MUTED for i in top],
+                hovertemplate="%{x}: %{y:.3f}<extra></extra>",
+            ),
+            row=2,
+            col=1,
+        )
         note = t["run"].format(s=s + 1, n=len(step["input"]), w=vocab[step["next"]])
-        control.append((s + 1, [2 * s, 2 * s + 1], {"annotations": titles + [
-            dict(text=note, x=0, xref="paper", y=1.1, yref="paper", xanchor="left", yanchor="bottom", showarrow=False, align="left",
-                 font=dict(size=14, color=ACCENT))]}))
+        control.append(
+            (
+                s + 1,
+                [2 * s, 2 * s + 1],
+                {
+                    "annotations": titles
+                    + [
+                        dict(
+                            text=note,
+                            x=0,
+                            xref="paper",
+                            y=1.1,
+                            yref="paper",
+                            xanchor="left",
+                            yanchor="bottom",
+                            showarrow=False,
+                            align="left",
+                            font=dict(size=14, color=ACCENT),
+                        )
+                    ]
+                },
+            )
+        )
     fig.update_yaxes(autorange="reversed", row=1, col=1)
     fig.update_xaxes(title=t["pos"], dtick=1, row=1, col=1)
     fig.update_yaxes(range=[0, 1.15], title=t["prob"], row=2, col=1)
@@ -62,18 +111,50 @@ def work_curves(ns, without, with_cache, marks, *, lang=None):
     """
     t = labels("kv_cache", lang)
     fig = go.Figure()
-    fig.add_trace(go.Scatter(x=list(ns), y=list(without), mode="lines", name=t["without"], line=dict(color="#d62728", width=3)))
-    fig.add_trace(go.Scatter(x=list(ns), y=list(with_cache), mode="lines", name=t["with"], line=dict(color="#1f77b4", width=3)))
+    fig.add_trace(
+        go.Scatter(x=list(ns), y=list(without), mode="lines", name=t["without"], line=dict(color="#d62728", width=3))
+    )
+    fig.add_trace(
+        go.Scatter(x=list(ns), y=list(with_cache), mode="lines", name=t["with"], line=dict(color="#1f77b4", width=3))
+    )
     control = []
     for n, a, b, ratio in marks:
         start = len(fig.data)
-        fig.add_trace(go.Scatter(x=[n, n], y=[b, a], mode="lines+markers", showlegend=False,
-                                 line=dict(color=ACCENT, dash="dot"), marker=dict(size=11, color=ACCENT),
-                                 hovertemplate="%{y:,}<extra></extra>"))
+        fig.add_trace(
+            go.Scatter(
+                x=[n, n],
+                y=[b, a],
+                mode="lines+markers",
+                showlegend=False,
+                line=dict(color=ACCENT, dash="dot"),
+                marker=dict(size=11, color=ACCENT),
+                hovertemplate="%{y:,}<extra></extra>",
+            )
+        )
         note = t["mark"].format(n=f"{n:,}", a=f"{a:,}", b=f"{b:,}", r=ratio)
-        control.append((f"{n:,}", [0, 1, start], {"annotations": [
-            dict(text=note, x=0.02, xref="paper", y=0.98, yref="paper", xanchor="left", yanchor="top", align="left",
-                 showarrow=False, font=dict(size=14, color=ACCENT), bgcolor="rgba(255,255,255,0.6)")]}))
+        control.append(
+            (
+                f"{n:,}",
+                [0, 1, start],
+                {
+                    "annotations": [
+                        dict(
+                            text=note,
+                            x=0.02,
+                            xref="paper",
+                            y=0.98,
+                            yref="paper",
+                            xanchor="left",
+                            yanchor="top",
+                            align="left",
+                            showarrow=False,
+                            font=dict(size=14, color=ACCENT),
+                            bgcolor="rgba(255,255,255,0.6)",
+                        )
+                    ]
+                },
+            )
+        )
     fig.update_xaxes(type="log", title=t["n"])
     fig.update_yaxes(type="log", title=t["work"], exponentformat="power")
     fig.update_layout(legend=dict(x=0.98, xanchor="right", y=0.02, yanchor="bottom"))
@@ -115,7 +196,10 @@ def kv_dependence_table(change, *, lang=None):
     Page: 10-kv-cache.md
     """
     t = labels("kv_cache_tables", lang)
-    rows = [[t["old"][name], f"**{_e(change[name])}**" if is_rounding(change[name]) else _e(change[name])] for name in ("q", "k", "v")]
+    rows = [
+        [t["old"][name], f"**{_e(change[name])}**" if is_rounding(change[name]) else _e(change[name])]
+        for name in ("q", "k", "v")
+    ]
     return md_table([t["changed"], t["moved"]], rows)
 
 
@@ -159,6 +243,8 @@ def trained_cached_text(rows, *, lang=None):
     rows: (prompt, recomputed words, cached words, max |Δ logits| over every step). Page: 10-kv-cache.md
     """
     t = labels("kv_cache_tables", lang)
-    body = [[f"`{prompt}`", " ".join(full), " ".join(cached), t["yes"] if full == cached else t["no"], _e(diff)]
-            for prompt, full, cached, diff in rows]
+    body = [
+        [f"`{prompt}`", " ".join(full), " ".join(cached), t["yes"] if full == cached else t["no"], _e(diff)]
+        for prompt, full, cached, diff in rows
+    ]
     return md_table(t["cols_trained"], body)

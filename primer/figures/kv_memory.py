@@ -3,10 +3,10 @@
 import plotly.graph_objects as go
 
 from primer.figures.look import ACCENT, MUTED, styled
-from primer.language import labels
 from primer.figures.tables import md_table
+from primer.language import labels
 
-GIB = 1024 ** 3
+GIB = 1024**3
 
 
 def fill_chart(models, lengths, curve_x, curves, filled, fmt, *, active_model=0, active_length=None, lang=None):
@@ -23,19 +23,45 @@ def fill_chart(models, lengths, curve_x, curves, filled, fmt, *, active_model=0,
     n_len = len(lengths)
     per_model = 2 + n_len
     for m, (name, max_ctx, window) in enumerate(models):
-        fig.add_trace(go.Scatter(x=list(curve_x), y=[b / GIB for b in curves[m]], mode="lines",
-                                 line=dict(color=MUTED, dash="dash"), name=t["curve"].format(m=name),
-                                 hovertemplate="%{x:,} → %{y:.3f} GiB<extra></extra>"))
+        fig.add_trace(
+            go.Scatter(
+                x=list(curve_x),
+                y=[b / GIB for b in curves[m]],
+                mode="lines",
+                line=dict(color=MUTED, dash="dash"),
+                name=t["curve"].format(m=name),
+                hovertemplate="%{x:,} → %{y:.3f} GiB<extra></extra>",
+            )
+        )
         top = max(curves[m]) / GIB
-        fig.add_trace(go.Scatter(x=[max_ctx, max_ctx], y=[0, top], mode="lines+text", line=dict(color="#2ca02c", dash="dot"),
-                                 text=["", t["max"].format(c=f"{max_ctx:,}")], textposition="bottom right",
-                                 textfont=dict(color="#2ca02c"), name=t["max"].format(c=f"{max_ctx:,}"), hoverinfo="skip"))
+        fig.add_trace(
+            go.Scatter(
+                x=[max_ctx, max_ctx],
+                y=[0, top],
+                mode="lines+text",
+                line=dict(color="#2ca02c", dash="dot"),
+                text=["", t["max"].format(c=f"{max_ctx:,}")],
+                textposition="bottom right",
+                textfont=dict(color="#2ca02c"),
+                name=t["max"].format(c=f"{max_ctx:,}"),
+                hoverinfo="skip",
+            )
+        )
         for j, n in enumerate(lengths):
             xs = [x for x in curve_x if x < n] + [n]
             ys = [b / GIB for x, b in zip(curve_x, curves[m]) if x < n] + [filled[m][j] / GIB]
-            fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", fill="tozeroy", line=dict(color=ACCENT, width=3),
-                                     fillcolor="rgba(232,113,10,0.35)", name=t["filled"],
-                                     hovertemplate="%{x:,} → %{y:.3f} GiB<extra></extra>"))
+            fig.add_trace(
+                go.Scatter(
+                    x=xs,
+                    y=ys,
+                    mode="lines",
+                    fill="tozeroy",
+                    line=dict(color=ACCENT, width=3),
+                    fillcolor="rgba(232,113,10,0.35)",
+                    name=t["filled"],
+                    hovertemplate="%{x:,} → %{y:.3f} GiB<extra></extra>",
+                )
+            )
 
     def visible(m, j):
         shown = {m * per_model, m * per_model + 1, m * per_model + 2 + j}
@@ -46,24 +72,46 @@ def fill_chart(models, lengths, curve_x, curves, filled, fmt, *, active_model=0,
         text = t["note"].format(m=name, n=f"{lengths[j]:,}", b=fmt(filled[m][j]))
         if window is not None and lengths[j] > window:
             text += t["window"].format(w=f"{window:,}")
-        return [dict(text=text, x=0, xref="paper", y=1.01, yref="paper", xanchor="left", yanchor="bottom",
-                     showarrow=False, font=dict(size=15, color=ACCENT))]
+        return [
+            dict(
+                text=text,
+                x=0,
+                xref="paper",
+                y=1.01,
+                yref="paper",
+                xanchor="left",
+                yanchor="bottom",
+                showarrow=False,
+                font=dict(size=15, color=ACCENT),
+            )
+        ]
 
     def slider(m, active):
-        steps = [dict(label=f"{n:,}", method="update", args=[{"visible": visible(m, j)}, {"annotations": note(m, j)}])
-                 for j, n in enumerate(lengths)]
+        steps = [
+            dict(label=f"{n:,}", method="update", args=[{"visible": visible(m, j)}, {"annotations": note(m, j)}])
+            for j, n in enumerate(lengths)
+        ]
         return dict(active=active, steps=steps, currentvalue=dict(prefix=t["slider"]), pad=dict(t=50))
 
     j0 = n_len - 1 if active_length is None else active_length
-    buttons = [dict(label=name, method="update",
-                    args=[{"visible": visible(m, j0)}, {"sliders": [slider(m, j0)], "annotations": note(m, j0)}])
-               for m, (name, _, _) in enumerate(models)]
+    buttons = [
+        dict(
+            label=name,
+            method="update",
+            args=[{"visible": visible(m, j0)}, {"sliders": [slider(m, j0)], "annotations": note(m, j0)}],
+        )
+        for m, (name, _, _) in enumerate(models)
+    ]
     for trace, shown in zip(fig.data, visible(active_model, j0)):
         trace.visible = shown
-    fig.update_layout(sliders=[slider(active_model, j0)], annotations=note(active_model, j0),
-                      updatemenus=[dict(type="dropdown", active=active_model, buttons=buttons, x=0, xanchor="left",
-                                        y=1.1, yanchor="bottom")],
-                      showlegend=False)
+    fig.update_layout(
+        sliders=[slider(active_model, j0)],
+        annotations=note(active_model, j0),
+        updatemenus=[
+            dict(type="dropdown", active=active_model, buttons=buttons, x=0, xanchor="left", y=1.1, yanchor="bottom")
+        ],
+        showlegend=False,
+    )
     fig.update_xaxes(title=t["tokens"], range=[0, max(curve_x)])
     fig.update_yaxes(title=t["gib"], rangemode="tozero")
     styled(fig, height=540)
@@ -77,9 +125,14 @@ def per_token_table(cfg, bytes_per_value, per_token, fmt, *, lang=None):
     Page: 11-kv-memory.md
     """
     t = labels("kv_memory_tables", lang)
-    rows = [[t["kv"], 2], [t["layers"], cfg.n_layers], [t["kv_heads"], cfg.n_kv_heads],
-            [t["head_dim"].format(d=cfg.d_model, h=cfg.n_heads), cfg.d_head],
-            [t["bytes"], bytes_per_value], [f"**{t['per_token']}**", f"**{fmt(per_token)}** ({per_token:,} B)"]]
+    rows = [
+        [t["kv"], 2],
+        [t["layers"], cfg.n_layers],
+        [t["kv_heads"], cfg.n_kv_heads],
+        [t["head_dim"].format(d=cfg.d_model, h=cfg.n_heads), cfg.d_head],
+        [t["bytes"], bytes_per_value],
+        [f"**{t['per_token']}**", f"**{fmt(per_token)}** ({per_token:,} B)"],
+    ]
     return md_table([t["factor"], t["value"]], rows)
 
 
@@ -99,10 +152,22 @@ def models_table(rows, fmt, *, lang=None):
     Page: 11-kv-memory.md
     """
     t = labels("kv_memory_tables", lang)
-    out = [[name + (t["with_window"].format(w=f"{c.window:,}") if c.window else ""), c.n_layers, c.n_heads,
-            c.n_kv_heads, c.d_head, fmt(per), f"{c.max_len:,}", fmt(full)] for name, c, per, full in rows]
-    return md_table([t["model"], t["layers"], t["q_heads"], t["kv_heads"], t["hd"], t["per_tok"], t["max"],
-                     t["at_max"]], out)
+    out = [
+        [
+            name + (t["with_window"].format(w=f"{c.window:,}") if c.window else ""),
+            c.n_layers,
+            c.n_heads,
+            c.n_kv_heads,
+            c.d_head,
+            fmt(per),
+            f"{c.max_len:,}",
+            fmt(full),
+        ]
+        for name, c, per, full in rows
+    ]
+    return md_table(
+        [t["model"], t["layers"], t["q_heads"], t["kv_heads"], t["hd"], t["per_tok"], t["max"], t["at_max"]], out
+    )
 
 
 def savings_table(rows, fmt, *, lang=None):
@@ -113,8 +178,14 @@ def savings_table(rows, fmt, *, lang=None):
     t = labels("kv_memory_tables", lang)
     out = []
     for kind, fields, without, with_ in rows:
-        out.append([t[kind].format(**fields), fmt(without), fmt(with_), f"1/{without // with_}" if without % with_ == 0
-                    else f"{with_ / without:.2f}"])
+        out.append(
+            [
+                t[kind].format(**fields),
+                fmt(without),
+                fmt(with_),
+                f"1/{without // with_}" if without % with_ == 0 else f"{with_ / without:.2f}",
+            ]
+        )
     return md_table([t["case"], t["without"], t["with"], t["saved"]], out)
 
 
@@ -134,8 +205,10 @@ def weights_table(name, n_params, n_tokens, weight_bytes, cache_bytes, fmt, *, l
     Page: 11-kv-memory.md
     """
     t = labels("kv_memory_tables", lang)
-    batch = weight_bytes // cache_bytes + 1        # the smallest batch whose caches weigh more than the weights
-    rows = [[t["weights_row"].format(m=name, p=f"{n_params:,}"), fmt(weight_bytes)],
-            [t["cache_row"].format(m=name, n=f"{n_tokens:,}"), fmt(cache_bytes)],
-            [t["outweigh_row"].format(n=f"{n_tokens:,}"), f"{batch}"]]
+    batch = weight_bytes // cache_bytes + 1  # the smallest batch whose caches weigh more than the weights
+    rows = [
+        [t["weights_row"].format(m=name, p=f"{n_params:,}"), fmt(weight_bytes)],
+        [t["cache_row"].format(m=name, n=f"{n_tokens:,}"), fmt(cache_bytes)],
+        [t["outweigh_row"].format(n=f"{n_tokens:,}"), f"{batch}"],
+    ]
     return md_table([t["held"], t["size"]], rows)

@@ -5,27 +5,61 @@ import plotly.graph_objects as go
 
 FONT = "system-ui, -apple-system, 'Segoe UI', 'Noto Sans CJK SC', 'PingFang SC', 'Microsoft YaHei', sans-serif"
 OPEN_SCALE = "Blues"
-CLOSED_COLOR = "#9e9e9e"   # cells a mask closes: drawn, never left as a gap
-ACCENT = "#e8710a"         # the one thing a figure wants you to look at
+CLOSED_COLOR = "#9e9e9e"  # cells a mask closes: drawn, never left as a gap
+ACCENT = "#e8710a"  # the one thing a figure wants you to look at
 MUTED = "#90a4ae"
-LEFT_COLOR = "#1f77b4"     # what a token reads on its left (and the encoder)
-RIGHT_COLOR = "#009e73"    # what it reads on its right (and the decoder); Okabe-Ito green: apart from ACCENT for protanopes
+LEFT_COLOR = "#1f77b4"  # what a token reads on its left (and the encoder)
+RIGHT_COLOR = (
+    "#009e73"  # what it reads on its right (and the decoder); Okabe-Ito green: apart from ACCENT for protanopes
+)
 NEG_INF = "−∞"
 # What the figures take from plotly's default template, and nothing else: its 3-D, map, polar and
 # table defaults cost about 7 KB in every figure. Each heatmap names its own colorscale.
 _INK = "#2a3f5f"
-_AXIS = dict(gridcolor="white", linecolor="white", ticks="", title=dict(standoff=15), zerolinecolor="white",
-             automargin=True, zerolinewidth=2)
+_AXIS = dict(
+    gridcolor="white",
+    linecolor="white",
+    ticks="",
+    title=dict(standoff=15),
+    zerolinecolor="white",
+    automargin=True,
+    zerolinewidth=2,
+)
 TEMPLATE = go.layout.Template(
-    layout=dict(autotypenumbers="strict", font=dict(color=_INK), hovermode="closest", hoverlabel=dict(align="left"),
-                colorway=["#636efa", "#EF553B", "#00cc96", "#ab63fa", "#FFA15A", "#19d3f3", "#FF6692", "#B6E880",
-                          "#FF97FF", "#FECB52"],
-                xaxis=_AXIS, yaxis=_AXIS, coloraxis=dict(colorbar=dict(outlinewidth=0, ticks="")),
-                shapedefaults=dict(line=dict(color=_INK)), title=dict(x=0.05),
-                annotationdefaults=dict(arrowcolor=_INK, arrowhead=0, arrowwidth=1)),
-    data=dict(heatmap=[go.Heatmap(colorbar=dict(outlinewidth=0, ticks=""))],
-              bar=[go.Bar(error_x=dict(color=_INK), error_y=dict(color=_INK),
-                          marker=dict(line=dict(color="#E5ECF6", width=0.5)))]))
+    layout=dict(
+        autotypenumbers="strict",
+        font=dict(color=_INK),
+        hovermode="closest",
+        hoverlabel=dict(align="left"),
+        colorway=[
+            "#636efa",
+            "#EF553B",
+            "#00cc96",
+            "#ab63fa",
+            "#FFA15A",
+            "#19d3f3",
+            "#FF6692",
+            "#B6E880",
+            "#FF97FF",
+            "#FECB52",
+        ],
+        xaxis=_AXIS,
+        yaxis=_AXIS,
+        coloraxis=dict(colorbar=dict(outlinewidth=0, ticks="")),
+        shapedefaults=dict(line=dict(color=_INK)),
+        title=dict(x=0.05),
+        annotationdefaults=dict(arrowcolor=_INK, arrowhead=0, arrowwidth=1),
+    ),
+    data=dict(
+        heatmap=[go.Heatmap(colorbar=dict(outlinewidth=0, ticks=""))],
+        bar=[
+            go.Bar(
+                error_x=dict(color=_INK), error_y=dict(color=_INK), marker=dict(line=dict(color="#E5ECF6", width=0.5))
+            )
+        ],
+    ),
+)
+
 
 def tick_labels(words):
     """Return unique axis labels 'i word' (a repeated word such as 'the' would merge on a category axis)."""
@@ -47,8 +81,22 @@ def styled(fig, *, height=420, title=None):
     return fig
 
 
-def heatmap_traces(values, mask, *, x, y, fmt="{:.2f}", closed_text=NEG_INF, zmin=None, zmax=None,
-                   colorscale=OPEN_SCALE, showscale=False, visible=True, xaxis="x", yaxis="y"):
+def heatmap_traces(
+    values,
+    mask,
+    *,
+    x,
+    y,
+    fmt="{:.2f}",
+    closed_text=NEG_INF,
+    zmin=None,
+    zmax=None,
+    colorscale=OPEN_SCALE,
+    showscale=False,
+    visible=True,
+    xaxis="x",
+    yaxis="y",
+):
     """Return two heatmap traces: open cells coloured by value, closed cells grey with a label.
 
     plotly writes -inf as null and leaves a gap, so closed cells are drawn by a second trace.
@@ -61,9 +109,24 @@ def heatmap_traces(values, mask, *, x, y, fmt="{:.2f}", closed_text=NEG_INF, zmi
     closed_txt = [["" if m else closed_text for m in rm] for rm in mask]
     common = dict(x=list(x), y=list(y), xgap=2, ygap=2, visible=visible, xaxis=xaxis, yaxis=yaxis)
     return [
-        go.Heatmap(z=open_z.tolist(), text=open_text, texttemplate="%{text}", colorscale=colorscale,
-                   zmin=zmin, zmax=zmax, showscale=showscale, hovertemplate="%{y} → %{x}: %{text}<extra></extra>", **common),
-        go.Heatmap(z=closed_z.tolist(), text=closed_txt, texttemplate="%{text}",
-                   colorscale=[[0, CLOSED_COLOR], [1, CLOSED_COLOR]], showscale=False,
-                   hovertemplate="%{y} → %{x}: " + closed_text + "<extra></extra>", **common),
+        go.Heatmap(
+            z=open_z.tolist(),
+            text=open_text,
+            texttemplate="%{text}",
+            colorscale=colorscale,
+            zmin=zmin,
+            zmax=zmax,
+            showscale=showscale,
+            hovertemplate="%{y} → %{x}: %{text}<extra></extra>",
+            **common,
+        ),
+        go.Heatmap(
+            z=closed_z.tolist(),
+            text=closed_txt,
+            texttemplate="%{text}",
+            colorscale=[[0, CLOSED_COLOR], [1, CLOSED_COLOR]],
+            showscale=False,
+            hovertemplate="%{y} → %{x}: " + closed_text + "<extra></extra>",
+            **common,
+        ),
     ]

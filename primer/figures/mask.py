@@ -6,8 +6,8 @@ from plotly.subplots import make_subplots
 
 from primer.figures.controls import add_control
 from primer.figures.look import ACCENT, CLOSED_COLOR, MUTED, NEG_INF, heatmap_traces, styled
-from primer.language import labels
 from primer.figures.tables import md_table, pct
+from primer.language import labels
 
 
 def _ticks(n, word):
@@ -22,11 +22,16 @@ def scores_mask_softmax(scores, mask, weights, *, lang=None):
     t = labels("mask", lang)
     n_q, n_k = np.shape(scores)
     x, y = _ticks(n_k, t["k"]), _ticks(n_q, t["q"])
-    fig = make_subplots(rows=1, cols=3, subplot_titles=(t["scores"], t["mask"], "= " + t["weights"]),
-                        horizontal_spacing=0.06)
-    for trace in heatmap_traces(scores, np.ones_like(mask), x=x, y=y, fmt="{:.1f}", colorscale="Greys", zmin=-1, zmax=6):
+    fig = make_subplots(
+        rows=1, cols=3, subplot_titles=(t["scores"], t["mask"], "= " + t["weights"]), horizontal_spacing=0.06
+    )
+    for trace in heatmap_traces(
+        scores, np.ones_like(mask), x=x, y=y, fmt="{:.1f}", colorscale="Greys", zmin=-1, zmax=6
+    ):
         fig.add_trace(trace, row=1, col=1)
-    for trace in heatmap_traces(np.zeros(np.shape(mask)), mask, x=x, y=y, fmt="{:.0f}", colorscale=[[0, "#ffffff"], [1, "#ffffff"]]):
+    for trace in heatmap_traces(
+        np.zeros(np.shape(mask)), mask, x=x, y=y, fmt="{:.0f}", colorscale=[[0, "#ffffff"], [1, "#ffffff"]]
+    ):
         fig.add_trace(trace, row=1, col=2)
     for trace in heatmap_traces(weights, mask, x=x, y=y, fmt="{:.2f}", closed_text="0", zmin=0, zmax=1):
         fig.add_trace(trace, row=1, col=3)
@@ -49,8 +54,17 @@ def row_walk(weights, mask, *, lang=None):
     for i in range(n_q):
         colors = [ACCENT if mask[i][j] else CLOSED_COLOR for j in range(n_k)]
         text = [f"{weights[i][j]:.2f}" if mask[i][j] else f"0 ({t['masked']})" for j in range(n_k)]
-        fig.add_trace(go.Bar(x=x, y=list(weights[i]), marker_color=colors, text=text, textposition="outside",
-                             name=f"{t['row']}{i}", hovertemplate="%{x}: %{y:.4f}<extra></extra>"))
+        fig.add_trace(
+            go.Bar(
+                x=x,
+                y=list(weights[i]),
+                marker_color=colors,
+                text=text,
+                textposition="outside",
+                name=f"{t['row']}{i}",
+                hovertemplate="%{x}: %{y:.4f}<extra></extra>",
+            )
+        )
         steps.append((i, [i], None))
     fig.update_yaxes(range=[0, 1.15], title=t["weight"])
     fig.update_layout(showlegend=False)
@@ -69,16 +83,41 @@ def fill_rule(correct, buggy, open_row, *, leak_key, lang=None):
     fig = go.Figure()
     for weights, leak_color in ((correct, CLOSED_COLOR), (buggy, "#d62728")):
         colors = [ACCENT if open_row[j] else leak_color for j in range(n_k)]
-        fig.add_trace(go.Bar(x=x, y=list(weights), marker_color=colors, text=[pct(w) for w in weights],
-                             textposition="outside", hovertemplate="%{x}: %{y:.4f}<extra></extra>"))
+        fig.add_trace(
+            go.Bar(
+                x=x,
+                y=list(weights),
+                marker_color=colors,
+                text=[pct(w) for w in weights],
+                textposition="outside",
+                hovertemplate="%{x}: %{y:.4f}<extra></extra>",
+            )
+        )
     fig.update_yaxes(range=[0, 0.85], title=t["weight"], tickformat=".0%")
     fig.update_layout(showlegend=False)
     note = t["leak"].format(k=leak_key, p=pct(buggy[leak_key]))
-    add_control(fig, [
-        (t["rule_inf"], [0], {"annotations": []}),
-        (t["rule_zero"], [1], {"annotations": [dict(x=x[leak_key], y=buggy[leak_key] + 0.1, text=note,
-                                                    showarrow=False, font=dict(color="#d62728"))]}),
-    ], kind="buttons")
+    add_control(
+        fig,
+        [
+            (t["rule_inf"], [0], {"annotations": []}),
+            (
+                t["rule_zero"],
+                [1],
+                {
+                    "annotations": [
+                        dict(
+                            x=x[leak_key],
+                            y=buggy[leak_key] + 0.1,
+                            text=note,
+                            showarrow=False,
+                            font=dict(color="#d62728"),
+                        )
+                    ]
+                },
+            ),
+        ],
+        kind="buttons",
+    )
     return styled(fig, height=400)
 
 
@@ -104,9 +143,28 @@ def sliding_window(scores, windows, weights_by_window, refusals, *, lang=None):
             for trace in heatmap_traces(np.zeros((n, n)), np.zeros((n, n), bool), x=x, y=y, closed_text=NEG_INF):
                 fig.add_trace(trace)
             msg = t["refused"] + refusals[w]
-            steps.append((w, [start, start + 1], {"annotations": [dict(
-                x=0.5, y=0.5, xref="paper", yref="paper", text=msg, showarrow=False, bgcolor="#fff3e0",
-                bordercolor="#d62728", font=dict(color="#b71c1c", size=13), width=460)]}))
+            steps.append(
+                (
+                    w,
+                    [start, start + 1],
+                    {
+                        "annotations": [
+                            dict(
+                                x=0.5,
+                                y=0.5,
+                                xref="paper",
+                                yref="paper",
+                                text=msg,
+                                showarrow=False,
+                                bgcolor="#fff3e0",
+                                bordercolor="#d62728",
+                                font=dict(color="#b71c1c", size=13),
+                                width=460,
+                            )
+                        ]
+                    },
+                )
+            )
     fig.update_yaxes(autorange="reversed")
     add_control(fig, steps, kind="slider", prefix=t["window"], active=0)
     fig.update_xaxes(color=MUTED)
@@ -122,10 +180,18 @@ def padding_masks(batch, cases, *, lang=None):
     t = labels("mask", lang)
     n = np.shape(cases[0][2])[-1]
     b = len(batch)
-    colors = [[0, CLOSED_COLOR], [0.33, CLOSED_COLOR], [0.34, ACCENT], [0.66, ACCENT], [0.67, "#7b9fd4"],
-              [0.99, "#7b9fd4"], [1, "#d62728"]]
-    fig = make_subplots(rows=1, cols=b, subplot_titles=[f"{t['sentence']} {s}" for s in range(b)],
-                        horizontal_spacing=0.05)
+    colors = [
+        [0, CLOSED_COLOR],
+        [0.33, CLOSED_COLOR],
+        [0.34, ACCENT],
+        [0.66, ACCENT],
+        [0.67, "#7b9fd4"],
+        [0.99, "#7b9fd4"],
+        [1, "#d62728"],
+    ]
+    fig = make_subplots(
+        rows=1, cols=b, subplot_titles=[f"{t['sentence']} {s}" for s in range(b)], horizontal_spacing=0.05
+    )
     steps = []
     for causal, side, masks, real, empty in cases:
         shown = []
@@ -147,9 +213,25 @@ def padding_masks(batch, cases, *, lang=None):
                     else:
                         zr.append(2), tr.append("○"), hr.append(t["self"])
                 z.append(zr), text.append(tr), hover.append(hr)
-            fig.add_trace(go.Heatmap(z=z, x=ticks, y=ticks, text=text, texttemplate="%{text}", customdata=hover,
-                                     colorscale=colors, zmin=0, zmax=3, showscale=False, xgap=2, ygap=2,
-                                     hovertemplate="%{y} → %{x}: %{customdata}<extra></extra>"), row=1, col=s + 1)
+            fig.add_trace(
+                go.Heatmap(
+                    z=z,
+                    x=ticks,
+                    y=ticks,
+                    text=text,
+                    texttemplate="%{text}",
+                    customdata=hover,
+                    colorscale=colors,
+                    zmin=0,
+                    zmax=3,
+                    showscale=False,
+                    xgap=2,
+                    ygap=2,
+                    hovertemplate="%{y} → %{x}: %{customdata}<extra></extra>",
+                ),
+                row=1,
+                col=s + 1,
+            )
             shown.append(len(fig.data) - 1)
         label = t["state"].format(m=t["causal" if causal else "full"], s=t[side])
         steps.append((label, shown, None))

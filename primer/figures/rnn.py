@@ -5,8 +5,8 @@ import plotly.graph_objects as go
 
 from primer.figures.controls import add_control
 from primer.figures.look import ACCENT, MUTED, styled
-from primer.language import labels
 from primer.figures.tables import FD_AGREE, fmt_below, md_table
+from primer.language import labels
 
 
 def positions_table(text, marks, *, lang=None):
@@ -27,8 +27,10 @@ def distance_table(rows, *, lang=None):
     Page: 01-rnn.md
     """
     t = labels("rnn", lang)
-    return md_table([t["from"], t["pos"], t["to"], t["pos"], t["dist"]],
-                    [[head, p, tail, q, f"**{distance}**"] for head, p, tail, q, distance in rows])
+    return md_table(
+        [t["from"], t["pos"], t["to"], t["pos"], t["dist"]],
+        [[head, p, tail, q, f"**{distance}**"] for head, p, tail, q, distance in rows],
+    )
 
 
 def _radius_label(t, r):
@@ -56,10 +58,19 @@ def gradient_curves(norms, steps, radii, *, active_steps, active_radius, lang=No
         for act in acts:
             y = np.asarray(norms[act][r][s0])[::-1]
             index[(r, act)] = len(fig.data)
-            fig.add_trace(go.Scatter(
-                x=list(range(len(y))), y=y.tolist(), mode="lines+markers", name=t[act],
-                line=dict(color=ACCENT if act == "tanh" else MUTED, dash="solid" if act == "tanh" else "dash", width=2.5),
-                marker=dict(size=4), hovertemplate="T − k = %{x}: %{y:.3g}<extra>" + t[act] + "</extra>"))
+            fig.add_trace(
+                go.Scatter(
+                    x=list(range(len(y))),
+                    y=y.tolist(),
+                    mode="lines+markers",
+                    name=t[act],
+                    line=dict(
+                        color=ACCENT if act == "tanh" else MUTED, dash="solid" if act == "tanh" else "dash", width=2.5
+                    ),
+                    marker=dict(size=4),
+                    hovertemplate="T − k = %{x}: %{y:.3g}<extra>" + t[act] + "</extra>",
+                )
+            )
     buttons = [(_radius_label(t, radius), [index[(r, a)] for a in acts], None) for r, radius in enumerate(radii)]
     add_control(fig, buttons, kind="buttons", active=list(radii).index(active_radius))
     order = [index[(r, a)] for r in range(len(radii)) for a in acts]
@@ -68,7 +79,9 @@ def gradient_curves(norms, steps, radii, *, active_steps, active_radius, lang=No
         xs = [list(range(n)) for _ in order]
         ys = [np.asarray(norms[a][r][s])[::-1].tolist() for r in range(len(radii)) for a in acts]
         slider_steps.append(dict(label=str(n), method="restyle", args=[{"x": xs, "y": ys}, order]))
-    fig.update_layout(sliders=[dict(active=s0, steps=slider_steps, currentvalue=dict(prefix=t["steps"]), pad=dict(t=50))])
+    fig.update_layout(
+        sliders=[dict(active=s0, steps=slider_steps, currentvalue=dict(prefix=t["steps"]), pad=dict(t=50))]
+    )
     every = np.concatenate([np.asarray(v, dtype=float) for a in acts for row in norms[a] for v in row])
     every = every[every > 0]
     lo, hi = np.floor(np.log10(every.min())), np.ceil(np.log10(every.max()))
@@ -134,6 +147,8 @@ def error_example_table(y_hat, target, error, *, lang=None):
     """
     t = labels("rnn", lang)
     head = [t["step"]] + [t["class"].format(j=j) for j in range(len(y_hat))]
-    rows = [[t[key]] + [f"{v:+.2f}" if key == "err" else f"{v:.2f}" for v in values]
-            for key, values in (("y_hat", y_hat), ("y_true", target), ("err", error))]
+    rows = [
+        [t[key]] + [f"{v:+.2f}" if key == "err" else f"{v:.2f}" for v in values]
+        for key, values in (("y_hat", y_hat), ("y_true", target), ("err", error))
+    ]
     return md_table(head, rows)

@@ -6,8 +6,8 @@ from plotly.subplots import make_subplots
 
 from primer.figures.controls import add_control, finish
 from primer.figures.look import ACCENT, CLOSED_COLOR, MUTED, heatmap_traces, styled
-from primer.language import labels
 from primer.figures.tables import md_table, pct, ranges, visible_char
+from primer.language import labels
 
 
 def temperature(temperatures, probs, freqs, entropies, *, n_draws, active=0, lang=None):
@@ -19,11 +19,26 @@ def temperature(temperatures, probs, freqs, entropies, *, n_draws, active=0, lan
     """
     t, x, fig, steps = _word_figure(lang)
     for k, temp in enumerate(temperatures):
-        fig.add_trace(go.Bar(x=x, y=list(probs[k]), marker_color=ACCENT, name=t["prob"],
-                             hovertemplate="%{x}: %{y:.4f}<extra></extra>"))
+        fig.add_trace(
+            go.Bar(
+                x=x,
+                y=list(probs[k]),
+                marker_color=ACCENT,
+                name=t["prob"],
+                hovertemplate="%{x}: %{y:.4f}<extra></extra>",
+            )
+        )
         fig.add_trace(_frequency_dots(x, freqs[k], t["freq"].format(n=f"{n_draws:,}")))
-        fig.add_trace(go.Scatter(x=x, y=[max(p, f) + 0.06 for p, f in zip(probs[k], freqs[k])], mode="text",
-                                 text=[pct(p) for p in probs[k]], showlegend=False, hoverinfo="skip"))
+        fig.add_trace(
+            go.Scatter(
+                x=x,
+                y=[max(p, f) + 0.06 for p, f in zip(probs[k], freqs[k])],
+                mode="text",
+                text=[pct(p) for p in probs[k]],
+                showlegend=False,
+                hoverinfo="skip",
+            )
+        )
         label = t["greedy"] if temp == 0 else f"{temp:g}"
         title = f"{t['temp']}{label} · {t['entropy'].format(h=entropies[k])}"
         steps.append((label, [3 * k, 3 * k + 1, 3 * k + 2], {"title.text": title}))
@@ -53,8 +68,13 @@ def _axis(axis, ticks, title, *, reverse=False, n=None):
     """Return the relayout of one axis for a step, key by key: a whole axis object would replace the axis, and drop
     what the figure set on it (its colour, the page theme's grid colours)."""
     n = len(ticks) if n is None else n
-    return {f"{axis}.tickvals": list(range(len(ticks))), f"{axis}.ticktext": list(ticks), f"{axis}.title.text": title,
-            f"{axis}.range": [n - 0.5, -0.5] if reverse else [-0.5, n - 0.5], f"{axis}.autorange": False}
+    return {
+        f"{axis}.tickvals": list(range(len(ticks))),
+        f"{axis}.ticktext": list(ticks),
+        f"{axis}.title.text": title,
+        f"{axis}.range": [n - 0.5, -0.5] if reverse else [-0.5, n - 0.5],
+        f"{axis}.autorange": False,
+    }
 
 
 def pipeline_stages(stages, probs, vocab, *, temperature, lang=None):
@@ -82,35 +102,84 @@ def pipeline_stages(stages, probs, vocab, *, temperature, lang=None):
         return {"title.text": f"{t['stages'][k]} · {'×'.join(map(str, shape))}" + (f" · {extra}" if extra else "")}
 
     # 1 tokenize: one row of ids
-    add(ids[None, :].astype(float), np.ones((1, ids.size), bool),
-        {**title(0, ids.shape, t["ids"]), **_axis("xaxis", chars, t["pos"]), **_axis("yaxis", [""], "", reverse=True), "shapes": []},
-        fmt="{:.0f}", colorscale="Blues", zmin=-10, zmax=len(vocab))
+    add(
+        ids[None, :].astype(float),
+        np.ones((1, ids.size), bool),
+        {
+            **title(0, ids.shape, t["ids"]),
+            **_axis("xaxis", chars, t["pos"]),
+            **_axis("yaxis", [""], "", reverse=True),
+            "shapes": [],
+        },
+        fmt="{:.0f}",
+        colorscale="Blues",
+        zmin=-10,
+        zmax=len(vocab),
+    )
     # 2-4 arrays of width d
     for k, name in ((1, "embed"), (2, "blocks"), (3, "final_norm")):
         a = arr[name]
         lim = float(np.abs(a).max())
-        add(a, np.ones(a.shape, bool),
-            {**title(k, a.shape), **_axis("xaxis", [str(j) for j in range(a.shape[1])], t["dim"]),
-             **_axis("yaxis", pos, t["pos"], reverse=True), "shapes": []},
-            fmt="{:.1f}", colorscale="RdBu", zmin=-lim, zmax=lim)
+        add(
+            a,
+            np.ones(a.shape, bool),
+            {
+                **title(k, a.shape),
+                **_axis("xaxis", [str(j) for j in range(a.shape[1])], t["dim"]),
+                **_axis("yaxis", pos, t["pos"], reverse=True),
+                "shapes": [],
+            },
+            fmt="{:.1f}",
+            colorscale="RdBu",
+            zmin=-lim,
+            zmax=lim,
+        )
     # 5 logits: one row per position, the last row is the one that is sampled
     a = arr["logits"]
     lim = float(np.abs(a).max())
-    last = dict(type="rect", x0=-0.5, x1=a.shape[1] - 0.5, y0=a.shape[0] - 1.5, y1=a.shape[0] - 0.5,
-                line=dict(color=ACCENT, width=3))
-    add(a, np.ones(a.shape, bool),
-        {**title(4, a.shape), **_axis("xaxis", [visible_char(c) for c in vocab], t["vocab"]),
-         **_axis("yaxis", pos, t["pos"], reverse=True), "shapes": [last]},
-        fmt="", colorscale="RdBu", zmin=-lim, zmax=lim)
+    last = dict(
+        type="rect",
+        x0=-0.5,
+        x1=a.shape[1] - 0.5,
+        y0=a.shape[0] - 1.5,
+        y1=a.shape[0] - 0.5,
+        line=dict(color=ACCENT, width=3),
+    )
+    add(
+        a,
+        np.ones(a.shape, bool),
+        {
+            **title(4, a.shape),
+            **_axis("xaxis", [visible_char(c) for c in vocab], t["vocab"]),
+            **_axis("yaxis", pos, t["pos"], reverse=True),
+            "shapes": [last],
+        },
+        fmt="",
+        colorscale="RdBu",
+        zmin=-lim,
+        zmax=lim,
+    )
     # 6 sample: the last row's distribution and the id drawn from it
     pick = int(arr["sample"][0])
     box = dict(type="rect", x0=pick - 0.5, x1=pick + 0.5, y0=-0.5, y1=0.5, line=dict(color=ACCENT, width=3))
     p = np.asarray(probs)[None, :]
-    p_text = [[f"{v:.2f}"[1:] if v >= 0.005 else "" for v in p[0]]]   # '.40'; near-zero cells left blank
-    add(p, np.ones(p.shape, bool),
-        {**title(5, arr["sample"].shape, t["prob"].format(t=temperature, c=f"'{visible_char(vocab[pick])}' = {pick}")),
-         **_axis("xaxis", [visible_char(c) for c in vocab], t["vocab"]), **_axis("yaxis", [""], "", reverse=True), "shapes": [box]},
-        fmt="{:.2f}", colorscale="Blues", zmin=0, zmax=1)
+    p_text = [[f"{v:.2f}"[1:] if v >= 0.005 else "" for v in p[0]]]  # '.40'; near-zero cells left blank
+    add(
+        p,
+        np.ones(p.shape, bool),
+        {
+            **title(
+                5, arr["sample"].shape, t["prob"].format(t=temperature, c=f"'{visible_char(vocab[pick])}' = {pick}")
+            ),
+            **_axis("xaxis", [visible_char(c) for c in vocab], t["vocab"]),
+            **_axis("yaxis", [""], "", reverse=True),
+            "shapes": [box],
+        },
+        fmt="{:.2f}",
+        colorscale="Blues",
+        zmin=0,
+        zmax=1,
+    )
     fig.data[-2].text = p_text
     # 7 loop: the sequence before each step; -1 is not written yet
     g = arr["loop"]
@@ -120,16 +189,48 @@ def pipeline_stages(stages, probs, vocab, *, temperature, lang=None):
         kind[k, n0 + k - 1] = 3.0
     text = [[visible_char(vocab[v]) if v >= 0 else "" for v in row] for row in g]
     start = len(fig.data)
-    fig.add_trace(go.Heatmap(z=np.where(g < 0, np.nan, kind).tolist(), text=text, texttemplate="%{text}",
-                             x=list(range(g.shape[1])), y=list(range(g.shape[0])), xgap=2, ygap=2, showscale=False,
-                             zmin=1, zmax=3, colorscale=[[0, "#cfe2f3"], [0.5, "#9fc5e8"], [1, ACCENT]],
-                             hovertemplate="%{y}, %{x}: %{text}<extra></extra>"))
-    fig.add_trace(go.Heatmap(z=np.where(g < 0, 1.0, np.nan).tolist(), x=list(range(g.shape[1])), y=list(range(g.shape[0])),
-                             text=np.where(g < 0, "–", "").tolist(), texttemplate="%{text}",   # not written yet: a mark, not only grey
-                             xgap=2, ygap=2, showscale=False, colorscale=[[0, CLOSED_COLOR], [1, CLOSED_COLOR]], hoverinfo="skip"))
-    steps.append((7, [start, start + 1],
-                  {**title(6, g.shape, t["loop"]), **_axis("xaxis", [str(j) for j in range(g.shape[1])], t["pos"]),
-                   **_axis("yaxis", [str(k) for k in range(g.shape[0])], t["step"], reverse=True), "shapes": []}))
+    fig.add_trace(
+        go.Heatmap(
+            z=np.where(g < 0, np.nan, kind).tolist(),
+            text=text,
+            texttemplate="%{text}",
+            x=list(range(g.shape[1])),
+            y=list(range(g.shape[0])),
+            xgap=2,
+            ygap=2,
+            showscale=False,
+            zmin=1,
+            zmax=3,
+            colorscale=[[0, "#cfe2f3"], [0.5, "#9fc5e8"], [1, ACCENT]],
+            hovertemplate="%{y}, %{x}: %{text}<extra></extra>",
+        )
+    )
+    fig.add_trace(
+        go.Heatmap(
+            z=np.where(g < 0, 1.0, np.nan).tolist(),
+            x=list(range(g.shape[1])),
+            y=list(range(g.shape[0])),
+            text=np.where(g < 0, "–", "").tolist(),
+            texttemplate="%{text}",  # not written yet: a mark, not only grey
+            xgap=2,
+            ygap=2,
+            showscale=False,
+            colorscale=[[0, CLOSED_COLOR], [1, CLOSED_COLOR]],
+            hoverinfo="skip",
+        )
+    )
+    steps.append(
+        (
+            7,
+            [start, start + 1],
+            {
+                **title(6, g.shape, t["loop"]),
+                **_axis("xaxis", [str(j) for j in range(g.shape[1])], t["pos"]),
+                **_axis("yaxis", [str(k) for k in range(g.shape[0])], t["step"], reverse=True),
+                "shapes": [],
+            },
+        )
+    )
     fig.update_xaxes(color=MUTED)
     styled(fig, height=480, title=" ")
     fig.update_layout(margin=dict(l=70, r=20, t=60, b=60))
@@ -173,14 +274,25 @@ def mask_swap(masks, deps, text, source, *, lang=None):
     for name in masks:
         start = len(fig.data)
         for col, grid in ((1, masks[name]), (2, deps[name])):
-            for trace in heatmap_traces(np.ones((n, n + m)), grid, x=range(n + m), y=range(n), fmt="●",
-                                        colorscale=[[0, "#1f77b4"], [1, "#1f77b4"]]):
+            for trace in heatmap_traces(
+                np.ones((n, n + m)),
+                grid,
+                x=range(n + m),
+                y=range(n),
+                fmt="●",
+                colorscale=[[0, "#1f77b4"], [1, "#1f77b4"]],
+            ):
                 trace.update(hovertemplate=None, hoverinfo="skip")
                 fig.add_trace(trace, row=1, col=col)
         steps.append((t["machines"][name], list(range(start, start + 4)), None))
     for col in (1, 2):
-        fig.update_xaxes(tickvals=list(range(n + m)), ticktext=x, row=1, col=col,
-                         title=t["xtitle"].format(p=f"'{text}'", s=f"'{source}'"))
+        fig.update_xaxes(
+            tickvals=list(range(n + m)),
+            ticktext=x,
+            row=1,
+            col=col,
+            title=t["xtitle"].format(p=f"'{text}'", s=f"'{source}'"),
+        )
         fig.update_yaxes(tickvals=list(range(n)), ticktext=y, autorange="reversed", row=1, col=col)
         fig.add_vline(x=n - 0.5, line=dict(color=ACCENT, width=2, dash="dot"), row=1, col=col)
     fig.update_yaxes(showticklabels=False, row=1, col=2)
@@ -210,7 +322,10 @@ def dependence_table(deps, text, *, lang=None):
     t = labels("pipeline", lang)
     n = len(text)
     head = [t["out"]] + [t["machines"][name] for name in deps]
-    rows = [[t["row_out"].format(i=i, c=visible_char(c))] + [reads(deps[name][i], n, lang=lang) for name in deps] for i, c in enumerate(text)]
+    rows = [
+        [t["row_out"].format(i=i, c=visible_char(c))] + [reads(deps[name][i], n, lang=lang) for name in deps]
+        for i, c in enumerate(text)
+    ]
     return md_table(head, rows)
 
 
@@ -226,11 +341,27 @@ def top_k_top_p(settings, before, after, masses, freqs, *, n_draws, active=0, la
     for k, name in enumerate(settings):
         start = len(fig.data)
         kept = [q > 0 for q in after[k]]
-        fig.add_trace(go.Bar(x=x, y=list(before), name=t["before"], marker_color="rgba(0,0,0,0)",
-                             marker_line=dict(color=MUTED, width=2), hovertemplate="%{x}: %{y:.4f}<extra></extra>"))
-        fig.add_trace(go.Bar(x=x, y=list(after[k]), name=t["after"], marker_color=[ACCENT if c else CLOSED_COLOR for c in kept],
-                             text=[pct(q) if c else "" for q, c in zip(after[k], kept)], textposition="outside",
-                             hovertemplate="%{x}: %{y:.4f}<extra></extra>"))
+        fig.add_trace(
+            go.Bar(
+                x=x,
+                y=list(before),
+                name=t["before"],
+                marker_color="rgba(0,0,0,0)",
+                marker_line=dict(color=MUTED, width=2),
+                hovertemplate="%{x}: %{y:.4f}<extra></extra>",
+            )
+        )
+        fig.add_trace(
+            go.Bar(
+                x=x,
+                y=list(after[k]),
+                name=t["after"],
+                marker_color=[ACCENT if c else CLOSED_COLOR for c in kept],
+                text=[pct(q) if c else "" for q, c in zip(after[k], kept)],
+                textposition="outside",
+                hovertemplate="%{x}: %{y:.4f}<extra></extra>",
+            )
+        )
         fig.add_trace(_frequency_dots(x, freqs[k], t["freq"].format(n=f"{n_draws:,}")))
         label = t["none"] if name is None else name
         title = f"{label} · {t['kept'].format(n=sum(kept), m=pct(masses[k]))}"
@@ -238,7 +369,9 @@ def top_k_top_p(settings, before, after, masses, freqs, *, n_draws, active=0, la
     fig.update_yaxes(range=[0, 1.15], title=t["y"], tickformat=".0%")
     fig.update_xaxes(color=MUTED)
     fig.update_layout(barmode="overlay", legend=dict(orientation="h", x=0, y=-0.18, yanchor="top"), bargap=0.35)
-    return finish(fig, steps, kind="dropdown", active=active, height=500, margin=dict(t=150), title_step=active)   # eight settings: a row of buttons would not fit a phone
+    return finish(
+        fig, steps, kind="dropdown", active=active, height=500, margin=dict(t=150), title_step=active
+    )  # eight settings: a row of buttons would not fit a phone
 
 
 def filter_table(settings, after, masses, *, lang=None):
@@ -261,9 +394,14 @@ def _word_figure(lang):
 
 
 def _frequency_dots(x, freqs, name):
-    return go.Scatter(x=x, y=list(freqs), mode="markers", name=name,
-                      marker=dict(symbol="diamond", size=12, color="#1f77b4", line=dict(width=1, color="white")),
-                      hovertemplate="%{x}: %{y:.4f}<extra></extra>")
+    return go.Scatter(
+        x=x,
+        y=list(freqs),
+        mode="markers",
+        name=name,
+        marker=dict(symbol="diamond", size=12, color="#1f77b4", line=dict(width=1, color="white")),
+        hovertemplate="%{x}: %{y:.4f}<extra></extra>",
+    )
 
 
 def setting_name(temperature, top_k=None, top_p=None):
@@ -285,12 +423,17 @@ def trained_sampling_table(vocab, next_settings, probs, sample_settings, samples
     rest[order] = False
 
     def cell(p):
-        return pct(p) if p > 0 else "0"   # "0": cut by the filter; 0.0%: too small to show
+        return pct(p) if p > 0 else "0"  # "0": cut by the filter; 0.0%: too small to show
 
     rows = [[f"`{vocab[i]}`"] + [cell(q[i]) for q in probs] for i in order]
     rows.append([t["others"].format(n=int(rest.sum()))] + [cell(q[rest].sum()) for q in probs])
     first = md_table([t["word"]] + [setting_name(*s) for s in next_settings], rows)
     cols = t["cols_samples"][:2] + [t["cols_samples"][2].format(n=n_samples)]
-    second = md_table(cols, [[setting_name(*s), " ".join(words), f"{f} / {n} = {pct(f / n, 0)}"]
-                             for s, (words, (f, n)) in zip(sample_settings, samples)])
+    second = md_table(
+        cols,
+        [
+            [setting_name(*s), " ".join(words), f"{f} / {n} = {pct(f / n, 0)}"]
+            for s, (words, (f, n)) in zip(sample_settings, samples)
+        ],
+    )
     return first + "\n" + second

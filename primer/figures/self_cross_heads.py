@@ -6,8 +6,8 @@ from plotly.subplots import make_subplots
 
 from primer.figures.controls import add_control, finish
 from primer.figures.look import heatmap_traces, styled
-from primer.language import labels, page_lang
 from primer.figures.tables import fmt_change, md_table, pct
+from primer.language import labels, page_lang
 from primer.rounding import is_rounding
 
 
@@ -54,7 +54,9 @@ def cross_weights(source, target, self_weights, cross_weights, *, lang=None):
     t = labels("self_cross_heads", lang)
     fig = go.Figure()
     for weights, ys in ((self_weights, source), (cross_weights, target)):
-        for trace in heatmap_traces(weights, np.ones(np.shape(weights), bool), x=list(source), y=list(ys), zmin=0, zmax=1):
+        for trace in heatmap_traces(
+            weights, np.ones(np.shape(weights), bool), x=list(source), y=list(ys), zmin=0, zmax=1
+        ):
             fig.add_trace(trace)
     fig.update_yaxes(autorange="reversed", title=t["query"])
     fig.update_xaxes(title=t["key"])
@@ -80,9 +82,18 @@ def position_encoding(pe, *, lang=None):
     """
     t = labels("self_cross_heads", lang)
     n, d = np.shape(pe)
-    fig = go.Figure(go.Heatmap(z=np.asarray(pe).tolist(), x=list(range(d)), y=list(range(n)), colorscale="RdBu",
-                               zmin=-1, zmax=1, colorbar=dict(thickness=12),
-                               hovertemplate=f"{t['pos']} %{{y}}, {t['dim']} %{{x}}: %{{z:.3f}}<extra></extra>"))
+    fig = go.Figure(
+        go.Heatmap(
+            z=np.asarray(pe).tolist(),
+            x=list(range(d)),
+            y=list(range(n)),
+            colorscale="RdBu",
+            zmin=-1,
+            zmax=1,
+            colorbar=dict(thickness=12),
+            hovertemplate=f"{t['pos']} %{{y}}, {t['dim']} %{{x}}: %{{z:.3f}}<extra></extra>",
+        )
+    )
     fig.update_yaxes(autorange="reversed", title=t["pos"])
     fig.update_xaxes(title=t["dim"])
     return styled(fig, height=460, title=t["pe"])
@@ -97,8 +108,12 @@ def word_order(tokens_a, tokens_b, outputs, *, lang=None):
     """
     t = labels("self_cross_heads", lang)
     a, b = "".join(tokens_a), "".join(tokens_b)
-    fig = make_subplots(rows=1, cols=3, horizontal_spacing=0.08,
-                        subplot_titles=(t["out_a"].format(a=a), t["out_b"].format(b=b), t["diff"]))
+    fig = make_subplots(
+        rows=1,
+        cols=3,
+        horizontal_spacing=0.08,
+        subplot_titles=(t["out_a"].format(a=a), t["out_b"].format(b=b), t["diff"]),
+    )
     zmax = max(float(np.abs(o).max()) for trio in outputs.values() for o in trio[:2])
     dmax = max(float(trio[2].max()) for trio in outputs.values()) or 1.0
     steps = []
@@ -106,12 +121,28 @@ def word_order(tokens_a, tokens_b, outputs, *, lang=None):
         start = len(fig.data)
         d = np.shape(out_a)[1]
         dims = [str(j) for j in range(d)]
-        for col, z, ys, scale, lo in ((1, out_a, tokens_a, "RdBu", -zmax), (2, out_b, tokens_b, "RdBu", -zmax),
-                                      (3, diff, tokens_a, "Oranges", 0.0)):
+        for col, z, ys, scale, lo in (
+            (1, out_a, tokens_a, "RdBu", -zmax),
+            (2, out_b, tokens_b, "RdBu", -zmax),
+            (3, diff, tokens_a, "Oranges", 0.0),
+        ):
             hi = dmax if col == 3 else zmax
-            fig.add_trace(go.Heatmap(z=np.asarray(z).tolist(), x=dims, y=list(ys), colorscale=scale, zmin=lo, zmax=hi,
-                                     showscale=False, xgap=1, ygap=1,
-                                     hovertemplate="%{y}, %{x}: %{z:.3f}<extra></extra>"), row=1, col=col)
+            fig.add_trace(
+                go.Heatmap(
+                    z=np.asarray(z).tolist(),
+                    x=dims,
+                    y=list(ys),
+                    colorscale=scale,
+                    zmin=lo,
+                    zmax=hi,
+                    showscale=False,
+                    xgap=1,
+                    ygap=1,
+                    hovertemplate="%{y}, %{x}: %{z:.3f}<extra></extra>",
+                ),
+                row=1,
+                col=col,
+            )
         steps.append((t[key], list(range(start, start + 3)), None))
     fig.update_yaxes(autorange="reversed")
     fig.update_xaxes(title=t["dim"])
@@ -139,8 +170,13 @@ def config_table(published, *, lang=None):
     """
     t = labels("self_cross_heads", lang)
     c = published.config
-    values = {"encoder_layers": c.n_layers, "decoder_layers": c.n_layers, "d_model": c.d_model, "n_heads": c.n_heads,
-              "d_ff": c.d_ff}
+    values = {
+        "encoder_layers": c.n_layers,
+        "decoder_layers": c.n_layers,
+        "d_model": c.d_model,
+        "n_heads": c.n_heads,
+        "d_ff": c.d_ff,
+    }
     body = [[t["rows"][f], v, t["published"]] for f, v in values.items()]
     body.append([t["rows"]["d_k"], f"**{c.d_head}**", t["computed"]])
     return md_table([t["field"], t["value"], t["source"]], body)

@@ -5,8 +5,8 @@ import plotly.graph_objects as go
 
 from primer.figures.controls import finish
 from primer.figures.look import OPEN_SCALE
-from primer.language import labels
 from primer.figures.tables import md_table, pct
+from primer.language import labels
 
 
 def alignment_heatmaps(examples, *, active=0, lang=None):
@@ -20,15 +20,32 @@ def alignment_heatmaps(examples, *, active=0, lang=None):
     for k, (label, source, target, weights) in enumerate(examples):
         weights = np.asarray(weights, dtype=float)
         words = [[f"{tw} → {sw}" for sw in source] for tw in target]
-        fig.add_trace(go.Heatmap(
-            z=weights.tolist(), x=list(range(len(source))), y=list(range(len(target))),
-            text=[[f"{v:.2f}" for v in row] for row in weights], texttemplate="%{text}", customdata=words,
-            colorscale=OPEN_SCALE, zmin=0, zmax=1, xgap=2, ygap=2, showscale=True,
-            colorbar=dict(title=dict(text=t["weight"], side="right"), thickness=12),
-            hovertemplate="%{customdata}: %{z:.3f}<extra></extra>"))
-        axes = {"xaxis.tickvals": list(range(len(source))), "xaxis.ticktext": list(source),
-                "yaxis.tickvals": list(range(len(target))), "yaxis.ticktext": list(target),
-                "xaxis.range": [-0.5, len(source) - 0.5], "yaxis.range": [len(target) - 0.5, -0.5]}
+        fig.add_trace(
+            go.Heatmap(
+                z=weights.tolist(),
+                x=list(range(len(source))),
+                y=list(range(len(target))),
+                text=[[f"{v:.2f}" for v in row] for row in weights],
+                texttemplate="%{text}",
+                customdata=words,
+                colorscale=OPEN_SCALE,
+                zmin=0,
+                zmax=1,
+                xgap=2,
+                ygap=2,
+                showscale=True,
+                colorbar=dict(title=dict(text=t["weight"], side="right"), thickness=12),
+                hovertemplate="%{customdata}: %{z:.3f}<extra></extra>",
+            )
+        )
+        axes = {
+            "xaxis.tickvals": list(range(len(source))),
+            "xaxis.ticktext": list(source),
+            "yaxis.tickvals": list(range(len(target))),
+            "yaxis.ticktext": list(target),
+            "xaxis.range": [-0.5, len(source) - 0.5],
+            "yaxis.range": [len(target) - 0.5, -0.5],
+        }
         steps.append((t["example"] + label, [k], axes))
     fig.update_xaxes(title=t["src"], tickfont=dict(size=14))
     fig.update_yaxes(title=t["tgt"], tickfont=dict(size=14))

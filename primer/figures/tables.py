@@ -14,8 +14,7 @@ def pct(x, digits=1):
 
 def md_table(headers, rows):
     """Return a Markdown table; every cell is str()-ed."""
-    lines = ["| " + " | ".join(str(h) for h in headers) + " |",
-             "| " + " | ".join("---" for _ in headers) + " |"]
+    lines = ["| " + " | ".join(str(h) for h in headers) + " |", "| " + " | ".join("---" for _ in headers) + " |"]
     lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
     return "\n".join(lines) + "\n"
 

@@ -5,8 +5,8 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from primer.figures.look import ACCENT, heatmap_traces, styled
-from primer.language import labels
 from primer.figures.tables import md_table, ranges, visible_char
+from primer.language import labels
 
 
 def image_prefix_table(dep, n_patches, text, *, lang=None):
@@ -18,8 +18,11 @@ def image_prefix_table(dep, n_patches, text, *, lang=None):
     dep = np.asarray(dep, bool)
     rows = []
     for i in range(dep.shape[0]):
-        label = (t["row_img"].format(k=i) if i < n_patches
-                 else t["row_txt"].format(k=i - n_patches, c=visible_char(text[i - n_patches])))
+        label = (
+            t["row_img"].format(k=i)
+            if i < n_patches
+            else t["row_txt"].format(k=i - n_patches, c=visible_char(text[i - n_patches]))
+        )
         patches = ranges([j for j in range(n_patches) if dep[i, j]]) or t["none"]
         chars = ranges([j - n_patches for j in range(n_patches, dep.shape[1]) if dep[i, j]]) or t["none"]
         rows.append([label, patches, chars])
@@ -34,24 +37,44 @@ def image_prefix(image, dep, n_patches, text, *, lang=None):
     t = labels("today", lang)
     dep = np.asarray(dep, bool)
     ticks = [f"{t['patch']}{i}" for i in range(n_patches)] + [f"{i} {visible_char(c)}" for i, c in enumerate(text)]
-    fig = make_subplots(rows=1, cols=2, column_widths=[0.36, 0.64], horizontal_spacing=0.1,
-                        subplot_titles=(t["image"], t["dep"]))
+    fig = make_subplots(
+        rows=1, cols=2, column_widths=[0.36, 0.64], horizontal_spacing=0.1, subplot_titles=(t["image"], t["dep"])
+    )
     img = np.asarray(image)
-    fig.add_trace(go.Heatmap(z=img.tolist(), colorscale="Greys", showscale=False, xgap=1, ygap=1,
-                             hovertemplate="%{z:.2f}<extra></extra>"), row=1, col=1)
+    fig.add_trace(
+        go.Heatmap(
+            z=img.tolist(), colorscale="Greys", showscale=False, xgap=1, ygap=1, hovertemplate="%{z:.2f}<extra></extra>"
+        ),
+        row=1,
+        col=1,
+    )
     side = img.shape[0]
-    g = int(round(n_patches ** 0.5))
+    g = int(round(n_patches**0.5))
     step = side // g
     for k in range(n_patches):
         r, c = divmod(k, g)
-        fig.add_annotation(x=c * step + (step - 1) / 2, y=r * step + (step - 1) / 2, text=f"<b>{t['patch']}{k}</b>", showarrow=False,
-                           bgcolor="rgba(255,255,255,0.85)", font=dict(color=ACCENT, size=13), row=1, col=1)
+        fig.add_annotation(
+            x=c * step + (step - 1) / 2,
+            y=r * step + (step - 1) / 2,
+            text=f"<b>{t['patch']}{k}</b>",
+            showarrow=False,
+            bgcolor="rgba(255,255,255,0.85)",
+            font=dict(color=ACCENT, size=13),
+            row=1,
+            col=1,
+        )
     for v in range(step, side, step):
         edge = dict(type="line", line=dict(color=ACCENT, width=2), row=1, col=1)
         fig.add_shape(x0=v - 0.5, x1=v - 0.5, y0=-0.5, y1=side - 0.5, **edge)
         fig.add_shape(x0=-0.5, x1=side - 0.5, y0=v - 0.5, y1=v - 0.5, **edge)
-    for trace in heatmap_traces(np.ones(dep.shape), dep, x=range(len(ticks)), y=range(len(ticks)), fmt="●",
-                                colorscale=[[0, "#1f77b4"], [1, "#1f77b4"]]):
+    for trace in heatmap_traces(
+        np.ones(dep.shape),
+        dep,
+        x=range(len(ticks)),
+        y=range(len(ticks)),
+        fmt="●",
+        colorscale=[[0, "#1f77b4"], [1, "#1f77b4"]],
+    ):
         trace.update(hovertemplate=None, hoverinfo="skip")
         fig.add_trace(trace, row=1, col=2)
     fig.update_yaxes(autorange="reversed", showticklabels=False, row=1, col=1)

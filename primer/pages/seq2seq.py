@@ -7,7 +7,13 @@ BOUGHT_PAST = 0.6
 EXAMPLES = {
     "zh-en": (
         (("我", "I"), ("昨天", "yesterday"), ("买", "buy"), ("了", "past"), ("苹果", "apple"), ("<eos>", "eos")),
-        (("I", "I"), ("bought", {"buy": 1.0, "past": BOUGHT_PAST}), ("apples", "apple"), ("yesterday", "yesterday"), ("<eos>", "eos")),
+        (
+            ("I", "I"),
+            ("bought", {"buy": 1.0, "past": BOUGHT_PAST}),
+            ("apples", "apple"),
+            ("yesterday", "yesterday"),
+            ("<eos>", "eos"),
+        ),
     ),
     "en-fr": (
         (("the", "the"), ("black", "black"), ("cat", "cat"), ("sleeps", "sleep"), ("<eos>", "eos")),
@@ -18,4 +24,4 @@ EXAMPLES = {
         (("je", "I"), ("t'", "you"), ("aime", "love"), ("<eos>", "eos")),
     ),
 }
-DEFAULT_EXAMPLE = "zh-en"   # the one the table shows and the figure opens on; used in chapter 2
+DEFAULT_EXAMPLE = "zh-en"  # the one the table shows and the figure opens on; used in chapter 2

@@ -5,7 +5,6 @@ import re
 
 from conftest import table_rows, tables
 
-
 CELL_HTML = re.compile(r"<t[dh]>(.*?)</t[dh]>", re.S)
 BODY_CELL = re.compile(r"<td>(.*?)</td>", re.S)
 
@@ -23,7 +22,7 @@ def cell_texts(html):  # -> [text of every <td>, tags stripped, in page order]
 def has_row(html, row):
     """Return True if the cells of row appear consecutively in one of the page's tables."""
     cs = cell_texts(html)
-    return any(cs[i:i + len(row)] == row for i in range(len(cs)))
+    return any(cs[i : i + len(row)] == row for i in range(len(cs)))
 
 
 def assert_figures(html, divs):

@@ -4,9 +4,9 @@ import re
 
 import numpy as np
 import pytest
-
 from conftest import LANGS
 from page_tables import cell_html
+
 from primer import seq2seq
 
 PAGE = "02-seq2seq.md"
@@ -22,8 +22,13 @@ def test_alignment_figure_and_dropdown_are_on_the_page(read_page, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_alignment_table_follows_meaning(read_page, lang):
     c = cell_html(read_page(lang, PAGE))
-    pairs = {"I": ("我", "94.9%"), "bought": ("买", "63.6%"), "apples": ("苹果", "94.9%"),
-             "yesterday": ("昨天", "94.9%"), "&lt;eos&gt;": ("&lt;eos&gt;", "95.8%")}
+    pairs = {
+        "I": ("我", "94.9%"),
+        "bought": ("买", "63.6%"),
+        "apples": ("苹果", "94.9%"),
+        "yesterday": ("昨天", "94.9%"),
+        "&lt;eos&gt;": ("&lt;eos&gt;", "95.8%"),
+    }
     for target, (source, share) in pairs.items():
         i = c.index(target)
         assert (c[i + 1], c[i + 2]) == (source, share), target
@@ -32,6 +37,7 @@ def test_alignment_table_follows_meaning(read_page, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_alignment_inputs_named_in_the_prose_are_primers(read_page, lang):
     from primer.pages.seq2seq import BOUGHT_PAST
+
     assert seq2seq.CARRY == 0.3 and BOUGHT_PAST == 0.6
     assert "0.3" in read_page(lang, PAGE) and "0.6" in read_page(lang, PAGE)
 
@@ -40,7 +46,9 @@ def test_alignment_inputs_named_in_the_prose_are_primers(read_page, lang):
 def test_timeline_puts_bahdanau_before_sutskever_and_cites_both(read_page, lang):
     html = read_page(lang, PAGE)
     assert html.index("arXiv:1406.1078") < html.index("arXiv:1409.0473") < html.index("arXiv:1409.3215")
-    assert ("最早用于翻译的通用神经编码器-解码器之一" if lang == "zh" else "among the first general neural encoder") in html
+    assert (
+        "最早用于翻译的通用神经编码器-解码器之一" if lang == "zh" else "among the first general neural encoder"
+    ) in html
 
 
 @pytest.mark.parametrize("lang", LANGS)

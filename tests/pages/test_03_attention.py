@@ -3,7 +3,6 @@
 import json
 
 import pytest
-
 from conftest import LANGS, table_rows
 from page_tables import figure_script, rows_starting
 
@@ -14,8 +13,13 @@ def escaped(text):
     return json.dumps(text)[1:-1]
 
 
-VARIANCE = [["4", "4", "4.0", "1", "1.00"], ["16", "16", "16.0", "1", "1.00"], ["64", "64", "64.6", "1", "1.01"],
-      ["256", "256", "261.7", "1", "1.02"], ["1024", "1024", "1036.2", "1", "1.01"]]
+VARIANCE = [
+    ["4", "4", "4.0", "1", "1.00"],
+    ["16", "16", "16.0", "1", "1.00"],
+    ["64", "64", "64.6", "1", "1.01"],
+    ["256", "256", "261.7", "1", "1.02"],
+    ["1024", "1024", "1036.2", "1", "1.01"],
+]
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -38,18 +42,24 @@ def test_cost_chart_has_a_slider_over_n(read_page, lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_variance_table(read_page, lang):
-    rows = [r for r in table_rows(read_page(lang, PAGE))
-            if len(r) == 5 and r[0] in {"4", "16", "64", "256", "1024"} and not r[1].endswith("%")]
+    rows = [
+        r
+        for r in table_rows(read_page(lang, PAGE))
+        if len(r) == 5 and r[0] in {"4", "16", "64", "256", "1024"} and not r[1].endswith("%")
+    ]
     assert rows == VARIANCE
     for d_k, theory, measured, one, scaled in rows:
-        assert abs(float(measured) / int(theory) - 1) < 0.05      # Var(q·k) ≈ d_k
-        assert abs(float(scaled) - 1) < 0.05                      # Var(q·k/√d_k) ≈ 1
+        assert abs(float(measured) / int(theory) - 1) < 0.05  # Var(q·k) ≈ d_k
+        assert abs(float(scaled) - 1) < 0.05  # Var(q·k/√d_k) ≈ 1
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_softmax_saturation_table(read_page, lang):
-    rows = [r for r in table_rows(read_page(lang, PAGE))
-            if len(r) == 5 and r[0] in {"4", "16", "64", "256", "1024"} and r[1].endswith("%")]
+    rows = [
+        r
+        for r in table_rows(read_page(lang, PAGE))
+        if len(r) == 5 and r[0] in {"4", "16", "64", "256", "1024"} and r[1].endswith("%")
+    ]
     assert [r[0] for r in rows] == ["4", "16", "64", "256", "1024"]
     unscaled = [int(r[1].rstrip("%")) for r in rows]
     scaled = [int(r[2].rstrip("%")) for r in rows]
@@ -60,8 +70,10 @@ def test_softmax_saturation_table(read_page, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_score_function_table(read_page, lang):
     html = read_page(lang, PAGE)
-    names = {"zh": ("加性（Bahdanau）", "点积（Luong）", "双线性", "缩放点积"),
-             "en": ("additive (Bahdanau)", "dot (Luong)", "bilinear", "scaled dot")}[lang]
+    names = {
+        "zh": ("加性（Bahdanau）", "点积（Luong）", "双线性", "缩放点积"),
+        "en": ("additive (Bahdanau)", "dot (Luong)", "bilinear", "scaled dot"),
+    }[lang]
     dot = rows_starting(html, names[1])
     scaled = rows_starting(html, names[3])
     assert dot == [[names[1], "+2.50 → 8%", "+5.00 → 92%", "+0.00 → 1%", "-2.25 → 0%"]]
@@ -72,11 +84,13 @@ def test_score_function_table(read_page, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_gradient_check_table(read_page, lang):
     html = read_page(lang, PAGE)
-    none_label, causal_label, of = {"zh": ("全开掩码", "因果掩码", " / "), "en": ("full mask", "causal mask", " of ")}[lang]
+    none_label, causal_label, of = {"zh": ("全开掩码", "因果掩码", " / "), "en": ("full mask", "causal mask", " of ")}[
+        lang
+    ]
     (no_mask,), (causal,) = rows_starting(html, none_label), rows_starting(html, causal_label)
     assert no_mask[2] == f"36{of}36" and causal[2] == f"21{of}36"
-    assert no_mask[1] == causal[1] == "< 1e-06"                     # analytic = finite differences
-    assert float(no_mask[3]) > 0.01                                  # every pair's block is nonzero
+    assert no_mask[1] == causal[1] == "< 1e-06"  # analytic = finite differences
+    assert float(no_mask[3]) > 0.01  # every pair's block is nonzero
 
 
 @pytest.mark.parametrize("lang", LANGS)

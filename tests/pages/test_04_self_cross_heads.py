@@ -3,7 +3,6 @@
 import json
 
 import pytest
-
 from conftest import LANGS, table_rows
 from page_tables import figure_script, rows_starting
 
@@ -14,15 +13,16 @@ def escaped(text):
     return json.dumps(text)[1:-1]
 
 
-HEAD_BUTTONS = {"zh": ["头 1：什么甜", "头 2：谁买了什么", "头 3：买了多少", "一个宽头（三头拼成一头）"],
-                "en": ["head 1: what is sweet", "head 2: who bought what", "head 3: how much",
-                       "one wide head"]}
+HEAD_BUTTONS = {
+    "zh": ["头 1：什么甜", "头 2：谁买了什么", "头 3：买了多少", "一个宽头（三头拼成一头）"],
+    "en": ["head 1: what is sweet", "head 2: who bought what", "head 3: how much", "one wide head"],
+}
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_config_of_the_original_transformer(read_page, lang):
     rows = table_rows(read_page(lang, PAGE))
-    rows = rows[rows.index({"zh": ["字段", "取值", "来源"], "en": ["field", "value", "source"]}[lang]):]
+    rows = rows[rows.index({"zh": ["字段", "取值", "来源"], "en": ["field", "value", "source"]}[lang]) :]
     values = [r[1] for r in rows[1:]]
     assert values == ["6", "6", "512", "8", "2048", "64"]
     assert "d_k = d_model / h" in rows[-1][0]
@@ -33,7 +33,7 @@ def test_wide_head_table(read_page, lang):
     rows = table_rows(read_page(lang, PAGE))
     start = [i for i, r in enumerate(rows) if r[0] == {"zh": "查询「苹果」", "en": "query 苹果"}[lang]]
     assert len(start) == 1
-    rows = rows[start[0]:start[0] + 5]
+    rows = rows[start[0] : start[0] + 5]
     body = rows[1:]
     assert [r[1:] for r in body] == [
         ["90.9%", "1.0%", "1.0%", "7.1%", "0.63"],
@@ -55,9 +55,11 @@ def test_head_selector_has_four_buttons(read_page, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_word_order_table(read_page, lang):
     html = read_page(lang, PAGE)
-    labels = {"zh": ("不加位置编码", "加上位置编码"), "en": ("no positional encoding", "with positional encoding")}[lang]
+    labels = {"zh": ("不加位置编码", "加上位置编码"), "en": ("no positional encoding", "with positional encoding")}[
+        lang
+    ]
     (no_pe,), (with_pe,) = rows_starting(html, labels[0]), rows_starting(html, labels[1])
-    assert no_pe[1:] == ["< 1e-12", "< 1e-12"]                      # equivariant: rounding only
+    assert no_pe[1:] == ["< 1e-12", "< 1e-12"]  # equivariant: rounding only
     assert with_pe[1:] == ["3.793", "1.525"]
 
 

@@ -5,9 +5,9 @@ import re
 import markdown
 import numpy as np
 import pytest
-
 from conftest import LANGS, table_rows, tables
 from page_tables import table_with
+
 from primer import causal_mask, masked_softmax
 from primer.conventions import CONVENTIONS
 from primer.figures import mask as figures
@@ -44,7 +44,6 @@ def test_the_pages_table_is_the_measured_one(read_page, lang):
     assert table_with(read_page(lang, PAGE), expected[0][0]) == expected
 
 
-
 @pytest.mark.parametrize("lang", LANGS)
 def test_chapter_5_prints_its_leak_weights_and_padding_numbers(read_page, lang):
     html = read_page(lang, PAGE)
@@ -65,7 +64,7 @@ def test_chapter_5_shows_primers_own_refusal_of_a_bad_window(read_page):
     for lang in LANGS:
         html = read_page(lang, PAGE)
         for escaped, char in (("\\u003e", ">"), ("\\u003c", "<"), ("\\u002f", "/"), ("\\u0027", "'"), ("\\u0026", "&")):
-            html = html.replace(escaped, char)   # plotly JSON-escapes these inside <script>
+            html = html.replace(escaped, char)  # plotly JSON-escapes these inside <script>
         assert str(refusal.value) in html
 
 
@@ -74,9 +73,12 @@ def test_chapter_5_sets_the_masked_fill_bug_beside_the_add_0_bug(read_page, lang
     from primer.pages.mask import LEAK_KEY, LEAK_ROW
 
     mask = causal_mask(4)
-    row = [masked_softmax(FOUR_SCORES, mask, **kw)[LEAK_ROW]
-           for kw in ({}, {"fill": 0.0}, {"fill": 0.0, "replace": True})]
+    row = [
+        masked_softmax(FOUR_SCORES, mask, **kw)[LEAK_ROW] for kw in ({}, {"fill": 0.0}, {"fill": 0.0, "replace": True})
+    ]
     # the closed key's share: 0 under −∞, the largest under add-0, beside the other keys under masked_fill(0)
     assert row[0][LEAK_KEY] == 0 and row[1][LEAK_KEY] == row[1].max() and 0 < row[2][LEAK_KEY] < row[1][LEAK_KEY]
-    expected = rendered(figures.fill_rule_table(*row[:2], mask[LEAK_ROW], leak_key=LEAK_KEY, replaced=row[2], lang=lang))
+    expected = rendered(
+        figures.fill_rule_table(*row[:2], mask[LEAK_ROW], leak_key=LEAK_KEY, replaced=row[2], lang=lang)
+    )
     assert table_with(read_page(lang, PAGE), expected[0][0]) == expected

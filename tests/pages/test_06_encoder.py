@@ -1,9 +1,9 @@
 """Chapter 6 (encoder-only) over the built site: the numbers primer printed, the figures and their controls."""
 
 import pytest
-
 from conftest import LANGS, table_rows
 from page_tables import assert_figures, unescaped
+
 from primer import mlm
 
 PAGE = "06-encoder.md"
@@ -13,7 +13,7 @@ PAGE = "06-encoder.md"
 def test_masking_rate_is_on_the_page(read_page, lang):
     html = read_page(lang, PAGE)
     rows, _ = mlm.mask_tokens(mlm.LONG_SENTENCE)
-    assert len(rows) == 3 and len(mlm.LONG_SENTENCE) == 20   # 15 % of 20
+    assert len(rows) == 3 and len(mlm.LONG_SENTENCE) == 20  # 15 % of 20
     assert "<strong>15.0%</strong>" in html
     assert ("20 个 token，抽中 3 个" if lang == "zh" else "20 tokens; 3 were picked") in html
     picked = [r[0] for r in table_rows(html) if r and r[0].isdigit()]
@@ -25,10 +25,12 @@ def test_masking_rate_is_on_the_page(read_page, lang):
 def test_counting_model_guesses_are_on_the_page(read_page, lang):
     html = read_page(lang, PAGE)
     guesses = [r[1:] for r in table_rows(html) if len(r) == 4 and "(" in r[1]]
-    assert guesses == [["the (22.1%)", "on (5.7%)", "cat (4.4%)"],      # reads nothing
-                       ["ate (66.0%)", "sat (4.3%)", "on (3.5%)"],       # left only
-                       ["sat (80.9%)", "cat (2.8%)", "is (2.4%)"],       # right only
-                       ["sat (85.6%)", "ate (5.8%)", "slept (2.1%)"]]    # both sides
+    assert guesses == [
+        ["the (22.1%)", "on (5.7%)", "cat (4.4%)"],  # reads nothing
+        ["ate (66.0%)", "sat (4.3%)", "on (3.5%)"],  # left only
+        ["sat (80.9%)", "cat (2.8%)", "is (2.4%)"],  # right only
+        ["sat (85.6%)", "ate (5.8%)", "slept (2.1%)"],
+    ]  # both sides
     assert mlm.fill_mask(sides="both")[0][0] == "sat" and mlm.fill_mask(sides="left")[0][0] == "ate"
 
 

@@ -3,9 +3,9 @@
 import re
 
 import pytest
-
 from conftest import LANGS, table_rows
 from page_tables import unescaped
+
 from primer import encoder_decoder
 from primer.config import Config
 from primer.pages import encoder_decoder as page
@@ -13,7 +13,7 @@ from primer.vocab import to_ids
 
 PAGE = "08-encoder-decoder.md"
 CFG = Config(**page.CONFIG)
-MODEL = encoder_decoder.model(CFG, page.ENC_SEED, page.DEC_SEED)   # the page's two seeded stacks
+MODEL = encoder_decoder.model(CFG, page.ENC_SEED, page.DEC_SEED)  # the page's two seeded stacks
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -36,11 +36,17 @@ def test_layout_table_is_on_the_page(read_page, lang):
 
 
 def test_cross_mask_in_the_figure_is_all_open(read_page):
-    run = encoder_decoder.teacher_forced(page.SOURCE, page.TARGET, page.VOCAB, *MODEL, CFG)   # the figure counts the open cells it draws
+    run = encoder_decoder.teacher_forced(
+        page.SOURCE, page.TARGET, page.VOCAB, *MODEL, CFG
+    )  # the figure counts the open cells it draws
     for lang in LANGS:
         html = unescaped(read_page(lang, PAGE))
         for i, w in enumerate(run["tgt"]):
-            title = f"解码器第 {i} 行（“{w}”）：7 / 7 个源端列开着" if lang == "zh" else f"decoder row {i} (“{w}”): 7 / 7 source columns open"
+            title = (
+                f"解码器第 {i} 行（“{w}”）：7 / 7 个源端列开着"
+                if lang == "zh"
+                else f"decoder row {i} (“{w}”): 7 / 7 source columns open"
+            )
             assert title in html
 
 

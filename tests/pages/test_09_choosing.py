@@ -3,7 +3,6 @@
 import re
 
 import pytest
-
 from conftest import LANGS, table_rows
 
 PAGE = "09-choosing.md"
@@ -26,16 +25,20 @@ PARAMS = {
 def figure_json(html, div):
     """Return the JSON text of one figure's Plotly.newPlot call."""
     start = html.index(f'Plotly.newPlot(                        "{div}"')
-    text = html[start:html.index("</script>", start)]
+    text = html[start : html.index("</script>", start)]
     return re.sub(r"\\u([0-9a-fA-F]{4})", lambda m: chr(int(m.group(1), 16)), text)  # plotly escapes non-ASCII
 
 
-KNOB_BUTTONS = {"zh": ["编码器（全开掩码）", "解码器（因果掩码）", "编码器-解码器（因果 + 交叉）"],
-                "en": ["encoder (full mask)", "decoder (causal)", "encoder-decoder (causal + cross)"]}
+KNOB_BUTTONS = {
+    "zh": ["编码器（全开掩码）", "解码器（因果掩码）", "编码器-解码器（因果 + 交叉）"],
+    "en": ["encoder (full mask)", "decoder (causal)", "encoder-decoder (causal + cross)"],
+}
 
 
-OUTPUT_CHOICES = {"zh": ["一个标签", "输入里的一段", "自由文本", "翻译"],
-                  "en": ["a label", "a span of the input", "free text", "a translation"]}
+OUTPUT_CHOICES = {
+    "zh": ["一个标签", "输入里的一段", "自由文本", "翻译"],
+    "en": ["a label", "a span of the input", "free text", "a translation"],
+}
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -62,8 +65,10 @@ def test_measured_reads_equal_the_masks(read_page, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_rule_table(read_page, lang):
     html = read_page(lang, PAGE)
-    kinds = {"zh": ["仅编码器", "仅编码器", "仅解码器", "编码器-解码器"],
-             "en": ["encoder-only", "encoder-only", "decoder-only", "encoder-decoder"]}[lang]
+    kinds = {
+        "zh": ["仅编码器", "仅编码器", "仅解码器", "编码器-解码器"],
+        "en": ["encoder-only", "encoder-only", "decoder-only", "encoder-decoder"],
+    }[lang]
     rows = [r for r in table_rows(html) if len(r) == 5 and r[-1] in ("BERT-base", "GPT-1", "T5-base")]
     assert [r[3] for r in rows] == kinds
     assert [r[4] for r in rows] == ["BERT-base", "BERT-base", "GPT-1", "T5-base"]
@@ -74,7 +79,7 @@ def test_each_figure_has_a_fixed_div_id(read_page, lang):
     html = read_page(lang, PAGE)
     for div in ("fig-one-knob", "fig-model-params", "fig-output-machine"):
         assert f'id="{div}"' in html
-    assert html.count('"updatemenus"') >= 3              # buttons (one knob, model picker) and a dropdown (output picker)
+    assert html.count('"updatemenus"') >= 3  # buttons (one knob, model picker) and a dropdown (output picker)
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -5,9 +5,9 @@ import re
 
 import numpy as np
 import pytest
-
 from conftest import LANGS
 from page_tables import table_with
+
 from primer import attention, causal_mask
 
 PAGE = "10-kv-cache.md"
@@ -19,9 +19,17 @@ def test_667x_at_1000_steps(read_page, lang):
     assert "<strong>667×</strong>" in page
     header = {"zh": "分数之比 (2N+1)/3", "en": "score ratio (2N+1)/3"}[lang]
     row = [r for r in table_with(page, header) if r[0] == "1,000"][0]
-    assert row[1:] == ["333,833,500", "500,500", "667×", "334×", "500.5×"]   # full tables, lower triangle, projections/FFN
-    figure = re.search(r'id="fig-work-curves".*?</script>', page, re.S).group(0).replace("\\u00d7", "×")  # plotly escapes ×
-    assert "667×" in figure                                                  # the slider's default state, N = 1,000
+    assert row[1:] == [
+        "333,833,500",
+        "500,500",
+        "667×",
+        "334×",
+        "500.5×",
+    ]  # full tables, lower triangle, projections/FFN
+    figure = (
+        re.search(r'id="fig-work-curves".*?</script>', page, re.S).group(0).replace("\\u00d7", "×")
+    )  # plotly escapes ×
+    assert "667×" in figure  # the slider's default state, N = 1,000
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -31,7 +39,7 @@ def test_cached_decoding_equals_full_recompute_on_the_page(read_page, lang):
     rows = table_with(page, header)[1:]
     assert len(rows) >= 3
     assert len({r[0] for r in rows}) > 1 and len({r[1] for r in rows}) > 1 and len({r[2] for r in rows}) > 1
-    assert all(r[3] == "< 1e-12" for r in rows)          # rounding, whose digits depend on the CPU
+    assert all(r[3] == "< 1e-12" for r in rows)  # rounding, whose digits depend on the CPU
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -39,9 +47,9 @@ def test_the_causal_mask_keeps_old_positions_still_and_the_full_mask_does_not(re
     page = read_page(lang, PAGE)
     header = {"zh": "因果掩码", "en": "causal mask"}[lang]
     rows = table_with(page, header)[1:]
-    assert all(r[1] == "< 1e-12" for r in rows)          # causal: nothing old moves beyond rounding
-    assert rows[0][2] == rows[1][2] == "< 1e-12"         # full: layer 1's K and V read no other position
-    assert float(rows[-1][2]) > 1e-3                     # bidirectional: the old outputs move
+    assert all(r[1] == "< 1e-12" for r in rows)  # causal: nothing old moves beyond rounding
+    assert rows[0][2] == rows[1][2] == "< 1e-12"  # full: layer 1's K and V read no other position
+    assert float(rows[-1][2]) > 1e-3  # bidirectional: the old outputs move
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -63,13 +71,13 @@ def test_counted_work_matches_the_cost_model(read_page, lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_dozen_lines_print_their_check(read_page, lang):
-    rng = np.random.default_rng(0)   # the snippet's draws, in its order; primer's causal attention gives the logits
+    rng = np.random.default_rng(0)  # the snippet's draws, in its order; primer's causal attention gives the logits
     w_q, w_k, w_v, x, w_out = (rng.normal(size=shape) for shape in ((8, 4), (8, 4), (8, 4), (5, 8), (4, 10)))
     ids = (attention(x @ w_q, x @ w_k, x @ w_v, causal_mask(5))[0] @ w_out).argmax(-1).tolist()
     page = htmllib.unescape(read_page(lang, PAGE))
     assert "cached rows: 5   logits at every step, max |cached - recomputed| < 1e-12: True" in page
     assert f"greedy next token ids, cached: {ids}   recomputed: {ids}" in page
-    assert len(set(ids)) > 1   # the steps choose differently: the check compares more than one column
+    assert len(set(ids)) > 1  # the steps choose differently: the check compares more than one column
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -4,7 +4,6 @@ import html as htmllib
 import re
 
 import pytest
-
 from conftest import LANGS
 from page_tables import table_with
 
@@ -23,26 +22,29 @@ def test_2_gib_at_4096_tokens(read_page, lang):
     rows = table_with(page, {"zh": "上下文 token 数", "en": "context tokens"}[lang])
     assert ["4,096", "2 GiB"] in rows
     assert "<strong>2 GiB</strong>" in page
-    assert "2 GiB" in re.search(r'id="fig-fill-chart".*?</script>', page, re.S).group(0)   # the figure's default state
+    assert "2 GiB" in re.search(r'id="fig-fill-chart".*?</script>', page, re.S).group(0)  # the figure's default state
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_published_shapes_and_savings(read_page, lang):
     page = read_page(lang, PAGE)
-    rows = {r[0].split(" ")[0].split("（")[0]: r for r in table_with(page, {"zh": "查询头数", "en": "query heads"}[lang])[1:]}
+    rows = {
+        r[0].split(" ")[0].split("（")[0]: r
+        for r in table_with(page, {"zh": "查询头数", "en": "query heads"}[lang])[1:]
+    }
     assert rows["Llama-2-70B"][1:6] == ["80", "64", "8", "128", "320 KiB"]
     assert rows["GPT-2"][1:6] == ["12", "12", "12", "64", "36 KiB"]
     saved = table_with(page, {"zh": "缩小为", "en": "shrinks to"}[lang])[1:]
-    assert saved[0][1:] == ["10 GiB", "1.25 GiB", "1/8"]       # Llama-2-70B: 64 KV heads -> 8
-    assert saved[2][1:] == saved[3][1:] == ["2 GiB", "1 GiB", "1/2"]   # Llama-2-7B: FP8; two layers sharing one K/V
-    assert saved[-1][1:] == ["4 GiB", "512 MiB", "1/8"]        # a 4,096 window at 32,768 tokens
+    assert saved[0][1:] == ["10 GiB", "1.25 GiB", "1/8"]  # Llama-2-70B: 64 KV heads -> 8
+    assert saved[2][1:] == saved[3][1:] == ["2 GiB", "1 GiB", "1/2"]  # Llama-2-7B: FP8; two layers sharing one K/V
+    assert saved[-1][1:] == ["4 GiB", "512 MiB", "1/8"]  # a 4,096 window at 32,768 tokens
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_factor_names_a_method_and_its_source(read_page, lang):
     page = read_page(lang, PAGE)
     rows = table_with(page, {"zh": "办法", "en": "method"}[lang])[1:]
-    assert len(rows) == 6                                       # KV heads, their width, layers, bytes, tokens, batch
+    assert len(rows) == 6  # KV heads, their width, layers, bytes, tokens, batch
     for method in ("GQA", "MLA", "CLA", "FP8", "INT8"):
         assert any(method in r[1] for r in rows), method
     for key in ("shazeer2019", "ainslie2023", "deepseek2024", "brandon2024", "vllm-fp8", "trtllm-int8"):
@@ -71,12 +73,11 @@ def test_figures_have_fixed_div_ids(read_page, lang):
         assert f'id="{div}"' in page
 
 
-
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_cache_is_measured_against_the_models_own_weights(read_page, lang):
     import markdown
-
     from conftest import tables
+
     from primer.counts import count_params, format_bytes, kv_cache_bytes
     from primer.figures import kv_memory as figures
     from primer.published import model
@@ -84,8 +85,11 @@ def test_the_cache_is_measured_against_the_models_own_weights(read_page, lang):
     llama = model("Llama-2-7B")
     n_params = sum(count_params(llama.config, llama.machine).values())
     weights, cache = 2 * n_params, kv_cache_bytes(llama.config, llama.config.max_len)
-    assert cache < weights < 8 * cache            # a full-context cache is a sizeable fraction of the FP16 weights
-    expected = tables(markdown.markdown(
-        figures.weights_table(llama.name, n_params, llama.config.max_len, weights, cache, format_bytes, lang=lang),
-        extensions=["tables"]))[0]
+    assert cache < weights < 8 * cache  # a full-context cache is a sizeable fraction of the FP16 weights
+    expected = tables(
+        markdown.markdown(
+            figures.weights_table(llama.name, n_params, llama.config.max_len, weights, cache, format_bytes, lang=lang),
+            extensions=["tables"],
+        )
+    )[0]
     assert table_with(read_page(lang, PAGE), expected[0][0]) == expected

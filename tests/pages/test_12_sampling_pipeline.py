@@ -4,10 +4,8 @@ import html as htmllib
 import re
 
 import pytest
-
 from conftest import LANGS
 from page_tables import cell_texts, has_row
-
 
 GREEDY = {"zh": "0（贪心）", "en": "0 (greedy)"}
 
@@ -15,7 +13,10 @@ GREEDY = {"zh": "0（贪心）", "en": "0 (greedy)"}
 SOURCE = {"zh": "源 ", "en": "source "}
 
 
-KEPT = {"zh": ("不过滤", "、", ["垫子", "沙发", "屋顶", "月亮", "钢琴"]), "en": ("no filter", ", ", ["mat", "sofa", "roof", "moon", "piano"])}
+KEPT = {
+    "zh": ("不过滤", "、", ["垫子", "沙发", "屋顶", "月亮", "钢琴"]),
+    "en": ("no filter", ", ", ["mat", "sofa", "roof", "moon", "piano"]),
+}
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -41,30 +42,39 @@ def test_ch12_top_k_and_top_p(read_page, lang):
     none, sep, words = KEPT[lang]
     assert has_row(page, [none, sep.join(words), "100.0%", "58.7%", "21.6%", "13.1%", "4.8%", "1.8%"])
     assert has_row(page, ["top-k = 1", words[0], "58.7%", "100.0%"] + ["0.0%"] * 4)
-    for name in ("top-k = 3", "top-p = 0.9"):                       # the same three candidates, renormalised
+    for name in ("top-k = 3", "top-p = 0.9"):  # the same three candidates, renormalised
         assert has_row(page, [name, sep.join(words[:3]), "93.4%", "62.9%", "23.1%", "14.0%", "0.0%", "0.0%"]), name
     assert has_row(page, ["top-p = 0.95", sep.join(words[:4]), "98.2%", "59.8%", "22.0%", "13.3%", "4.9%", "0.0%"])
     figure = re.search(r'id="fig-top-k-top-p".*?</script>', page, re.S).group(0)
-    assert figure.count('"method":"update"') == 8                      # one menu item per filter setting
-    assert '"active":6' in figure                                       # the figure opens on top-p = 0.9
+    assert figure.count('"method":"update"') == 8  # one menu item per filter setting
+    assert '"active":6' in figure  # the figure opens on top-p = 0.9
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_ch12_temperature_zero_is_refused_on_the_page(read_page, lang):
     page = htmllib.unescape(read_page(lang, "12-sampling-pipeline.md"))
     assert "ValueError: temperature must be > 0 to sample, got 0.0" in page
-    assert "[1, 0, 0, 0, 2, 2, 1, 1, 0, 3, 2, 0] greedy: 0" in page   # the numpy core's seeded draws
+    assert "[1, 0, 0, 0, 2, 2, 1, 1, 0, 3, 2, 0] greedy: 0" in page  # the numpy core's seeded draws
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_ch12_stage_table_and_generated_text(read_page, lang):
     page = read_page(lang, "12-sampling-pipeline.md")
     cs = cell_texts(page)
-    shapes = [cs[i + 2] for i in range(0, len(cs) - 3) if cs[i + 1] in
-              ("tokenize", "embed", "blocks", "final_norm", "logits", "sample", "loop")]
+    shapes = [
+        cs[i + 2]
+        for i in range(0, len(cs) - 3)
+        if cs[i + 1] in ("tokenize", "embed", "blocks", "final_norm", "logits", "sample", "loop")
+    ]
     assert shapes == ["7", "7×16", "7×16", "7×16", "7×32", "1", "9×15"]
-    for glimpse in ("20, 8, 5, 0 = 'the␣' …", "0.35, 0.44, -1.10, 1.30 …", "0.03, 0.06, -2.58, -0.68 …",
-                    "-0.21, -0.19, -1.76, -0.63 …", "-3.21, -1.46, 4.41, 4.78 …", "10 = 'j'"):
+    for glimpse in (
+        "20, 8, 5, 0 = 'the␣' …",
+        "0.35, 0.44, -1.10, 1.30 …",
+        "0.03, 0.06, -2.58, -0.68 …",
+        "-0.21, -0.19, -1.76, -0.63 …",
+        "-3.21, -1.46, 4.41, 4.78 …",
+        "10 = 'j'",
+    ):
         assert glimpse in cs, glimpse
     assert "<code>'the catjjjjjjjj'</code>" in page
 
@@ -79,23 +89,31 @@ def test_ch12_only_stage_3_differs(read_page, lang):
         assert has_row(page, [label, "0–6", reads, f"{reads} + {src}0–6"]), label
 
 
-
 def trained():
     from primer import broken_masks
     from primer.pages.decoder import CORPUS, GRAMMAR, MODEL, SCORE_N, TRAINING
-    from primer.pages.sampling_pipeline import TRAINED_N_NEW, TRAINED_NEXT, TRAINED_PROMPT, TRAINED_SAMPLES, TRAINED_SEEDS
+    from primer.pages.sampling_pipeline import (
+        TRAINED_N_NEW,
+        TRAINED_NEXT,
+        TRAINED_PROMPT,
+        TRAINED_SAMPLES,
+        TRAINED_SEEDS,
+    )
+
     data, cfg, runs = broken_masks.experiment(GRAMMAR, model=MODEL, corpus_args=CORPUS, **TRAINING)
     model, prompt = (runs["causal"].params, cfg, data.vocab), TRAINED_PROMPT.split()
     probs = broken_masks.next_word_probs(*model, prompt, TRAINED_NEXT)
-    samples = broken_masks.sample_scores(*model, prompt, TRAINED_SAMPLES, TRAINED_SEEDS, TRAINED_N_NEW, data.words, SCORE_N)
+    samples = broken_masks.sample_scores(
+        *model, prompt, TRAINED_SAMPLES, TRAINED_SEEDS, TRAINED_N_NEW, data.words, SCORE_N
+    )
     return data, probs, samples
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_trained_models_distribution_and_samples_are_printed_and_the_prose_holds(read_page, lang):
     import numpy as np
-
     from page_tables import table_with
+
     from primer.figures.sampling_pipeline import setting_name
     from primer.figures.tables import pct
     from primer.language import labels
@@ -110,20 +128,20 @@ def test_the_trained_models_distribution_and_samples_are_printed_and_the_prose_h
     at = {s: k for k, s in enumerate(TRAINED_NEXT)}
     p1 = probs[at[(1.0, None, None)]]
     assert rows["slept"][at[(1.0, None, None)]] == pct(p1[data.vocab.index("slept")])
-    verbs = [data.vocab.index(w) for w in ("sat", "slept", "sang", "ate")]        # what the grammar allows after "the cat"
-    assert p1[verbs].sum() > 0.98 and p1[verbs].max() > 1.1 * p1[verbs].min()     # nearly all, not in equal parts
-    assert np.count_nonzero(probs[at[(1.0, 2, None)]][verbs]) == 2                 # top-k = 2 keeps two of the four
-    assert sorted(np.flatnonzero(probs[at[(1.0, None, 0.9)]])) == sorted(verbs)     # top-p = 0.9: the four, no tail
+    verbs = [data.vocab.index(w) for w in ("sat", "slept", "sang", "ate")]  # what the grammar allows after "the cat"
+    assert p1[verbs].sum() > 0.98 and p1[verbs].max() > 1.1 * p1[verbs].min()  # nearly all, not in equal parts
+    assert np.count_nonzero(probs[at[(1.0, 2, None)]][verbs]) == 2  # top-k = 2 keeps two of the four
+    assert sorted(np.flatnonzero(probs[at[(1.0, None, 0.9)]])) == sorted(verbs)  # top-p = 0.9: the four, no tail
     tail = [1 - probs[at[(t_, None, None)]][verbs].sum() for t_ in (0.5, 1.0, 2.0)]
-    assert tail[0] < tail[1] < tail[2]                                              # the temperature empties or fills the tail
+    assert tail[0] < tail[1] < tail[2]  # the temperature empties or fills the tail
     body = table_with(html, t["cols_samples"][1])[1:]
     assert [r[0] for r in body] == [setting_name(*s) for s in TRAINED_SAMPLES]
     share = {}
     for s, (words, (found, total)), row in zip(TRAINED_SAMPLES, samples, body):
         assert row[1:] == [" ".join(words), f"{found} / {total} = {pct(found / total, 0)}"]
         share[s] = found / total
-    assert share[(0.5, None, None)] == share[(1.0, None, None)] == 1.0                # low temperatures: the grammar's pieces only
+    assert share[(0.5, None, None)] == share[(1.0, None, None)] == 1.0  # low temperatures: the grammar's pieces only
     hot = share[(2.0, None, None)]
     assert hot < 0.9
-    for s in ((2.0, 2, None), (2.0, None, 0.9)):                                      # either filter takes back most of the loss
+    for s in ((2.0, 2, None), (2.0, None, 0.9)):  # either filter takes back most of the loss
         assert share[s] - hot > 0.5 * (1 - hot)

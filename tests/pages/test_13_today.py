@@ -3,7 +3,6 @@
 import html as htmllib
 
 import pytest
-
 from conftest import LANGS
 from page_tables import cell_texts, has_row
 
@@ -36,7 +35,7 @@ def test_ch13_links_back(read_page, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_ch13_numpy_core_summary_and_sources(read_page, lang):
     page = htmllib.unescape(read_page(lang, "13-today.md"))
-    assert " [1 1 1 1 0 0 0 0 0]\n [1 1 1 1 1 0 0 0 0]" in page and "[1 1 1 1 1 1 1 1 1]]" in page   # patches, then text
+    assert " [1 1 1 1 0 0 0 0 0]\n [1 1 1 1 1 0 0 0 0]" in page and "[1 1 1 1 1 1 1 1 1]]" in page  # patches, then text
     for heading in {"zh": ("十几行 numpy", "小结"), "en": ("A dozen lines of numpy", "Summary")}[lang]:
         assert f">{heading}<" in page, heading
     for key in ("alayrac2022", "radford2022", "openai2023", "zeng2022", "touvron2023", "bai2023", "zhang2025"):

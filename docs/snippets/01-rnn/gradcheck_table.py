@@ -6,7 +6,11 @@ from primer.rnn import rnn_backward, rnn_forward
 
 rng = np.random.default_rng(3)
 T, d, d_in = 8, 5, 3
-x, w, u = 0.5 * rng.normal(size=(T, d_in)), rng.normal(size=(d, d)) / np.sqrt(d), rng.normal(size=(d, d_in)) / np.sqrt(d_in)
+x, w, u = (
+    0.5 * rng.normal(size=(T, d_in)),
+    rng.normal(size=(d, d)) / np.sqrt(d),
+    rng.normal(size=(d, d_in)) / np.sqrt(d_in),
+)
 b, h0, c = 0.1 * rng.normal(size=d), 0.5 * rng.normal(size=d), rng.normal(size=d)
 
 

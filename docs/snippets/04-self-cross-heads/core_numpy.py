@@ -18,7 +18,7 @@ def merge_heads(x):  # [h, n, d_h] -> [n, h * d_h]
 
 def multi_head_attention(x_q, x_kv, w_q, w_k, w_v, w_o, h):  # [n_q, d], [n_k, d], ..., h -> [n_q, d_out]
     q, k, v = split_heads(x_q @ w_q, h), split_heads(x_kv @ w_k, h), split_heads(x_kv @ w_v, h)
-    weights = softmax(q @ k.transpose(0, 2, 1) / np.sqrt(q.shape[-1]))   # [h, n_q, n_k]: one table per head
+    weights = softmax(q @ k.transpose(0, 2, 1) / np.sqrt(q.shape[-1]))  # [h, n_q, n_k]: one table per head
     return merge_heads(weights @ v) @ w_o
 
 

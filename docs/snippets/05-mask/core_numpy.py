@@ -6,9 +6,9 @@ def causal_mask(n):  # -> [n, n] bool; True: query i may read key j
 
 
 def masked_softmax(scores, mask):  # [n_q, n_k], [n_q, n_k] -> [n_q, n_k]
-    z = np.where(mask, scores, -np.inf)          # closed keys get −∞, not 0
-    z = z - z.max(axis=-1, keepdims=True)        # row max first: large scores never overflow
-    e = np.exp(z)                                # exp(−∞) = 0 exactly
+    z = np.where(mask, scores, -np.inf)  # closed keys get −∞, not 0
+    z = z - z.max(axis=-1, keepdims=True)  # row max first: large scores never overflow
+    e = np.exp(z)  # exp(−∞) = 0 exactly
     return e / e.sum(axis=-1, keepdims=True)
 
 

@@ -9,7 +9,7 @@ def causal_mask(n):  # -> [n, n] bool; True: query i may read key j
 
 def masked_softmax(scores, mask):  # [n_q, n_k], [n_q, n_k] -> [n_q, n_k]
     # A row with no open key: NaN here, as in numpy; SDPA below returns zeros for it instead (torch 2.13).
-    return scores.masked_fill(~mask, float("-inf")).softmax(dim=-1)   # closed keys get −∞, not 0
+    return scores.masked_fill(~mask, float("-inf")).softmax(dim=-1)  # closed keys get −∞, not 0
 
 
 def attention(q, k, v, mask):  # [n_q, d_k], [n_k, d_k], [n_k, d_v], [n_q, n_k] -> [n_q, d_v]

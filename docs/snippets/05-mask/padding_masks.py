@@ -1,11 +1,11 @@
-from primer.masks import batch_mask, empty_rows, key_padding_mask
-from primer.pages.mask import BATCH, BATCH_LENGTHS, BATCH_N, PADDING_CASES
 from primer.figures import mask as figures
 from primer.figures import to_html
+from primer.masks import batch_mask, empty_rows, key_padding_mask
+from primer.pages.mask import BATCH, BATCH_LENGTHS, BATCH_N, PADDING_CASES
 
 cases = []
 for causal, side in PADDING_CASES:
-    real = key_padding_mask(BATCH_LENGTHS, BATCH_N, side=side)           # [batch, n]: True = real token
+    real = key_padding_mask(BATCH_LENGTHS, BATCH_N, side=side)  # [batch, n]: True = real token
     plain = batch_mask(BATCH_LENGTHS, BATCH_N, causal=causal, side=side, padded_queries="and")
     masks = batch_mask(BATCH_LENGTHS, BATCH_N, causal=causal, side=side)  # primer: a padded query reads itself
     cases.append((causal, side, masks, real, empty_rows(plain)))

@@ -2,7 +2,7 @@ import numpy as np
 
 
 def full_mask(n):  # -> [n, n] bool; True: query i may read key j
-    return np.ones((n, n), dtype=bool)                # an encoder closes nothing
+    return np.ones((n, n), dtype=bool)  # an encoder closes nothing
 
 
 def self_attention(x, w_q, w_k, w_v, mask):  # [n, d], [d, d_k], [d, d_k], [d, d_v], [n, n] -> [n, d_v]
@@ -15,9 +15,9 @@ def self_attention(x, w_q, w_k, w_v, mask):  # [n, d], [d, d_k], [d, d_k], [d, d
 def mask_tokens(tokens, rate=0.15, seed=0, vocab=None):  # [n] words -> [n] words
     rng = np.random.default_rng(seed)
     vocab = sorted(set(tokens)) if vocab is None else list(vocab)
-    picked = sorted(rng.permutation(len(tokens))[:max(1, round(rate * len(tokens)))])  # BERT picks 15 %
+    picked = sorted(rng.permutation(len(tokens))[: max(1, round(rate * len(tokens)))])  # BERT picks 15 %
     out = list(tokens)
-    for i in picked:                                  # then 80 % [MASK], 10 % a random word, 10 % unchanged
+    for i in picked:  # then 80 % [MASK], 10 % a random word, 10 % unchanged
         u = rng.random()
         if u < 0.8:
             out[i] = "[MASK]"
@@ -32,6 +32,6 @@ print(" ".join(mask_tokens(sentence)))
 rng = np.random.default_rng(0)
 x, w = rng.normal(size=(6, 8)), [rng.normal(size=(8, 4)) for _ in range(3)]
 y = x.copy()
-y[-1] = rng.normal(size=8)                            # change only the last token
+y[-1] = rng.normal(size=8)  # change only the last token
 moved = np.abs(self_attention(x, *w, full_mask(6)) - self_attention(y, *w, full_mask(6))).max(axis=1)
 print("the first token's output moved when the last one changed:", moved[0] > 1e-3)

@@ -1,6 +1,6 @@
 from primer import broken_masks, corpus
-from primer.pages.decoder import CORPUS, GRAMMAR
 from primer.figures import decoder as figures
+from primer.pages.decoder import CORPUS, GRAMMAR
 
 # The corpus: sentences drawn from a 6-rule grammar, seeded; a second seed draws the held-out text
 data = broken_masks.make_data(GRAMMAR, **CORPUS)

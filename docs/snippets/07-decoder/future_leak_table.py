@@ -1,9 +1,11 @@
 from primer import leak, mlm
 from primer.config import Config
+from primer.figures import decoder as figures
 from primer.pages.decoder import CHANGED_POSITION, CHANGED_WORD
 from primer.pages.encoder import SEED
 from primer.vocab import CAT_VOCAB
-from primer.figures import decoder as figures
 
-words, changed, result = leak.experiment(mlm.SENTENCE, CHANGED_POSITION, CHANGED_WORD, CAT_VOCAB, Config(vocab_size=len(CAT_VOCAB)), SEED)
+words, changed, result = leak.experiment(
+    mlm.SENTENCE, CHANGED_POSITION, CHANGED_WORD, CAT_VOCAB, Config(vocab_size=len(CAT_VOCAB)), SEED
+)
 print(figures.future_leak_table(words, changed, result))

@@ -1,6 +1,6 @@
+from primer.figures import decoder as figures
 from primer.pages.decoder import SAME_SIZE
 from primer.published import same_size
-from primer.figures import decoder as figures
 
-rows = same_size(SAME_SIZE)   # published shapes; weights counted by primer.counts
+rows = same_size(SAME_SIZE)  # published shapes; weights counted by primer.counts
 print(figures.same_size_table(rows))

@@ -8,20 +8,25 @@ def attention(q, k, v, mask):  # [n_q, d_k], [n_k, d_k], [n_k, d_v], [n_q, n_k] 
 
 
 def memory_kv(memory, layers):  # [m, d], [(w_k, w_v)] * L -> [([m, d_k], [m, d_v])] * L
-    return [(memory @ w_k, memory @ w_v) for w_k, w_v in layers]   # once, before the first step
+    return [(memory @ w_k, memory @ w_v) for w_k, w_v in layers]  # once, before the first step
 
 
 def cross_attention(x, kv, w_q):  # [n, d], ([m, d_k], [m, d_v]), [d, d_k] -> [n, d_v]
     k, v = kv
-    mask = np.ones((len(x), len(k)), dtype=bool)     # a full rectangle: the source is complete
+    mask = np.ones((len(x), len(k)), dtype=bool)  # a full rectangle: the source is complete
     return attention(x @ w_q, k, v, mask)
 
 
 rng = np.random.default_rng(0)
 m, n, d, n_layers = 7, 5, 8, 6
-memory = rng.normal(size=(m, d))                      # the encoder's output: fixed once encoding ends
+memory = rng.normal(size=(m, d))  # the encoder's output: fixed once encoding ends
 layers = [(rng.normal(size=(d, 4)), rng.normal(size=(d, 4))) for _ in range(n_layers)]
-kv = memory_kv(memory, layers)                        # n_layers projections, however many steps follow
+kv = memory_kv(memory, layers)  # n_layers projections, however many steps follow
 w_q, x = rng.normal(size=(d, 4)), rng.normal(size=(n, d))
 short, longer = cross_attention(x[:3], kv[0], w_q), cross_attention(x, kv[0], w_q)
-print("projections:", len(kv), "  old rows unchanged as the target grows (< 1e-12):", np.abs(short - longer[:3]).max() < 1e-12)
+print(
+    "projections:",
+    len(kv),
+    "  old rows unchanged as the target grows (< 1e-12):",
+    np.abs(short - longer[:3]).max() < 1e-12,
+)

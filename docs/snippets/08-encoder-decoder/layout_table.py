@@ -1,5 +1,7 @@
 from primer import encoder_decoder
-from primer.pages import encoder_decoder as page
 from primer.figures import encoder_decoder as figures
+from primer.pages import encoder_decoder as page
 
-print(figures.layout_table(encoder_decoder.layout_summary(page.SOURCE, page.TARGET, (page.SOURCE_TAG, page.TARGET_TAG))))
+print(
+    figures.layout_table(encoder_decoder.layout_summary(page.SOURCE, page.TARGET, (page.SOURCE_TAG, page.TARGET_TAG)))
+)

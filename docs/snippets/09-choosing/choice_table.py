@@ -1,4 +1,4 @@
-from primer.machines import OUTPUTS, architecture_for
 from primer.figures import choosing as figures
+from primer.machines import OUTPUTS, architecture_for
 
 print(figures.choice_table([architecture_for(output) for output in OUTPUTS]))

@@ -3,12 +3,12 @@ import numpy as np
 
 def masks_for(machine, n, m=None):  # -> ([n, n] self mask, [n, m] cross mask or None)
     if machine == "encoder":
-        return np.ones((n, n), dtype=bool), None          # no mask
+        return np.ones((n, n), dtype=bool), None  # no mask
     causal = np.tril(np.ones((n, n), dtype=bool))
     if machine == "decoder":
-        return causal, None                               # causal
+        return causal, None  # causal
     if machine == "encoder-decoder":
-        return causal, np.ones((n, m), dtype=bool)        # causal + a full cross rectangle
+        return causal, np.ones((n, m), dtype=bool)  # causal + a full cross rectangle
     raise ValueError(f"machine must be encoder, decoder or encoder-decoder, got {machine!r}")
 
 
@@ -16,7 +16,7 @@ def reads(f, x):  # f: [n, d] -> [n, d_out]; -> [n, n] bool: does output i move 
     base, moved = f(x), np.zeros((len(x), len(x)), dtype=bool)
     for j in range(len(x)):
         y = x.copy()
-        y[j] += 1.0                                       # nudge one input row
+        y[j] += 1.0  # nudge one input row
         moved[:, j] = np.abs(f(y) - base).max(axis=1) > 1e-12
     return moved
 
@@ -27,6 +27,7 @@ def attention_layer(mask, w_q, w_k, w_v):  # -> f: [n, d] -> [n, d_v]
         s = np.where(mask, q @ k.T / np.sqrt(k.shape[-1]), -np.inf)
         w = np.exp(s - s.max(axis=-1, keepdims=True))
         return w / w.sum(axis=-1, keepdims=True) @ v
+
     return f
 
 
@@ -35,4 +36,6 @@ n, d = 5, 8
 x, w = rng.normal(size=(n, d)), [rng.normal(size=(d, 4)) for _ in range(3)]
 for machine in ("encoder", "decoder"):
     self_mask, _ = masks_for(machine, n)
-    print(machine, "- measured reads equal the mask:", np.array_equal(reads(attention_layer(self_mask, *w), x), self_mask))
+    print(
+        machine, "- measured reads equal the mask:", np.array_equal(reads(attention_layer(self_mask, *w), x), self_mask)
+    )

@@ -4,5 +4,8 @@ from primer.machines import MACHINES, masks
 from primer.pages.choosing import SEEDS, SOURCE, TARGET
 from primer.probe import influence
 
-states = [(machine, *masks(machine, len(TARGET), len(SOURCE)), *influence(machine, TARGET, SOURCE, Config(), SEEDS)) for machine in MACHINES]
+states = [
+    (machine, *masks(machine, len(TARGET), len(SOURCE)), *influence(machine, TARGET, SOURCE, Config(), SEEDS))
+    for machine in MACHINES
+]
 print(figures.knob_table(states))

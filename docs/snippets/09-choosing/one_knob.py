@@ -6,8 +6,10 @@ from primer.pages.choosing import SEEDS, SOURCE, TARGET
 from primer.probe import influence
 
 states = []
-for machine in MACHINES:                                # one knob, three settings, the same block
+for machine in MACHINES:  # one knob, three settings, the same block
     self_mask, cross_mask = masks(machine, len(TARGET), len(SOURCE))
-    moved_own, moved_src = influence(machine, TARGET, SOURCE, Config(), SEEDS)           # change one token at a time and run again
+    moved_own, moved_src = influence(
+        machine, TARGET, SOURCE, Config(), SEEDS
+    )  # change one token at a time and run again
     states.append((machine, self_mask, cross_mask, moved_own, moved_src))
 print(to_html(figures.one_knob(states), div_id="fig-one-knob"))

@@ -1,9 +1,8 @@
-from primer.machines import OUTPUTS, architecture_for
 from primer.figures import choosing as figures
 from primer.figures import to_html
-from primer.machines import stack_masks
+from primer.machines import OUTPUTS, architecture_for, stack_masks
 
-choices = [architecture_for(output) for output in OUTPUTS]   # label, span, text, translation
+choices = [architecture_for(output) for output in OUTPUTS]  # label, span, text, translation
 masks = {}
 for c in choices:
     src, tgt = figures.example_tokens(c.output)

@@ -8,7 +8,7 @@ from primer.transformer import init_stack
 
 cfg = Config()
 params = init_stack(SEED, cfg)
-prefix = np.array(PROMPT)                                   # "the cat sat", then APPENDED: "near"
+prefix = np.array(PROMPT)  # "the cat sat", then APPENDED: "near"
 causal = old_rows_drift(prefix, APPENDED, params, cfg, "decoder")
-full = old_rows_drift(prefix, APPENDED, params, cfg, "encoder")   # same weights, bidirectional
+full = old_rows_drift(prefix, APPENDED, params, cfg, "encoder")  # same weights, bidirectional
 print(figures.drift_table(causal, full))

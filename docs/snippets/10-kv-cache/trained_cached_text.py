@@ -13,7 +13,7 @@ params = runs["causal"].params
 rows = []
 for prompt in TRAINED_PROMPTS:
     ids = to_ids(prompt.split(), data.vocab)
-    full_steps, cached_steps = [], []      # each step's {"input", "logits", "next"}; greedy both times
+    full_steps, cached_steps = [], []  # each step's {"input", "logits", "next"}; greedy both times
     full = generate(ids, params, cfg, TRAINED_N_NEW, cached=False, record=full_steps)
     cached = generate(ids, params, cfg, TRAINED_N_NEW, cached=True, record=cached_steps)
     diff = max(np.abs(a["logits"] - b["logits"]).max() for a, b in zip(full_steps, cached_steps))

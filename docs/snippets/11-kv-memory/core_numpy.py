@@ -9,6 +9,12 @@ def kv_cache_bytes(n_layers, n_kv_heads, d_head, n_tokens, batch=1, bytes_per_va
 # A real cache of a small shape, in fp16: one K and one V array per layer, [kv_heads, tokens, d_head].
 n_layers, n_kv_heads, d_head, n_tokens = 4, 2, 8, 10
 cache = [np.zeros((n_kv_heads, n_tokens, d_head), np.float16) for _ in range(2 * n_layers)]
-print("formula:", kv_cache_bytes(n_layers, n_kv_heads, d_head, n_tokens), "bytes;",
-      "numpy nbytes:", sum(a.nbytes for a in cache), "bytes")
+print(
+    "formula:",
+    kv_cache_bytes(n_layers, n_kv_heads, d_head, n_tokens),
+    "bytes;",
+    "numpy nbytes:",
+    sum(a.nbytes for a in cache),
+    "bytes",
+)
 print("Llama-2-7B, one token:", kv_cache_bytes(32, 32, 4096 // 32, 1) // 1024, "KiB")

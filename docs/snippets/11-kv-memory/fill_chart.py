@@ -1,12 +1,12 @@
 from primer.counts import format_bytes, kv_cache_bytes
 from primer.figures import kv_memory as figures
 from primer.figures import to_html
-from primer.published import model
 from primer.pages.kv_memory import MODELS, SLIDER_LENGTHS
+from primer.published import model
 
 configs = [model(name).config for name in MODELS]
-lengths = list(SLIDER_LENGTHS)                                       # the slider
-curve_x = list(range(0, 32768 + 1, 256))                             # the dashed curve of each model
+lengths = list(SLIDER_LENGTHS)  # the slider
+curve_x = list(range(0, 32768 + 1, 256))  # the dashed curve of each model
 curves = [[kv_cache_bytes(c, n) for n in curve_x] for c in configs]  # fp16, batch 1
 filled = [[kv_cache_bytes(c, n) for n in lengths] for c in configs]
 models = [(name, c.max_len, c.window) for name, c in zip(MODELS, configs)]

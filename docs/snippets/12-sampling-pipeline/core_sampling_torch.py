@@ -8,11 +8,11 @@ def temperature_softmax(z, t):  # [vocab], float -> [vocab]
 
 
 def top_k_top_p(probs, k=None, p=None):  # [vocab] -> [vocab]: the k most likely, then the fewest whose mass reaches p
-    ranked, order = probs.sort(descending=True, stable=True)   # ties: lower id first
+    ranked, order = probs.sort(descending=True, stable=True)  # ties: lower id first
     if k is not None:
         ranked[k:] = 0
     if p is not None:
-        before = (ranked / ranked.sum()).cumsum(0).roll(1)      # the mass ranked above each id
+        before = (ranked / ranked.sum()).cumsum(0).roll(1)  # the mass ranked above each id
         before[0] = 0
         ranked[before >= p] = 0
     return torch.zeros_like(probs).scatter(0, order, ranked / ranked.sum())
@@ -25,5 +25,5 @@ def sample(z, t, generator, n=1, top_k=None, top_p=None):  # [vocab], float, Gen
 
 
 z = torch.tensor([2.0, 1.0, 0.5, -0.5, -1.5], dtype=torch.float64)
-g = torch.Generator().manual_seed(0)            # seeded: same draws every run (not numpy's draws)
+g = torch.Generator().manual_seed(0)  # seeded: same draws every run (not numpy's draws)
 print(sample(z, 1.0, g, n=12).tolist(), "greedy:", int(z.argmax()))
