@@ -38,6 +38,7 @@ CJK_FONTS = (
     "WenQuanYi Zen Hei",
     "SimHei",
 )  # whichever is installed draws the Chinese labels
+CJK_FILES = ("cjk", "sourcehan", "msyh", "pingfang", "wqy", "simhei")  # their files' names, lower case
 TOL = 1e-9  # float answers: two correct formulas differ by rounding, far below this
 
 
@@ -50,6 +51,11 @@ def use_language(lang):
     from matplotlib import font_manager
 
     installed = {f.name for f in font_manager.fontManager.ttflist}
+    if lang == "zh" and not installed & set(CJK_FONTS):  # installed after matplotlib cached its font list
+        for path in font_manager.findSystemFonts():
+            if any(part in os.path.basename(path).lower() for part in CJK_FILES):
+                font_manager.fontManager.addfont(path)
+        installed = {f.name for f in font_manager.fontManager.ttflist}
     cjk = [name for name in CJK_FONTS if name in installed] if lang == "zh" else []
     matplotlib.rcParams["font.family"] = [
         "DejaVu Sans",
