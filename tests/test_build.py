@@ -81,7 +81,7 @@ def test_i18n_offline_link_check_and_reader_comforts(config):
 
 def test_serve_watches_primer_and_reimports_only_what_changed(config):
     assert "primer" in config["watch"]
-    hook, site = load_hook("page_env"), SimpleNamespace(config_file_path=str(ROOT / "mkdocs.yml"))
+    hook, site = load_hook("fresh_primer"), SimpleNamespace(config_file_path=str(ROOT / "mkdocs.yml"))
     import primer.masks  # noqa: F401
 
     hook.LAST.clear()  # a first build: every primer module is imported afresh

@@ -191,7 +191,7 @@ def test_the_graph_follows_the_chapter_blocks_through_primer():
 
 
 def test_an_edit_reimports_the_module_and_its_importers_only(repo):
-    """hooks/page_env.py drops from sys.modules what SourceGraph.stale returns; the rest keeps its state."""
+    """hooks/fresh_primer.py drops from sys.modules what SourceGraph.stale returns; the rest keeps its state."""
     sources = load_hook("primer_sources")
     (repo.root / "primer" / "user.py").write_text("from primer import answer\n")
     before = sources.SourceGraph(repo.root / "primer")
