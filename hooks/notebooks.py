@@ -53,14 +53,9 @@ def on_files(files, config):
         for other in LANGS:  # the language switcher's target (overrides/partials/alternate.html)
             twin_src = PurePosixPath(other, *rest, PurePosixPath(file.src_uri).name).as_posix()
             if other != lang and (Path(config.docs_dir) / twin_src).exists():
-                twin = PurePosixPath(*([] if other == DEFAULT else [other]), *rest, stem, "index.html")
-                set_i18n_alternate(
-                    file,
-                    other,
-                    File(
-                        twin_src, config.docs_dir, config.site_dir, config.use_directory_urls, dest_uri=twin.as_posix()
-                    ),
-                )
+                twin = PurePosixPath(*([] if other == DEFAULT else [other]), *rest, stem, "index.html").as_posix()
+                twin_file = File(twin_src, config.docs_dir, config.site_dir, config.use_directory_urls, dest_uri=twin)
+                set_i18n_alternate(file, other, twin_file)
         download = File(
             file.src_uri.replace(".ipynb", ".download.ipynb"),
             config.docs_dir,
