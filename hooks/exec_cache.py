@@ -1,8 +1,9 @@
 """MkDocs hook: under `mkdocs serve`, answer each markdown-exec python block from a cache keyed by all it depends on.
 
-Through markdown-exec's public API only: its plugin registers `markdown_exec.formatter` as the
+markdown-exec's plugin registers `markdown_exec.formatter` (its documented format function) as the
 pymdownx.superfences format of the python fence; after it, this hook's on_config puts `cached_format`
-there, which returns the stored HTML or calls `markdown_exec.formatter` and stores what it gave.
+there (through hooks/plugin_touches.py), which returns the stored HTML or calls
+`markdown_exec.formatter` and stores what it gave.
 The key covers the block's code as it runs (every --8<-- snippet already pasted in), its options,
 the page language, the primer modules the code imports (hooks/primer_sources.py), every file of
 docs/snippets, mkdocs.yml (the Markdown extensions that convert the output) and the Python, numpy,
@@ -24,6 +25,7 @@ from pathlib import Path
 import markdown_exec
 from markupsafe import Markup
 from mkdocs.plugins import event_priority
+from plugin_touches import replace_exec_formatter
 from primer_sources import SourceGraph
 
 CACHE_ENV = "PRIMER_EXEC_CACHE"  # the cache's directory; unset or "off": no cache
@@ -68,9 +70,7 @@ def stamp(*roots):
 @event_priority(-50)  # after markdown-exec's on_config (0), which registers its fences
 def on_config(config):
     """Put cached_format in place of markdown_exec.formatter on every fence markdown-exec registered."""
-    for fence in config.mdx_configs.get("pymdownx.superfences", {}).get("custom_fences", []):
-        if fence.get("format") is markdown_exec.formatter:
-            fence["format"] = cached_format
+    replace_exec_formatter(config, cached_format)
     return config
 
 

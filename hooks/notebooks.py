@@ -1,11 +1,11 @@
-"""MkDocs hook: each chapter's notebook (docs/<lang>/notebooks/*.ipynb) as a page of its language, with its .ipynb to download.
+"""MkDocs hook: each chapter's notebook (docs/<lang>/notebooks/*.ipynb) as a page of its language, with its .ipynb.
 
 mkdocs-jupyter renders the notebooks as written (`execute: false`: the tests run them), through its
-documented options and public events. mkdocs-static-i18n remakes every file as a plain File in its
-on_files (-100), which is no page for a .ipynb; so after it, on_files here calls mkdocs-jupyter's
-on_files again (each notebook becomes its NotebookFile) and gives the page i18n's URL and twin.
-mkdocs-jupyter's cache keys a page by the notebook's bytes only: on_config gives each language its
-own folder, so one language's pass does not evict the other's pages.
+documented options. mkdocs-static-i18n remakes every file as a plain File in its on_files (-100),
+which is no page for a .ipynb; so after it, on_files here has mkdocs-jupyter make each notebook a
+page again and gives the page i18n's URL and twin. mkdocs-jupyter's cache keys a page by the
+notebook's bytes only: on_config gives each language its own folder, so one language's pass does not
+evict the other's pages. What this touches of the two plugins goes through hooks/plugin_touches.py.
 """
 
 import hashlib
@@ -14,18 +14,16 @@ import re
 from pathlib import Path, PurePosixPath
 
 from mkdocs.plugins import event_priority
-from mkdocs.structure.files import File, Files
+from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
+from plugin_touches import jupyter_pages, set_i18n_alternate, set_i18n_sitemap_pages, set_jupyter_cache_dir
+from site_lang import DEFAULT, LANGS, build_language
 
 from primer.language import labels
 
 SOLUTION = re.compile(r'<div[^>]*class="[^"]*\bcelltag_exercise-solution\b[^"]*"[^>]*>')
 DIV = re.compile(r"<(/?)div\b[^>]*>")
 SHARED_CSS = {}  # file name under assets/stylesheets/ -> the notebooks' JupyterLab styles, written after the build
-
-
-def lang_of(file):
-    return getattr(file, "locale", None) or "zh"
 
 
 def download_url(page_url):
@@ -35,36 +33,29 @@ def download_url(page_url):
 @event_priority(-110)  # after i18n's on_config (-100), which sets the language of this pass
 def on_config(config):
     """Give mkdocs-jupyter's cache a folder per language: each language pass evicts what it did not use."""
-    plugin = config.plugins.get("mkdocs-jupyter")
-    i18n = config.plugins.get("i18n")
-    if plugin is not None:
-        lang = getattr(i18n, "current_language", None) or "zh"
-        plugin.config["cache_dir"] = str(Path(config.config_file_path).parent / ".cache" / "mkdocs-jupyter" / lang)
+    base = Path(config.config_file_path).parent
+    set_jupyter_cache_dir(config, base / ".cache" / "mkdocs-jupyter" / build_language(config))
     return config
 
 
 @event_priority(-150)  # after i18n's on_files (-100)
 def on_files(files, config):
     """Make each notebook a page again (mkdocs-jupyter's on_files), at i18n's URL, with its twin; add its .ipynb."""
-    plugin, i18n = config.plugins["mkdocs-jupyter"], config.plugins.get("i18n")
-    for plain, file in zip(
-        notebooks := [f for f in files if f.src_uri.endswith(".ipynb")], plugin.on_files(Files(notebooks), config)
-    ):  # files stays i18n's own Files
+    lang = build_language(config)
+    notebooks = [f for f in files if f.src_uri.endswith(".ipynb")]
+    for plain, file in zip(notebooks, jupyter_pages(config, notebooks)):  # files stays i18n's own Files
         files.remove(plain)
         files.append(file)
         stem = PurePosixPath(file.src_uri).stem
         # i18n's URL: mkdocs-jupyter's NotebookFile made it from the path in docs/, language folder included
         file.dest_uri, file.url, file.abs_dest_path = plain.dest_uri, plain.url, plain.abs_dest_path
         rest = PurePosixPath(file.src_uri).parent.parts[1:]  # docs/<lang>/notebooks/x.ipynb -> ("notebooks",)
-        for other in (
-            i18n.all_languages if i18n else ()
-        ):  # the language switcher's target (overrides/partials/alternate.html)
+        for other in LANGS:  # the language switcher's target (overrides/partials/alternate.html)
             twin_src = PurePosixPath(other, *rest, PurePosixPath(file.src_uri).name).as_posix()
-            if other != lang_of(file) and (Path(config.docs_dir) / twin_src).exists():
-                twin = PurePosixPath(*([] if other == i18n.default_language else [other]), *rest, stem, "index.html")
-                file.alternates[other] = File(
-                    twin_src, config.docs_dir, config.site_dir, config.use_directory_urls, dest_uri=twin.as_posix()
-                )
+            if other != lang and (Path(config.docs_dir) / twin_src).exists():
+                twin = PurePosixPath(*([] if other == DEFAULT else [other]), *rest, stem, "index.html").as_posix()
+                twin_file = File(twin_src, config.docs_dir, config.site_dir, config.use_directory_urls, dest_uri=twin)
+                set_i18n_alternate(file, other, twin_file)
         download = File(
             file.src_uri.replace(".ipynb", ".download.ipynb"),
             config.docs_dir,
@@ -74,14 +65,14 @@ def on_files(files, config):
         )
         download.abs_src_path = file.abs_src_path  # readers download the notebook as written
         files.append(download)
-    if i18n is not None:  # its sitemap.xml lists the pages it counted in its on_files, before these were pages again
-        i18n.i18n_files_per_language[i18n.current_language] = files.documentation_pages()
+    # i18n's sitemap.xml lists the pages it counted in its on_files, before these were pages again
+    set_i18n_sitemap_pages(config, lang, files.documentation_pages())
     return files
 
 
 def on_page_markdown(markdown_text, page, config, files):
     """Link a chapter page to its notebook; leave notebook pages out of the search index (Material's page meta)."""
-    lang, name = lang_of(page.file), PurePosixPath(page.file.src_uri).stem
+    lang, name = build_language(config), PurePosixPath(page.file.src_uri).stem
     if page.file.src_uri.endswith(".ipynb"):  # ~250 KB of JupyterLab markup each, ~2/3 of the indexing time;
         page.meta["search"] = {"exclude": True}  # their code is on the chapter pages, which are indexed
     if (
@@ -147,7 +138,7 @@ def on_page_content(content, page, config, files):
     """On a notebook page: share its styles, close its solutions, offer the .ipynb and say how to run it."""
     if not page.file.src_uri.endswith(".ipynb"):
         return content
-    w = labels("notebook_box", lang_of(page.file))
+    w = labels("notebook_box", build_language(config))
     download = get_relative_url(download_url(page.file.url), page.file.url)
     top = (
         f'<p class="primer-notebook-download"><a href="{html.escape(download)}" download>{w["download"]}</a></p>\n'

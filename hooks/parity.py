@@ -4,8 +4,10 @@ import logging
 import re
 from pathlib import Path
 
+from site_lang import LANGS, is_first_pass
+
 log = logging.getLogger("mkdocs.hooks.parity")
-LOCALES = ("zh", "en")
+LOCALES = LANGS  # ("zh", "en")
 # The opening line of a fenced python block, indented or not (admonitions, tabs); group 2: "{" for the brace form.
 FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*(\{\s*\.?)?python\b([^\n]*)$", re.M)
 OPTION = re.compile(r'(\w+)="([^"]*)"')
@@ -23,7 +25,7 @@ def exec_block_ids(text):
 
 
 def check_parity(docs_dir):
-    """Warn for each page missing in a language, each exec block without id or repeated, each page whose blocks differ."""
+    """Warn for a page missing in a language, an exec block without id or repeated, a page whose blocks differ."""
     docs = Path(docs_dir)
     pages = {lang: {p.relative_to(docs / lang).as_posix() for p in (docs / lang).rglob("*.md")} for lang in LOCALES}
     for path in sorted(set().union(*pages.values())):
@@ -42,6 +44,6 @@ def check_parity(docs_dir):
 
 
 def on_pre_build(config):
-    """Check both languages once: mkdocs-static-i18n builds the second language inside the first build."""
-    if not getattr(config.plugins.get("i18n"), "building", False):
+    """Check both languages once, in the default language's pass: i18n builds the other language inside it."""
+    if is_first_pass(config):
         check_parity(config.docs_dir)

@@ -1,7 +1,7 @@
-"""The primer modules a piece of code imports, followed through primer's own imports, read with `ast` (nothing imported).
+"""The primer modules a piece of code imports, followed through primer's own imports, read with `ast` (none imported).
 
 The exec cache (hooks/exec_cache.py) keys each block by it, so a primer edit runs again only the
-blocks that import what changed; hooks/page_env.py re-imports only the modules an edit touched.
+blocks that import what changed; hooks/fresh_primer.py re-imports only the modules an edit touched.
 Importing a module runs its packages' __init__ too, so those count; primer never imports by a
 computed name (tests/test_exec_cache.py checks). Data files inside primer (labels, exercise
 texts) count for every piece of code.
@@ -11,7 +11,8 @@ import ast
 import hashlib
 from pathlib import Path
 
-PARSED = {}  # (sha256 of a source, its package) -> its imports; kept while `mkdocs serve` runs (MkDocs reloads hooks only)
+# (sha256 of a source, its package) -> its imports; kept while `mkdocs serve` runs (MkDocs reloads hooks only)
+PARSED = {}
 LAST = {}  # "graph": the SourceGraph at the start of the previous build; kept the same way
 
 
@@ -92,9 +93,10 @@ class SourceGraph:
         return h.hexdigest()
 
     def stale(self, previous):
-        """Return the modules to import afresh since previous (a SourceGraph or None): the changed ones and all that import them.
+        """Return the modules to import afresh since previous (a SourceGraph or None): changed ones and their importers.
 
-        A module counts as importing its packages (a package imported afresh brings its submodules); a data file changed: all."""
+        A module counts as importing its packages (a package imported afresh brings its submodules);
+        a data file changed: all."""
         if previous is None or previous.data != self.data:
             return set(self.hashes) | set(previous.hashes if previous else ())
         out = {m for m in self.hashes.keys() | previous.hashes.keys() if self.hashes.get(m) != previous.hashes.get(m)}

@@ -17,7 +17,7 @@ SLOT = re.compile(r"<!--primer-code-(\d+)-->")
 SET_ASIDE = {}  # page URL -> its code blocks, from on_page_content until on_post_page
 
 
-@event_priority(-100)  # after every hook that reads or changes a page's HTML (mathml, notebooks, page_env)
+@event_priority(-100)  # after every hook that reads or changes a page's HTML (mathml, notebooks, plotly_pages)
 def on_page_content(html, page, config, files):
     """Replace each code block by a numbered comment; keep the blocks for on_post_page."""
     blocks = SET_ASIDE[page.url] = BLOCK.findall(html)

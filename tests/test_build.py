@@ -1,6 +1,7 @@
 """The build's guard rails: each one is a way the site was seen to break when done the obvious way."""
 
 import gzip
+import importlib
 import os
 import re
 import shutil
@@ -81,14 +82,14 @@ def test_i18n_offline_link_check_and_reader_comforts(config):
 
 def test_serve_watches_primer_and_reimports_only_what_changed(config):
     assert "primer" in config["watch"]
-    hook, site = load_hook("page_env"), SimpleNamespace(config_file_path=str(ROOT / "mkdocs.yml"))
+    hook, site = load_hook("fresh_primer"), SimpleNamespace(config_file_path=str(ROOT / "mkdocs.yml"))
     import primer.masks  # noqa: F401
 
     hook.LAST.clear()  # a first build: every primer module is imported afresh
     hook.on_pre_build(site)
     assert not [m for m in sys.modules if m == "primer" or m.startswith("primer.")]
 
-    kept = sys.modules["primer.masks"]
+    kept = importlib.import_module("primer.masks")  # imported afresh, as the build's first block does
     hook.on_pre_build(site)  # nothing edited since: the module and what it holds stay
     assert sys.modules["primer.masks"] is kept
 
@@ -361,7 +362,8 @@ BROKEN = {  # a broken link of each kind, each to its own missing anchor
     "markdown": "[x](#nowhere-md)",  # Markdown link to a missing anchor
     "markdown-other-page": "[x](extra.md#nowhere-other)",  # ... on another page
     "raw-html": '<a href="#nowhere-raw">x</a>',  # raw HTML, which MkDocs does not validate
-    "printed": '```python exec="1" id="out"\nprint(\'<a href="extra/#nowhere-printed">x</a>\')\n```',  # printed by a block
+    # printed by a block
+    "printed": '```python exec="1" id="out"\nprint(\'<a href="extra/#nowhere-printed">x</a>\')\n```',
 }
 
 

@@ -1,4 +1,6 @@
-"""The exec cache of `mkdocs serve` (hooks/exec_cache.py): a prose edit runs nothing, any input's edit runs its blocks, never stale."""
+"""The exec cache of `mkdocs serve` (hooks/exec_cache.py): a prose edit runs nothing, an input's edit runs its blocks.
+
+No entry is ever stale."""
 
 import logging
 import re
@@ -14,7 +16,10 @@ from test_hooks_import import load_hook
 hook = load_hook("exec_cache")
 # The block appends a line to RUNS each time it runs; `if False: import primer.answer` is never executed but the
 # dependency graph reads it, so the block depends on primer/answer.py as a real block on what it imports.
-BLOCK = '```python exec="1" id="{id}"\nif False:\n    import primer.answer\nopen({runs!r}, "a").write("x\\n")\nprint("out {id}")\n```\n'
+BLOCK = (
+    '```python exec="1" id="{id}"\nif False:\n    import primer.answer\n'
+    'open({runs!r}, "a").write("x\\n")\nprint("out {id}")\n```\n'
+)
 
 
 @pytest.fixture
@@ -92,7 +97,8 @@ def test_an_edit_to_an_input_runs_the_block_again_exactly_when_it_depends_on_it(
     if edit == "lang":
         monkeypatch.setenv("PRIMER_LANG", "zh")
     elif edit == "numpy":
-        monkeypatch.setattr(hook, "versions", lambda real=hook.versions(): dict(real, numpy="0.0.1"))
+        real = hook.versions()
+        monkeypatch.setattr(hook, "versions", lambda: dict(real, numpy="0.0.1"))
     elif edit == "code":
         text = text.replace('print("out', 'print( "out')
     elif edit != "id":
@@ -191,7 +197,7 @@ def test_the_graph_follows_the_chapter_blocks_through_primer():
 
 
 def test_an_edit_reimports_the_module_and_its_importers_only(repo):
-    """hooks/page_env.py drops from sys.modules what SourceGraph.stale returns; the rest keeps its state."""
+    """hooks/fresh_primer.py drops from sys.modules what SourceGraph.stale returns; the rest keeps its state."""
     sources = load_hook("primer_sources")
     (repo.root / "primer" / "user.py").write_text("from primer import answer\n")
     before = sources.SourceGraph(repo.root / "primer")

@@ -76,27 +76,35 @@ def test_no_tooltip_inside_code_or_math(site):
         assert not re.search(r"<code>[^<]*<abbr|arithmatex\">[^<]*<abbr", text), page
 
 
-def convert(text):
+def convert(text, titles):
     md = markdown.Markdown(
-        extensions=["abbr", "pymdownx.arithmatex", terms_hook._TermAbbrExtension()],
+        extensions=["abbr", "pymdownx.arithmatex", terms_hook.TermExtension(titles)],
         extension_configs={"pymdownx.arithmatex": {"generic": True}},
     )
     return md.convert(text)
 
 
 def test_hook_marks_a_term_inside_chinese_text_but_not_in_code_or_math():
-    out = convert("句中的因果掩码和 `因果掩码` 与 $因果掩码$。\n\n*[因果掩码]: 定义")
+    out = convert("句中的因果掩码和 `因果掩码` 与 $因果掩码$。", {"因果掩码": "定义"})
     assert out.count("<abbr") == 1 and '<abbr title="定义">因果掩码</abbr>' in out
 
 
 def test_hook_prefers_the_longest_term_and_respects_latin_words():
-    out = convert("仅解码器的解码器; decoders and decoder.\n\n*[解码器]: A\n*[仅解码器]: B\n*[decoder]: C")
+    out = convert("仅解码器的解码器; decoders and decoder.", {"解码器": "A", "仅解码器": "B", "decoder": "C"})
     assert '<abbr title="B">仅解码器</abbr>的<abbr title="A">解码器</abbr>' in out
     assert out.count('title="C"') == 1  # 'decoders' is another word
 
 
+def test_only_the_page_itself_gets_terms_not_a_converter_started_for_a_blocks_output(monkeypatch):
+    monkeypatch.setitem(terms_hook.PAGE, "titles", {"解码器": "A"})
+    page = markdown.Markdown(extensions=[terms_hook.TermExtension()])
+    assert page.convert(f"解码器\n\n{terms_hook.MARKER}\n") == '<p><abbr title="A">解码器</abbr></p>'
+    nested = markdown.Markdown(extensions=[terms_hook.TermExtension()])  # as markdown-exec's, for printed output
+    assert nested.convert("解码器") == "<p>解码器</p>"
+
+
 @pytest.mark.parametrize("lang", LANGS)
-def test_hook_appends_its_languages_abbreviations(lang):
-    lines = terms_hook.abbreviations(lang, str(DOCS)).split("\n")
-    assert len(lines) == sum(t.get("tooltip", True) for t in TERMS)
-    assert all(re.match(r"^\*\[[^\]]+\]: \S", line) for line in lines)
+def test_hook_gives_its_languages_terms(lang):
+    titles = terms_hook.term_titles(lang, str(DOCS))
+    assert len(titles) == sum(t.get("tooltip", True) for t in TERMS)
+    assert all(term.strip() and title.strip() for term, title in titles.items())

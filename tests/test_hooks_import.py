@@ -1,4 +1,4 @@
-"""The hooks as a maintainer reads them: small modules, one job each, no other package's private names; load_hook for tests."""
+"""The hooks as a maintainer reads them: small modules, one job each, no private names of others; load_hook."""
 
 import ast
 import importlib.util
@@ -54,3 +54,19 @@ def test_no_hook_touches_another_packages_private_names(name):
 def test_the_private_name_check_can_fail():
     planted = "x = plugin._supported_extensions\nfrom markdown_exec._internal import main\nfrom a import _b\n"
     assert len(PRIVATE.findall(planted)) == 3
+
+
+HELPERS = {"primer_sources", "site_lang", "plugin_touches"}  # imported by the hooks; no events of their own
+
+
+def test_mkdocs_yml_lists_every_hook_and_no_helper():
+    listed = re.findall(r"^  - hooks/(\w+)\.py\b", (ROOT / "mkdocs.yml").read_text(encoding="utf-8"), re.M)
+    has_events = {
+        name
+        for name in MODULES
+        if any(
+            isinstance(node, ast.FunctionDef) and node.name.startswith("on_")
+            for node in ast.parse((HOOKS / f"{name}.py").read_text(encoding="utf-8")).body
+        )
+    }
+    assert len(listed) == len(set(listed)) and set(listed) == has_events == set(MODULES) - HELPERS

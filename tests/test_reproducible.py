@@ -1,4 +1,4 @@
-"""Two builds of one commit give the same site, byte for byte (hooks/page_env.py dates both by the commit).
+"""Two builds of one commit give the same site, byte for byte (hooks/repository.py dates both by the commit).
 
 Both are the session's builds (tests/conftest.py): `site`, and `second_site` made the same way after it."""
 
