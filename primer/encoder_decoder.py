@@ -14,7 +14,7 @@ from primer._checks import positive_int
 from primer.counts import count_weights
 from primer.decoding import generate as decode_loop
 from primer.kv_cache import decode_cached
-from primer.machines import masks, stack_masks
+from primer.machines import machine_masks, stack_masks
 from primer.transformer import embed, encode, encoder_kv, init_block, init_stack, stack
 from primer.vocab import BOS, to_ids
 
@@ -60,7 +60,7 @@ def teacher_forced(source, target, vocab, enc, dec, cfg):  # -> dict of per-laye
     Used in chapter 8 (encoder-decoder).
     """
     src = to_ids(source, vocab, "source")
-    memory, enc_w = stack(embed(src, enc, cfg), enc, cfg, masks("encoder", len(src))[0])
+    memory, enc_w = stack(embed(src, enc, cfg), enc, cfg, machine_masks("encoder", len(src))[0])
     tgt_in = [BOS] + list(target[:-1])
     dec_w = []
     decode_cached(to_ids(tgt_in, vocab, "target"), dec, cfg, memory_kv=encoder_kv(memory, dec, cfg), weights=dec_w)
@@ -98,7 +98,7 @@ def prompt_layout(source, target, tags):  # -> (words, [L, L] bool, [L, L] regio
         raise ValueError("source and target must not be empty")
     prompt = [tags[0], ":"] + list(source) + [tags[1], ":"]
     words = prompt + list(target)
-    mask = masks("decoder", len(words))[0]
+    mask = machine_masks("decoder", len(words))[0]
     region = np.full(mask.shape, DEC_SELF)
     region[:, : len(prompt)] = CROSS  # target rows reading the prompt do what cross-attention did
     region[: len(prompt), :] = PROMPT  # the prompt reads itself, causally

@@ -430,7 +430,9 @@ EXERCISES = {
     "two_stack_mask": Exercise(
         lambda n_source, n_target: two_stack_layout(n_source, n_target)[0], _two_stacks, same_mask
     ),
-    "masks_for": Exercise(lambda machine, n, m: machines.masks(machine, n, m), _machines, same_parts(same_mask)),
+    "masks_for": Exercise(
+        lambda machine, n, m: machines.machine_masks(machine, n, m), _machines, same_parts(same_mask)
+    ),
     "machine_for": Exercise(machine_for, _choices, same_value),
     "decode_step": Exercise(decode_step, _decode_steps, same_parts(same_array)),
     "cached_causal_mask": Exercise(masks.causal_mask, _cached_sizes, same_mask),

@@ -9,7 +9,7 @@ import numpy as np
 
 from primer._checks import float_array, nonneg_int, positive_int
 from primer.counts import count_weights
-from primer.machines import masks
+from primer.machines import machine_masks
 from primer.probe import movement, nudge
 from primer.rounding import BOUND
 from primer.sampling_pipeline import CFG, blocks, detokenize, tokenize
@@ -40,7 +40,7 @@ def vision_sensor(image, seed, patch, cfg=CFG):  # [s, s] -> [p, d]
     w_proj = rng.normal(0.0, cfg.d_model**-0.5, (cfg.d_model, cfg.d_model))
     enc = init_stack(seed, cfg)
     x = patches @ w_in + enc["wpe"][: patches.shape[0]]
-    h = blocks(x, enc, cfg, masks("encoder", len(x))[0])
+    h = blocks(x, enc, cfg, machine_masks("encoder", len(x))[0])
     return layer_norm(h, enc["ln_f"]) @ w_proj
 
 
@@ -55,7 +55,7 @@ def prefix_forward(image, text, params, seed, patch, cfg=CFG):  # -> [p + n, voc
     if p + ids.size > cfg.max_len:
         raise ValueError(f"patches + len(text) must be <= max_len={cfg.max_len}, got {p + ids.size}")
     x = np.concatenate([prefix, params["wte"][ids]]) + params["wpe"][: p + ids.size]
-    h = blocks(x, params, cfg, masks("decoder", len(x))[0])
+    h = blocks(x, params, cfg, machine_masks("decoder", len(x))[0])
     return logits(layer_norm(h, params["ln_f"]), params)
 
 

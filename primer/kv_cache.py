@@ -10,7 +10,7 @@ import numpy as np
 
 from primer._checks import float_array
 from primer.attention import attention
-from primer.machines import check_machine, masks
+from primer.machines import check_machine, machine_masks
 from primer.probe import movement
 from primer.transformer import check_tokens, embed, logits, stack
 
@@ -63,7 +63,7 @@ def decode_cached(
         raise ValueError("cache must be made for the same Config as the model")
     t = 0 if cache is None else cache.length
     x = embed(tokens, params, cfg, start=t)
-    self_mask = masks("decoder", tokens.size, past=t)[
+    self_mask = machine_masks("decoder", tokens.size, past=t)[
         0
     ]  # new rows read every cached key and the new ones up to their own
     h, w = stack(x, params, cfg, self_mask, memory=memory, ops=ops, memory_kv=memory_kv, cache=cache)
@@ -121,7 +121,7 @@ def old_rows_drift(tokens, new_token, params, cfg, machine="decoder"):  # [n], i
 
     def drift(pick):  # pick: (per-layer K/V, logits) -> array with positions first
         def run(t):
-            return pick(*layer_kv(t, params, cfg, masks(machine, t.size)[0]))
+            return pick(*layer_kv(t, params, cfg, machine_masks(machine, t.size)[0]))
 
         return float(movement(run, tokens, [longer]).max())
 
@@ -145,7 +145,7 @@ def new_row_dependence(q, k, v, seed=0):  # [n, d_k], [n, d_k], [n, d_v] -> dict
             f"q, k and v must have the same number of rows n >= 2, got {q.shape[0]}, {k.shape[0]}, {v.shape[0]}"
         )
     rng = np.random.default_rng(seed)
-    mask = masks("decoder", n)[0]
+    mask = machine_masks("decoder", n)[0]
     variants = []
     for i in range(3):  # q, then k, then v: old rows replaced by noise
         qkv = [q.copy(), k.copy(), v.copy()]

@@ -22,7 +22,7 @@ def check_machine(machine):  # str -> str
     return machine
 
 
-def masks(machine, n, m=None, *, past=0):  # -> ([n, past + n], [n, m] or None)
+def machine_masks(machine, n, m=None, *, past=0):  # -> ([n, past + n], [n, m] or None)
     """Return (self mask, cross mask) of a machine whose n new positions follow `past` cached ones and read m source positions.
 
     The cross mask is None when the machine has no cross-attention. Only a causal self mask can
@@ -52,8 +52,8 @@ def stack_masks(machine, n_src, n_tgt):  # -> ([m, m] or None, [n, n] or None, [
     """
     check_machine(machine)
     n_src, n_tgt = positive_int("n_src", n_src), positive_int("n_tgt", n_tgt)
-    enc = masks("encoder", n_src)[0] if machine != "decoder" else None
-    dec, cross = masks(machine, n_tgt, n_src) if machine != "encoder" else (None, None)
+    enc = machine_masks("encoder", n_src)[0] if machine != "decoder" else None
+    dec, cross = machine_masks(machine, n_tgt, n_src) if machine != "encoder" else (None, None)
     return enc, dec, cross
 
 
@@ -62,7 +62,7 @@ def reach(machine, n, m):  # -> [n, n + m]
 
     Used in chapter 12 (sampling-pipeline).
     """
-    self_mask, cross_mask = masks(machine, n, positive_int("m", m))
+    self_mask, cross_mask = machine_masks(machine, n, positive_int("m", m))
     return np.concatenate([self_mask, np.zeros((n, m), bool) if cross_mask is None else cross_mask], axis=1)
 
 

@@ -13,7 +13,7 @@ import numpy as np
 from primer._checks import nonneg_int
 from primer.config import Config
 from primer.decoding import generate
-from primer.machines import check_machine, masks
+from primer.machines import check_machine, machine_masks
 from primer.probe import movement, nudge
 from primer.rounding import BOUND
 from primer.transformer import embed, encode, init_stack, layer_norm, logits, stack
@@ -64,7 +64,7 @@ def forward(tokens, params, cfg, machine="decoder", memory=None):  # [n] -> dict
         raise ValueError("memory (the encoder's output) is required for machine='encoder-decoder'")
     if machine != "encoder-decoder" and memory is not None:
         raise ValueError(f"memory is read only by machine='encoder-decoder', got machine={machine!r}")
-    self_mask, cross_mask = masks(machine, len(x), None if memory is None else np.shape(memory)[0])
+    self_mask, cross_mask = machine_masks(machine, len(x), None if memory is None else np.shape(memory)[0])
     h = blocks(x, params, cfg, self_mask, memory, cross_mask)
     h_norm = layer_norm(h, params["ln_f"])
     return {"embed": x, "blocks": h, "final_norm": h_norm, "logits": logits(h_norm, params)}

@@ -11,7 +11,7 @@ import numpy as np
 from primer._checks import bool_mask, float_array
 from primer.attention import attention
 from primer.machines import check_machine
-from primer.machines import masks as machine_masks  # the one place that says which mask a machine uses
+from primer.machines import machine_masks  # the one place that says which mask a machine uses
 from primer.position import sinusoidal_encoding
 from primer.self_cross_heads import merge_heads, split_heads
 
