@@ -99,8 +99,8 @@ def test_the_trained_model_writes_the_same_text_with_and_without_the_cache(read_
     from primer.vocab import to_ids, to_words
 
     data, cfg, runs = broken_masks.experiment(GRAMMAR, model=MODEL, corpus_args=CORPUS, **TRAINING)
-    t = labels("kv_cache_tables", lang)
-    rows = table_with(read_page(lang, PAGE), t["cols_trained"][2])[1:]
+    text = labels("kv_cache_tables", lang)
+    rows = table_with(read_page(lang, PAGE), text["cols_trained"][2])[1:]
     assert [r[0] for r in rows] == list(TRAINED_PROMPTS)
     for prompt, row in zip(TRAINED_PROMPTS, rows):
         ids = to_ids(prompt.split(), data.vocab)
@@ -109,4 +109,6 @@ def test_the_trained_model_writes_the_same_text_with_and_without_the_cache(read_
         cached = generate(ids, runs["causal"].params, cfg, TRAINED_N_NEW, cached=True, record=b)
         assert np.array_equal(full, cached)
         assert max(np.abs(x["logits"] - y["logits"]).max() for x, y in zip(a, b)) < 1e-12
-        assert row[1] == row[2] == " ".join(to_words(full, data.vocab)) and row[3] == t["yes"] and row[4] == "< 1e-12"
+        assert (
+            row[1] == row[2] == " ".join(to_words(full, data.vocab)) and row[3] == text["yes"] and row[4] == "< 1e-12"
+        )

@@ -121,8 +121,8 @@ def test_the_trained_models_distribution_and_samples_are_printed_and_the_prose_h
 
     data, probs, samples = trained()
     html = read_page(lang, "12-sampling-pipeline.md")
-    t = labels("sampling", lang)
-    table = table_with(html, t["word"])
+    text = labels("sampling", lang)
+    table = table_with(html, text["word"])
     assert table[0][1:] == [setting_name(*s) for s in TRAINED_NEXT]
     rows = {r[0]: r[1:] for r in table[1:]}
     at = {s: k for k, s in enumerate(TRAINED_NEXT)}
@@ -134,7 +134,7 @@ def test_the_trained_models_distribution_and_samples_are_printed_and_the_prose_h
     assert sorted(np.flatnonzero(probs[at[(1.0, None, 0.9)]])) == sorted(verbs)  # top-p = 0.9: the four, no tail
     tail = [1 - probs[at[(t_, None, None)]][verbs].sum() for t_ in (0.5, 1.0, 2.0)]
     assert tail[0] < tail[1] < tail[2]  # the temperature empties or fills the tail
-    body = table_with(html, t["cols_samples"][1])[1:]
+    body = table_with(html, text["cols_samples"][1])[1:]
     assert [r[0] for r in body] == [setting_name(*s) for s in TRAINED_SAMPLES]
     share = {}
     for s, (words, (found, total)), row in zip(TRAINED_SAMPLES, samples, body):
