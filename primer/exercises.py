@@ -454,7 +454,7 @@ def _show(value):
         return f"<array {value.shape}>"
     if isinstance(value, Config):
         name = next((m.name for m in MODELS.values() if m.config == value), None)
-        return f"models.model({name!r}).config" if name else repr(value)
+        return f"published.model({name!r}).config" if name else repr(value)  # as the notebook imports it
     return repr(value)
 
 
