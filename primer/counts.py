@@ -1,7 +1,7 @@
 """Every count of the primer in one place: multiply-adds, attention scores, parameters, KV-cache bytes.
 
-All of it is exact integer arithmetic on a shape (primer.config.Config); nothing here runs a model,
-except measured_ops, which runs primer's decoder to check the predicted counts against real work.
+All of it is exact integer arithmetic on a shape (primer.config.Config); nothing here runs a model:
+primer.decoding.measured_ops runs the decoder to check the predicted counts against real work.
 """
 
 from collections import Counter
@@ -11,7 +11,6 @@ import numpy as np
 
 from primer._checks import nonneg_int, positive_int
 from primer.config import Config
-from primer.decoding import generate
 from primer.machines import check_machine
 
 # ---- one layer: self-attention against an RNN ------------------------------------------------
@@ -112,17 +111,6 @@ def predicted_ops(n_steps, cfg, cached):  # -> Counter
     cfg = _config(cfg)
     rows = cfg.n_layers * (n if cached else n * (n + 1) // 2)  # K/V rows projected = query rows asked
     return Counter({"kv_rows": rows, "q_rows": rows, "scores": total_scores(n, cached, cfg.n_layers, cfg.n_heads)})
-
-
-def measured_ops(n_steps, params, cfg, cached, first_token=1):  # -> Counter
-    """Run n_steps steps of greedy generation from a one-token prompt and return what primer counted. Used in chapter 10 (kv-cache)."""
-    n = positive_int("n_steps", n_steps)
-    cfg = _config(cfg)
-    if n > cfg.max_len:
-        raise ValueError(f"n_steps must be <= max_len={cfg.max_len}, got {n}")
-    ops = Counter()
-    generate(np.array([first_token]), params, cfg, n, cached=bool(cached), ops=ops)
-    return ops
 
 
 # ---- parameters ----------------------------------------------------------------------------

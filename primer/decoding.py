@@ -6,10 +6,12 @@ softmax -> top-k filter -> top-p filter -> one draw, all in `sample` (via `sampl
 """
 
 import numbers
+from collections import Counter
 
 import numpy as np
 
 from primer._checks import float_array, nonneg_int, positive_int
+from primer.config import Config
 from primer.kv_cache import KVCache, decode_cached
 from primer.softmax import softmax
 from primer.transformer import check_tokens
@@ -200,3 +202,18 @@ def generate(
             record.append({"input": np.array(tokens), "logits": last, "next": nxt})
         tokens.append(nxt)
     return np.array(tokens, dtype=int)
+
+
+def measured_ops(n_steps, params, cfg, cached, first_token=1):  # -> Counter
+    """Run n_steps steps of greedy generation from a one-token prompt and return the work generate counted.
+
+    primer.counts.predicted_ops gives the same counters from the shape alone.
+    """
+    n = positive_int("n_steps", n_steps)
+    if not isinstance(cfg, Config):
+        raise ValueError(f"cfg must be a primer.config.Config, got {type(cfg).__name__}")
+    if n > cfg.max_len:
+        raise ValueError(f"n_steps must be <= max_len={cfg.max_len}, got {n}")
+    ops = Counter()
+    generate(np.array([first_token]), params, cfg, n, cached=bool(cached), ops=ops)
+    return ops

@@ -553,7 +553,7 @@ TABLE = [
     case(lambda: counts.total_scores(3, True, n_heads=1.5), "n_heads", "total_scores-float"),
     case(lambda: counts.speedup(0), "n_steps", "speedup-size"),
     case(lambda: counts.predicted_ops(3, {"n_layers": 2}, True), "cfg", "predicted_ops-cfg"),
-    case(lambda: counts.measured_ops(65, PARAMS, CFG, True), "n_steps", "measured_ops-past-max_len"),
+    case(lambda: decoding.measured_ops(65, PARAMS, CFG, True), "n_steps", "measured_ops-past-max_len"),
     case(lambda: counts.count_params(CFG, "transducer"), "machine", "count_params-unknown"),
     case(lambda: counts.count_params(None, "decoder"), "cfg", "count_params-cfg"),
     case(lambda: counts.kv_cache_bytes(CFG, -1), "n_tokens", "kv_cache_bytes-below-0"),

@@ -20,7 +20,6 @@ from primer.counts import (
     count_weights,
     format_bytes,
     kv_cache_bytes,
-    measured_ops,
     predicted_ops,
     rnn_cost,
     serial_steps,
@@ -28,7 +27,7 @@ from primer.counts import (
     total_rows,
     total_scores,
 )
-from primer.decoding import generate
+from primer.decoding import generate, measured_ops
 from primer.kv_cache import KVCache, decode_cached
 from primer.published import model
 from primer.transformer import init_stack
