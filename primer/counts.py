@@ -15,26 +15,26 @@ from primer.machines import check_machine
 
 # ---- one layer: self-attention against an RNN ------------------------------------------------
 
-LAYER_KINDS = ("self-attention", "rnn")  # Used in chapter 3 (attention).
+LAYER_KINDS = ("self-attention", "rnn")
 
 
 def attention_cost(n, d):  # -> int
-    """Return the leading multiply-adds of one self-attention layer: n^2 d (every pair, width d). Used in chapter 3 (attention)."""
+    """Return the leading multiply-adds of one self-attention layer: n^2 d (every pair, width d)."""
     return positive_int("n", n) ** 2 * positive_int("d", d)
 
 
 def rnn_cost(n, d):  # -> int
-    """Return the leading multiply-adds of one RNN layer: n d^2 (one d x d matrix per step). Used in chapter 3 (attention)."""
+    """Return the leading multiply-adds of one RNN layer: n d^2 (one d x d matrix per step)."""
     return positive_int("n", n) * positive_int("d", d) ** 2
 
 
 def cost_ratio(n, d):  # -> float
-    """Return self-attention cost / RNN cost = n^2 d / (n d^2) = n / d. Used in chapter 3 (attention)."""
+    """Return self-attention cost / RNN cost = n^2 d / (n d^2) = n / d."""
     return attention_cost(n, d) / rnn_cost(n, d)
 
 
 def serial_steps(n, kind):  # -> int
-    """Return how many steps must run one after another over n positions: RNN n, self-attention 1. Used in chapter 3 (attention)."""
+    """Return how many steps must run one after another over n positions: RNN n, self-attention 1."""
     n = positive_int("n", n)
     if kind not in LAYER_KINDS:
         raise ValueError(f"kind must be one of {LAYER_KINDS}, got {kind!r}")
@@ -42,7 +42,7 @@ def serial_steps(n, kind):  # -> int
 
 
 def cost_row(n, d):  # -> dict
-    """Return one row of the cost table: both costs, their ratio and both serial step counts. Used in chapter 3 (attention)."""
+    """Return one row of the cost table: both costs, their ratio and both serial step counts."""
     return {
         "n": positive_int("n", n),
         "d": positive_int("d", d),
@@ -66,7 +66,7 @@ WORK_KINDS = ("scores", "causal_scores", "rows")  # what speedup compares; used 
 
 
 def total_scores(n_steps, cached, n_layers=1, n_heads=1, table="full"):  # -> int
-    """Return the (query, key) scores of n_steps generation steps, in closed form, over every layer and head. Used in chapter 10 (kv-cache).
+    """Return the (query, key) scores of n_steps generation steps, in closed form, over every layer and head.
 
     table="full" counts the whole n x n table of an uncached step, table="causal" only its lower
     triangle; a cached step scores one row of n keys either way.
@@ -84,14 +84,14 @@ def total_scores(n_steps, cached, n_layers=1, n_heads=1, table="full"):  # -> in
 
 
 def total_rows(n_steps, cached, n_layers=1):  # -> int
-    """Return the token rows that pass through the projections and the feed-forward layer in n_steps steps. Used in chapter 10 (kv-cache)."""
+    """Return the token rows that pass through the projections and the feed-forward layer in n_steps steps."""
     n = nonneg_int("n_steps", n_steps)
     per_layer = n if cached else n * (n + 1) // 2
     return per_layer * positive_int("n_layers", n_layers)
 
 
 def speedup(n_steps, work="scores"):  # -> Fraction
-    """Return the exact ratio of work without / with a cache. Used in chapter 10 (kv-cache).
+    """Return the exact ratio of work without / with a cache.
 
     work="scores" (full n x n tables): (2N+1)/3; "causal_scores" (lower triangles only): (N+2)/3;
     "rows" (projections and feed-forward): (N+1)/2.
@@ -106,7 +106,7 @@ def speedup(n_steps, work="scores"):  # -> Fraction
 
 
 def predicted_ops(n_steps, cfg, cached):  # -> Counter
-    """Return the work counters primer's decoder should report for n_steps steps from a one-token prompt. Used in chapter 10 (kv-cache)."""
+    """Return the work counters primer's decoder should report for n_steps steps from a one-token prompt."""
     n = positive_int("n_steps", n_steps)
     cfg = _config(cfg)
     rows = cfg.n_layers * (n if cached else n * (n + 1) // 2)  # K/V rows projected = query rows asked
@@ -115,12 +115,12 @@ def predicted_ops(n_steps, cfg, cached):  # -> Counter
 
 # ---- parameters ----------------------------------------------------------------------------
 
-# The parts a parameter count is split into, in the order tables print them. Used in chapter 9 (choosing).
+# The parts a parameter count is split into, in the order tables print them.
 PARTS = ("token_embeddings", "positions", "attention", "feed_forward", "biases", "norms", "pooler", "output_head")
 
 
 def count_weights(tree):  # nested dicts / lists of arrays -> int
-    """Return how many numbers a weight tree holds: the count read off real arrays. Used in chapters 8 (encoder-decoder) and 13 (today)."""
+    """Return how many numbers a weight tree holds: the count read off real arrays."""
     if isinstance(tree, dict):
         return sum(count_weights(v) for v in tree.values())
     if isinstance(tree, (list, tuple)):
@@ -129,7 +129,7 @@ def count_weights(tree):  # nested dicts / lists of arrays -> int
 
 
 def count_params(cfg, machine):  # -> {part: int}
-    """Return the parameter count of each part in PARTS for a machine of this shape; they sum to the total. Used in chapter 9 (choosing).
+    """Return the parameter count of each part in PARTS for a machine of this shape; they sum to the total.
 
     An encoder or a decoder is one stack of n_layers blocks; an encoder-decoder is two, and each
     decoder block has a cross-attention sub-layer too. Both stacks share one embedding matrix.
@@ -160,7 +160,7 @@ def count_params(cfg, machine):  # -> {part: int}
 
 
 def kv_cache_bytes(cfg, n_tokens, *, batch=1, bytes_per_value=2):  # -> int
-    """Return the bytes of a KV cache: K and V x layers x KV heads x d_head x tokens kept x batch x bytes. Used in chapter 11 (kv-memory).
+    """Return the bytes of a KV cache: K and V x layers x KV heads x d_head x tokens kept x batch x bytes.
 
     A sliding window (cfg.window) keeps the last window tokens: the keys the newest query reads under
     masks.window_mask (itself included), so cfg.window is the published sliding_window. bytes_per_value 2 is fp16.
@@ -179,11 +179,11 @@ def kv_cache_bytes(cfg, n_tokens, *, batch=1, bytes_per_value=2):  # -> int
     )
 
 
-UNITS = ("B", "KiB", "MiB", "GiB", "TiB")  # Used in chapter 11 (kv-memory).
+UNITS = ("B", "KiB", "MiB", "GiB", "TiB")
 
 
 def format_bytes(n_bytes, digits=2):  # int -> str
-    """Format a byte count with binary units: 524288 -> '512 KiB', 2147483648 -> '2 GiB'. Used in chapter 11 (kv-memory)."""
+    """Format a byte count with binary units: 524288 -> '512 KiB', 2147483648 -> '2 GiB'."""
     n = nonneg_int("n_bytes", n_bytes)
     value, unit = float(n), 0
     while value >= 1024 and unit < len(UNITS) - 1:

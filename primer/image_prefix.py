@@ -17,7 +17,7 @@ from primer.transformer import init_stack, layer_norm, logits
 
 
 def patchify(image, patch):  # [s, s] -> [(s / patch)^2, patch^2]
-    """Cut a square image into non-overlapping patch x patch squares, row by row, each flattened. Used in chapter 13."""
+    """Cut a square image into non-overlapping patch x patch squares, row by row, each flattened."""
     image = float_array("image", image, min_ndim=2)
     patch = positive_int("patch", patch)
     s = image.shape[0]
@@ -28,12 +28,12 @@ def patchify(image, patch):  # [s, s] -> [(s / patch)^2, patch^2]
 
 
 def toy_image(seed, side):  # -> [side, side]
-    """Return a seeded random grey-scale image. Used in chapter 13 (today)."""
+    """Return a seeded random grey-scale image."""
     return np.random.default_rng(nonneg_int("seed", seed)).random((positive_int("side", side),) * 2)
 
 
 def vision_sensor(image, seed, patch, cfg=CFG):  # [s, s] -> [p, d]
-    """Encode image patches with a full mask (an encoder), then project them to the decoder's width. Used in chapter 13."""
+    """Encode image patches with a full mask (an encoder), then project them to the decoder's width."""
     patches = patchify(image, patch)
     rng = np.random.default_rng(nonneg_int("seed", seed) + 1000)
     w_in = rng.normal(0.0, patch**-1, (patches.shape[1], cfg.d_model))
@@ -47,7 +47,7 @@ def vision_sensor(image, seed, patch, cfg=CFG):  # [s, s] -> [p, d]
 def prefix_forward(image, text, params, seed, patch, cfg=CFG):  # -> [p + n, vocab]
     """Run a decoder over [image patch vectors; text embeddings] under one causal mask; return logits.
 
-    The image is cut into patch x patch squares and encoded by a sensor with seeded weights. Used in chapter 13.
+    The image is cut into patch x patch squares and encoded by a sensor with seeded weights.
     """
     prefix = vision_sensor(image, seed, patch, cfg)
     ids = tokenize(text)
@@ -60,7 +60,7 @@ def prefix_forward(image, text, params, seed, patch, cfg=CFG):  # -> [p + n, voc
 
 
 def prefix_dependence(image, text, params, seed, patch, cfg=CFG):  # -> [p + n, p + n] bool
-    """Return which inputs (pixels of each patch, then characters) each position's output depends on. Used in chapter 13."""
+    """Return which inputs (pixels of each patch, then characters) each position's output depends on."""
     image = float_array("image", image, min_ndim=2)
     ids = tokenize(text)
     side = image.shape[0] // patch
@@ -95,7 +95,7 @@ def _leaves(tree):
 
 
 def block_kinds(seed, cfg=CFG):
-    """Return {design: [(sub-layer names, parameters per block, number of such blocks), ...]}. Used in chapter 13.
+    """Return {design: [(sub-layer names, parameters per block, number of such blocks), ...]}.
 
     decoder-only: one stack of self-attention blocks. encoder-decoder: an encoder stack plus a
     decoder stack whose blocks also carry cross-attention, n_layers each.

@@ -13,10 +13,7 @@ SCORE_ORDER = ("additive", "dot", "bilinear", "scaled")
 
 
 def scores_table(scores, weights, *, lang=None):
-    """Return a Markdown table: one row per score function, each key's raw score and softmax weight.
-
-    Page: 03-attention.md
-    """
+    """Return a Markdown table: one row per score function, each key's raw score and softmax weight."""
     text = labels("attention", lang)
     n_k = len(next(iter(scores.values())))
     head = [text["score"]] + [f"{text['k']} {j}" for j in range(n_k)]
@@ -30,10 +27,7 @@ def scores_table(scores, weights, *, lang=None):
 
 
 def variance_table(rows, *, lang=None):
-    """Return a Markdown table of Var(q·k) and Var(q·k/√d_k), measured and in theory, one row per d_k.
-
-    Page: 03-attention.md
-    """
+    """Return a Markdown table of Var(q·k) and Var(q·k/√d_k), measured and in theory, one row per d_k."""
     text = labels("attention", lang)
     head = [text["d_k"], text["var_theory"], text["var_meas"], text["var_scaled_theory"], text["var_scaled"]]
     body = [[d, d, f"{unscaled:.1f}", 1, f"{scaled:.2f}"] for d, unscaled, scaled in rows]
@@ -45,10 +39,7 @@ def _paren(a, b, lang):
 
 
 def saturation_table(rows, n_keys, *, lang=None):
-    """Return a Markdown table of the softmax's largest weight and entropy, unscaled vs scaled, per d_k.
-
-    Page: 03-attention.md
-    """
+    """Return a Markdown table of the softmax's largest weight and entropy, unscaled vs scaled, per d_k."""
     text = labels("attention", lang)
     head = [text["d_k"]] + [
         _paren(text[a], text[b], lang) for a in ("max_w", "entropy") for b in ("unscaled", "scaled")
@@ -70,10 +61,7 @@ def saturation_table(rows, n_keys, *, lang=None):
 
 
 def variance_chart(d_ks, variances, saturations, n_keys, *, lang=None):
-    """Draw Var(q·k) against d_k (log-log) beside the softmax's largest weight, unscaled vs scaled.
-
-    Page: 03-attention.md
-    """
+    """Draw Var(q·k) against d_k (log-log) beside the softmax's largest weight, unscaled vs scaled."""
     text = labels("attention", lang)
     d_ks = list(d_ks)
     fig = make_subplots(
@@ -151,10 +139,7 @@ def variance_chart(d_ks, variances, saturations, n_keys, *, lang=None):
 
 
 def gradient_reach(reach_by_mask, *, lang=None):
-    """Draw ‖∂output_i/∂input_j‖ as a heatmap; buttons switch between no mask and the causal mask.
-
-    Page: 03-attention.md
-    """
+    """Draw ‖∂output_i/∂input_j‖ as a heatmap; buttons switch between no mask and the causal mask."""
     text = labels("attention", lang)
     fig = go.Figure()
     steps = []
@@ -179,10 +164,7 @@ def gradient_reach(reach_by_mask, *, lang=None):
 
 
 def grad_table(results, *, lang=None):
-    """Return a Markdown table of the gradient check: error vs finite differences, nonzero pairs, smallest block.
-
-    Page: 03-attention.md
-    """
+    """Return a Markdown table of the gradient check: error vs finite differences, nonzero pairs, smallest block."""
     text = labels("attention", lang)
     head = [text["mask"], text["rel_err"], text["nonzero"], text["smallest"]]
     body = [
@@ -193,10 +175,7 @@ def grad_table(results, *, lang=None):
 
 
 def cost_table(rows, *, lang=None):
-    """Return a Markdown table of per-layer cost and serial steps, one row per sequence length.
-
-    Page: 03-attention.md
-    """
+    """Return a Markdown table of per-layer cost and serial steps, one row per sequence length."""
     text = labels("attention", lang)
     head = ["n", "d", text["attn"], text["rnn"], text["ratio"], text["steps_rnn"], text["steps_attn"]]
     body = [
@@ -215,10 +194,7 @@ def cost_table(rows, *, lang=None):
 
 
 def cost_chart(grid, rows, d, *, lang=None):
-    """Draw n²d and nd² against n (log-log); a slider walks n and labels the ratio at that n.
-
-    Page: 03-attention.md
-    """
+    """Draw n²d and nd² against n (log-log); a slider walks n and labels the ratio at that n."""
     text = labels("attention", lang)
     grid = list(grid)
     fig = go.Figure()

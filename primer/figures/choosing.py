@@ -14,10 +14,7 @@ MASK_OPEN = [[0, "#bbdefb"], [1, "#bbdefb"]]
 
 
 def millions(n):
-    """Format a parameter count in millions: 109482240 -> '109.48 M'.
-
-    Page: 09-choosing.md
-    """
+    """Format a parameter count in millions: 109482240 -> '109.48 M'."""
     return f"{n / 1e6:.2f} M"
 
 
@@ -27,19 +24,13 @@ def _count(n):
 
 
 def signed_pct(x, digits=2):
-    """Format a signed fraction as a percentage with a real minus sign: -0.0047 -> '−0.47%'.
-
-    Page: 09-choosing.md
-    """
+    """Format a signed fraction as a percentage with a real minus sign: -0.0047 -> '−0.47%'."""
     text = f"{100 * float(x):+.{digits}f}%"
     return text.replace("-", "−")
 
 
 def example_tokens(output, *, lang=None):
-    """Return the (input, output) tokens the figure labels for an output shape; the same list twice if one sequence.
-
-    Page: 09-choosing.md
-    """
+    """Return the (input, output) tokens the figure labels for an output shape; the same list twice if one sequence."""
     ex = labels("choosing", lang)["examples"][output]
     return ex["input"], ex.get("output", ex["input"])
 
@@ -72,8 +63,6 @@ def one_knob(states, *, lang=None):
     """Draw, for each knob setting, its masks and the measured reads of the real block; buttons switch.
 
     states: list of (machine, self_mask, cross_mask or None, moved_own, moved_src or None).
-
-    Page: 09-choosing.md
     """
     text = labels("choosing", lang)
     fig = make_subplots(
@@ -157,8 +146,6 @@ def model_params(models, *, lang=None):
 
     models: list of dicts with name, machine, config (a primer.config.Config), parts ({part: count}), total,
     published, difference, masks (encoder self, decoder self, cross; None where absent).
-
-    Page: 09-choosing.md
     """
     text = labels("choosing", lang)
     fig = make_subplots(
@@ -234,8 +221,6 @@ def output_machine(choices, masks_by_output, *, lang=None):
     """Draw, for each shape of output, the architecture it calls for and that machine's masks; a dropdown picks.
 
     choices: list of primer.machines.Choice; masks_by_output: output -> (enc, dec, cross) masks.
-
-    Page: 09-choosing.md
     """
     text = labels("choosing", lang)
     fig = make_subplots(
@@ -274,10 +259,7 @@ def output_machine(choices, masks_by_output, *, lang=None):
 
 
 def params_table(models, *, lang=None):
-    """Return the Markdown table of parameter counts: shape, computed and published parameters, relative difference.
-
-    Page: 09-choosing.md
-    """
+    """Return the Markdown table of parameter counts: shape, computed and published parameters, relative difference."""
     text = labels("choosing", lang)
     rows = []
     for m in models:
@@ -299,19 +281,13 @@ def params_table(models, *, lang=None):
 
 
 def gpt2_note(gpt2_total, gpt1_total, vocab, ctx, *, lang=None):
-    """Return the line under the parameters table: GPT-2 small counted from its config beside GPT-1's count.
-
-    Page: 09-choosing.md
-    """
+    """Return the line under the parameters table: GPT-2 small counted from its config beside GPT-1's count."""
     text = labels("choosing", lang)
     return text["gpt2_note"].format(gpt2=millions(gpt2_total), gpt1=millions(gpt1_total), vocab=vocab, ctx=ctx)
 
 
 def parts_table(models, *, lang=None):
-    """Return a Markdown table of where each model's parameters are, one part per row.
-
-    Page: 09-choosing.md
-    """
+    """Return a Markdown table of where each model's parameters are, one part per row."""
     text = labels("choosing", lang)
     head = text["cols_parts"] + [m["name"] for m in models]
     parts = list(models[0]["parts"])
@@ -321,10 +297,7 @@ def parts_table(models, *, lang=None):
 
 
 def knob_table(states, *, lang=None):
-    """Return a Markdown table: per knob setting, the cells its masks open and the cells that moved when measured.
-
-    Page: 09-choosing.md
-    """
+    """Return a Markdown table: per knob setting, the cells its masks open and the cells that moved when measured."""
     text = labels("choosing", lang)
     rows = []
     for machine, self_mask, cross_mask, moved_own, moved_src in states:
@@ -348,10 +321,7 @@ def knob_table(states, *, lang=None):
 
 
 def choice_table(choices, *, lang=None):
-    """Return a Markdown table of the rule: output shape -> the two answers -> architecture.
-
-    Page: 09-choosing.md
-    """
+    """Return a Markdown table of the rule: output shape -> the two answers -> architecture."""
     text = labels("choosing", lang)
     yn = lambda b: text["yes"] if b else text["no"]  # noqa: E731
     rows = [

@@ -15,19 +15,13 @@ LEAK_COLOR = "#d62728"
 
 
 def fmt_delta(x):
-    """Format a |Δ|: rounding (below primer.rounding.BOUND, 0 in exact arithmetic) prints as 0.0, anything else with four decimals.
-
-    Page: 07-decoder.md
-    """
+    """Format a |Δ|: rounding (below primer.rounding.BOUND, 0 in exact arithmetic) prints as 0.0, anything else with four decimals."""
     x = float(x)
     return "0.0" if is_rounding(x) else f"{x:.4f}"
 
 
 def same_row(words, w_full, w_causal, row, *, lang=None):
-    """Draw the same query row under a full mask and under a causal mask, side by side.
-
-    Page: 07-decoder.md
-    """
+    """Draw the same query row under a full mask and under a causal mask, side by side."""
     text = labels("decoder", lang)
     n = len(words)
     ticks = tick_labels(words)
@@ -57,10 +51,7 @@ def same_row(words, w_full, w_causal, row, *, lang=None):
 
 
 def visible_range(words, weights, *, lang=None):
-    """Draw, for the chosen token, the arcs to itself and every earlier token; later tokens stay grey.
-
-    Page: 07-decoder.md
-    """
+    """Draw, for the chosen token, the arcs to itself and every earlier token; later tokens stay grey."""
     text = labels("decoder", lang)
     n = len(words)
     weights = np.asarray(weights)
@@ -99,10 +90,7 @@ def visible_range(words, weights, *, lang=None):
 
 
 def future_leak(words, changed, result, *, lang=None):
-    """Draw each position's max |Δ| after one future token changes; buttons switch the mask on and off.
-
-    Page: 07-decoder.md
-    """
+    """Draw each position's max |Δ| after one future token changes; buttons switch the mask on and off."""
     text = labels("decoder", lang)
     n = len(words)
     x = [f"{i} {a}" if a == b else f"{i} {a}→{b}" for i, (a, b) in enumerate(zip(words, changed))]
@@ -164,10 +152,7 @@ def future_leak(words, changed, result, *, lang=None):
 
 
 def future_leak_table(words, changed, result, *, lang=None):
-    """Return a Markdown table of each position's max |Δ| with the causal mask and with a full mask.
-
-    Page: 07-decoder.md
-    """
+    """Return a Markdown table of each position's max |Δ| with the causal mask and with a full mask."""
     text = labels("decoder_tables", lang)
     rows = []
     for i, (a, b) in enumerate(zip(words, changed)):
@@ -191,10 +176,7 @@ def future_leak_table(words, changed, result, *, lang=None):
 
 
 def next_token_pairs_table(inputs, targets, n_tokens, bos=None, *, lang=None):
-    """Return a Markdown table of next-token exercises (input token, token to predict) and their count.
-
-    Page: 07-decoder.md
-    """
+    """Return a Markdown table of next-token exercises (input token, token to predict) and their count."""
     text = labels("decoder_tables", lang)
     rows = [[i, f"`{a}`", f"`{b}`"] for i, (a, b) in enumerate(zip(inputs, targets))]
     how = text["with_bos"].format(bos=bos) if bos is not None else text["without_bos"]
@@ -202,10 +184,7 @@ def next_token_pairs_table(inputs, targets, n_tokens, bos=None, *, lang=None):
 
 
 def same_size_table(rows, *, lang=None):
-    """Return a Markdown table of published models of one size: shape, weights inside the blocks, mask.
-
-    Page: 07-decoder.md
-    """
+    """Return a Markdown table of published models of one size: shape, weights inside the blocks, mask."""
     text = labels("decoder_tables", lang)
     body = [
         [
@@ -238,12 +217,12 @@ LOSS_DIGITS = 2  # losses are printed and drawn to 2 decimals: training amplifie
 
 
 def fmt_loss(x):
-    """Format a loss to LOSS_DIGITS decimals. Page: 07-decoder.md"""
+    """Format a loss to LOSS_DIGITS decimals."""
     return f"{float(x):.{LOSS_DIGITS}f}"
 
 
 def same_runs(curves):  # {run: [steps]} -> [[run, ...], ...]
-    """Group the runs whose curves are identical step by step (np.array_equal), in the order given. Page: 07-decoder.md"""
+    """Group the runs whose curves are identical step by step (np.array_equal), in the order given."""
     groups = []
     for name, curve in curves.items():
         for group in groups:
@@ -264,7 +243,6 @@ def training_curves(histories, heldout, *, lang=None):
     """Draw each run's training loss per step, one line for runs that coincide, and its honest held-out loss as a marker.
 
     histories: {run: [steps] training losses under its own mask}; heldout: {run: loss under the causal mask}.
-    Page: 07-decoder.md
     """
     text = labels("decoder", lang)
     fig = go.Figure()
@@ -310,7 +288,6 @@ def training_runs_table(runs, scores, setup, *, lang=None):
 
     runs: {run: (train_loss, heldout_loss)}; scores: {run: (found, total)} n-grams of its text found in the corpus;
     setup: the model's shape and the training's settings, for the note under the table (keys of the label "setup").
-    Page: 07-decoder.md
     """
     text, names = labels("decoder_tables", lang), labels("decoder", lang)["runs"]
     rows = [
@@ -329,7 +306,7 @@ def training_runs_table(runs, scores, setup, *, lang=None):
 def generations_table(prompts, written, *, lang=None):
     """Return a Markdown table of what each model wrote after each prompt, greedy and sampled; models that wrote the same share a row.
 
-    written: {run: {prompt: (greedy words, sampled words)}}. Page: 07-decoder.md
+    written: {run: {prompt: (greedy words, sampled words)}}.
     """
     text, words = labels("decoder_tables", lang), labels("decoder", lang)
     groups = []
@@ -353,7 +330,6 @@ def corpus_table(grammar, data, n_possible, n_distinct, *, lang=None):
     """Return the grammar as a Markdown table and a second one with the corpus's size and split.
 
     data: primer.broken_masks.Data; n_possible: sentences the grammar can make; n_distinct: distinct ones in the training text.
-    Page: 07-decoder.md
     """
     text = labels("decoder_tables", lang)
     rules = [[f"`{symbol}`", " &#124; ".join(" ".join(alt) for alt in alts)] for symbol, alts in grammar.items()]

@@ -12,10 +12,7 @@ from primer.language import labels
 
 
 def both_directions(words, weights, *, lang=None):
-    """Draw each token's arcs to every other token: above, what it reads; below, who reads it. A slider picks the token.
-
-    Page: 06-encoder.md
-    """
+    """Draw each token's arcs to every other token: above, what it reads; below, who reads it. A slider picks the token."""
     text = labels("encoder", lang)
     n = len(words)
     weights = np.asarray(weights)
@@ -40,10 +37,7 @@ def both_directions(words, weights, *, lang=None):
 
 
 def full_masks(ns, masks, *, lang=None):
-    """Draw the n×n mask for each n; a slider changes n and every cell stays open.
-
-    Page: 06-encoder.md
-    """
+    """Draw the n×n mask for each n; a slider changes n and every cell stays open."""
     text = labels("encoder", lang)
     fig = go.Figure()
     steps = []
@@ -79,10 +73,7 @@ def full_masks(ns, masks, *, lang=None):
 
 
 def mlm_walk(words, position, steps, vocab, *, top=6, lang=None):
-    """Draw the [MASK] position step by step: what it reads (arcs) and what the counting model guesses (bars).
-
-    Page: 06-encoder.md
-    """
+    """Draw the [MASK] position step by step: what it reads (arcs) and what the counting model guesses (bars)."""
     text = labels("encoder", lang)
     n = len(words)
     fig = make_subplots(rows=2, cols=1, row_heights=[0.45, 0.55], vertical_spacing=0.12)
@@ -149,10 +140,7 @@ def mlm_walk(words, position, steps, vocab, *, top=6, lang=None):
 
 
 def mlm_masking_table(rows, n_tokens, rate, *, lang=None):
-    """Return a Markdown table of the positions BERT's rule picked, and a line with the rate achieved.
-
-    Page: 06-encoder.md
-    """
+    """Return a Markdown table of the positions BERT's rule picked, and a line with the rate achieved."""
     text = labels("encoder_tables", lang)
     body = [[i, f"`{w}`", text[action], f"`{shown}`"] for i, w, action, shown in rows]
     line = text["summary"].format(n=n_tokens, k=len(rows), r=pct(len(rows) / n_tokens), target=pct(rate, 0))
@@ -160,10 +148,7 @@ def mlm_masking_table(rows, n_tokens, rate, *, lang=None):
 
 
 def mlm_guesses_table(guesses, *, lang=None):
-    """Return a Markdown table: for each context ('none', 'left', 'right', 'both'), the top guesses.
-
-    Page: 06-encoder.md
-    """
+    """Return a Markdown table: for each context ('none', 'left', 'right', 'both'), the top guesses."""
     text = labels("encoder_tables", lang)
     k = len(next(iter(guesses.values())))
     head = [text["sides"]] + [text["guess"].format(i=i + 1) for i in range(k)]

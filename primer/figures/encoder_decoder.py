@@ -28,10 +28,7 @@ def _stack_boxes(n_layers, layer, x, color):
 
 
 def two_stacks(src, tgt, enc_w, dec_w, *, lang=None):
-    """Walk both stacks layer by layer: the encoder's full self-attention beside the decoder's causal one.
-
-    Page: 08-encoder-decoder.md
-    """
+    """Walk both stacks layer by layer: the encoder's full self-attention beside the decoder's causal one."""
     text = labels("encoder_decoder", lang)
     n_layers = len(enc_w)
     fig = make_subplots(
@@ -115,10 +112,7 @@ def two_stacks(src, tgt, enc_w, dec_w, *, lang=None):
 
 
 def shared_memory(src, tgt, cross_w, *, lang=None):
-    """Show that every decoder layer reads the same memory: a slider picks the layer, its arc lands on one memory box.
-
-    Page: 08-encoder-decoder.md
-    """
+    """Show that every decoder layer reads the same memory: a slider picks the layer, its arc lands on one memory box."""
     text = labels("encoder_decoder", lang)
     n_layers = len(cross_w)
     m, n = len(src), len(tgt)
@@ -219,10 +213,7 @@ def shared_memory(src, tgt, cross_w, *, lang=None):
 
 
 def two_sublayers(src, tgt, self_w, cross_w, row, *, lang=None):
-    """Draw one decoder block's two attention sub-layers side by side; the same query row is outlined in both.
-
-    Page: 08-encoder-decoder.md
-    """
+    """Draw one decoder block's two attention sub-layers side by side; the same query row is outlined in both."""
     text = labels("encoder_decoder", lang)
     m, n = len(src), len(tgt)
     fig = make_subplots(
@@ -273,10 +264,7 @@ def two_sublayers(src, tgt, self_w, cross_w, row, *, lang=None):
 
 
 def cross_rows(src, tgt, cross_w, mask, *, lang=None):
-    """Walk the decoder rows of the cross-attention: every source column is open on every row.
-
-    Page: 08-encoder-decoder.md
-    """
+    """Walk the decoder rows of the cross-attention: every source column is open on every row."""
     text = labels("encoder_decoder", lang)
     m, n = len(src), len(tgt)
     mask = np.asarray(mask)
@@ -296,8 +284,6 @@ def two_layouts(two, one, *, lang=None):
     """Draw the two layouts of a translation on one grid each; buttons switch layout.
 
     two and one are (words, mask, region codes) as primer.encoder_decoder builds them.
-
-    Page: 08-encoder-decoder.md
     """
     text = labels("encoder_decoder", lang)
     fig = go.Figure()
@@ -348,19 +334,13 @@ def two_layouts(two, one, *, lang=None):
 
 
 def projection_table(rows, *, lang=None):
-    """Return a Markdown table: steps, projections when reused, projections when recomputed.
-
-    Page: 08-encoder-decoder.md
-    """
+    """Return a Markdown table: steps, projections when reused, projections when recomputed."""
     text = labels("encoder_decoder_tables", lang)
     return md_table([text["steps"], text["once"], text["naive"]], [[s, f"**{a}**", b] for s, a, b in rows])
 
 
 def layout_table(summary, *, lang=None):
-    """Return a Markdown table comparing the two translation layouts.
-
-    Page: 08-encoder-decoder.md
-    """
+    """Return a Markdown table comparing the two translation layouts."""
     text = labels("encoder_decoder_tables", lang)
     return md_table(
         [text["layout"], text["side"], text["open"], text["bidir"]],
@@ -369,10 +349,7 @@ def layout_table(summary, *, lang=None):
 
 
 def anatomy_table(rows, *, lang=None):
-    """Return a Markdown table of each sub-layer's weight count in an encoder block and a decoder block.
-
-    Page: 08-encoder-decoder.md
-    """
+    """Return a Markdown table of each sub-layer's weight count in an encoder block and a decoder block."""
     text = labels("encoder_decoder_anatomy", lang)
     cell = lambda n: text["none"] if n is None else f"{n:,}"  # noqa: E731
     body = [[text[name][0], f"`{text[name][1]}`", cell(enc), cell(dec)] for name, enc, dec in rows]

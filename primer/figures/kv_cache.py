@@ -15,8 +15,6 @@ def loop_steps(steps, probs, vocab, *, top_k=6, lang=None):
     """Draw the loop without a cache: each step reruns the whole prefix, then appends its prediction; a slider steps.
 
     probs[s]: step s's next-token probabilities, [vocab].
-
-    Page: 10-kv-cache.md
     """
     text = labels("kv_cache", lang)
     n_steps = len(steps)
@@ -105,10 +103,7 @@ def loop_steps(steps, probs, vocab, *, top_k=6, lang=None):
 
 
 def work_curves(ns, without, with_cache, marks, *, lang=None):
-    """Draw total attention work over N on log axes, without and with a cache; a slider picks N and shows the ratio.
-
-    Page: 10-kv-cache.md
-    """
+    """Draw total attention work over N on log axes, without and with a cache; a slider picks N and shows the ratio."""
     text = labels("kv_cache", lang)
     fig = go.Figure()
     fig.add_trace(
@@ -168,19 +163,13 @@ def _e(x):
 
 
 def cache_equal(rows, *, lang=None):
-    """Return a Markdown table of (layers, heads, length, max |difference|) rows.
-
-    Page: 10-kv-cache.md
-    """
+    """Return a Markdown table of (layers, heads, length, max |difference|) rows."""
     text = labels("kv_cache_tables", lang)
     return md_table([text["layers"], text["heads"], text["n"], text["diff"]], [[a, b, c, _e(d)] for a, b, c, d in rows])
 
 
 def drift_table(causal, full, *, lang=None):
-    """Return a Markdown table of how far the old positions move when a token is appended, per mask.
-
-    Page: 10-kv-cache.md
-    """
+    """Return a Markdown table of how far the old positions move when a token is appended, per mask."""
     text = labels("kv_cache_tables", lang)
     rows = []
     for i in range(len(causal["k"])):
@@ -191,10 +180,7 @@ def drift_table(causal, full, *, lang=None):
 
 
 def kv_dependence_table(change, *, lang=None):
-    """Return a Markdown table: which old rows, once replaced by noise, move the new row's output.
-
-    Page: 10-kv-cache.md
-    """
+    """Return a Markdown table: which old rows, once replaced by noise, move the new row's output."""
     text = labels("kv_cache_tables", lang)
     rows = [
         [text["old"][name], f"**{_e(change[name])}**" if is_rounding(change[name]) else _e(change[name])]
@@ -204,10 +190,7 @@ def kv_dependence_table(change, *, lang=None):
 
 
 def work_table(rows, *, lang=None):
-    """Return a Markdown table of (N, sum n^2, sum n, score ratio, lower-triangle ratio, row ratio) rows; ratios shown as N×.
-
-    Page: 10-kv-cache.md
-    """
+    """Return a Markdown table of (N, sum n^2, sum n, score ratio, lower-triangle ratio, row ratio) rows; ratios shown as N×."""
     text = labels("kv_cache_tables", lang)
     out = []
     for n, sq, lin, *ratios in rows:
@@ -224,10 +207,7 @@ def _times(ratio):
 
 
 def ops_table(rows, *, keys=("scores", "kv_rows"), lang=None):
-    """Return a Markdown table of counted vs predicted work, for (N, counted no-cache, model, counted cache, model) rows.
-
-    Page: 10-kv-cache.md
-    """
+    """Return a Markdown table of counted vs predicted work, for (N, counted no-cache, model, counted cache, model) rows."""
     text = labels("kv_cache_tables", lang)
     out = []
     for n, cw, mw, cc, mc in rows:
@@ -251,7 +231,7 @@ def ops_table(rows, *, keys=("scores", "kv_rows"), lang=None):
 def trained_cached_text(rows, *, lang=None):
     """Return a Markdown table: per prompt, the text written by recomputing every step and with the KV cache, and how far apart.
 
-    rows: (prompt, recomputed words, cached words, max |Δ logits| over every step). Page: 10-kv-cache.md
+    rows: (prompt, recomputed words, cached words, max |Δ logits| over every step).
     """
     text = labels("kv_cache_tables", lang)
     body = [

@@ -15,8 +15,6 @@ def fill_chart(models, lengths, curve_x, curves, filled, fmt, *, active_model=0,
     models: list of (name, max_context, window); curves[m]: bytes at curve_x; filled[m][j]: bytes at lengths[j];
     fmt formats a byte count.
     Every (model, length) state is precomputed: the dropdown swaps in that model's slider.
-
-    Page: 11-kv-memory.md
     """
     text = labels("kv_memory", lang)
     fig = go.Figure()
@@ -120,10 +118,7 @@ def fill_chart(models, lengths, curve_x, curves, filled, fmt, *, active_model=0,
 
 
 def per_token_table(cfg, bytes_per_value, per_token, fmt, *, lang=None):
-    """Return the factors of one token's KV cache for a shape (a primer.config.Config), and their product.
-
-    Page: 11-kv-memory.md
-    """
+    """Return the factors of one token's KV cache for a shape (a primer.config.Config), and their product."""
     text = labels("kv_memory_tables", lang)
     rows = [
         [text["kv"], 2],
@@ -137,20 +132,14 @@ def per_token_table(cfg, bytes_per_value, per_token, fmt, *, lang=None):
 
 
 def context_table(rows, fmt, *, bold=None, lang=None):
-    """Return a Markdown table of (tokens, bytes) rows; the row whose tokens equal bold is set in bold.
-
-    Page: 11-kv-memory.md
-    """
+    """Return a Markdown table of (tokens, bytes) rows; the row whose tokens equal bold is set in bold."""
     text = labels("kv_memory_tables", lang)
     out = [[f"{n:,}", f"**{fmt(b)}**" if n == bold else fmt(b)] for n, b in rows]
     return md_table([text["tokens"], text["cache"]], out)
 
 
 def models_table(rows, fmt, *, lang=None):
-    """Return a Markdown table of published models: (name, Config, per-token bytes, bytes at max_len) rows.
-
-    Page: 11-kv-memory.md
-    """
+    """Return a Markdown table of published models: (name, Config, per-token bytes, bytes at max_len) rows."""
     text = labels("kv_memory_tables", lang)
     out = [
         [
@@ -181,10 +170,7 @@ def models_table(rows, fmt, *, lang=None):
 
 
 def savings_table(rows, fmt, *, lang=None):
-    """Return a Markdown table of (kind, fields, bytes without, bytes with) rows; kind is 'gqa' or 'swa'.
-
-    Page: 11-kv-memory.md
-    """
+    """Return a Markdown table of (kind, fields, bytes without, bytes with) rows; kind is 'gqa' or 'swa'."""
     text = labels("kv_memory_tables", lang)
     out = []
     for kind, fields, without, with_ in rows:
@@ -200,20 +186,14 @@ def savings_table(rows, fmt, *, lang=None):
 
 
 def nbytes_table(rows, *, lang=None):
-    """Return a Markdown table of (dtype, tokens, actual nbytes, formula bytes) rows.
-
-    Page: 11-kv-memory.md
-    """
+    """Return a Markdown table of (dtype, tokens, actual nbytes, formula bytes) rows."""
     text = labels("kv_memory_tables", lang)
     out = [[f"`{d}`", n, f"{a:,}", f"{f:,}", "✓" if a == f else "✗"] for d, n, a, f in rows]
     return md_table([text["dtype"], text["tokens"], text["nbytes"], text["formula"], text["equal"]], out)
 
 
 def weights_table(name, n_params, n_tokens, weight_bytes, cache_bytes, fmt, *, lang=None):
-    """Return a Markdown table setting a model's own weights beside its KV cache at n_tokens, and the batch at which the cache outweighs them.
-
-    Page: 11-kv-memory.md
-    """
+    """Return a Markdown table setting a model's own weights beside its KV cache at n_tokens, and the batch at which the cache outweighs them."""
     text = labels("kv_memory_tables", lang)
     batch = weight_bytes // cache_bytes + 1  # the smallest batch whose caches weigh more than the weights
     rows = [

@@ -15,10 +15,7 @@ def _ticks(n, word):
 
 
 def scores_mask_softmax(scores, mask, weights, *, lang=None):
-    """Draw scores, the additive mask and the softmax weights as three heatmaps side by side.
-
-    Page: 05-mask.md
-    """
+    """Draw scores, the additive mask and the softmax weights as three heatmaps side by side."""
     text = labels("mask", lang)
     n_q, n_k = np.shape(scores)
     x, y = _ticks(n_k, text["k"]), _ticks(n_q, text["q"])
@@ -42,10 +39,7 @@ def scores_mask_softmax(scores, mask, weights, *, lang=None):
 
 
 def row_walk(weights, mask, *, lang=None):
-    """Draw one query row's weights as bars; a slider walks the rows.
-
-    Page: 05-mask.md
-    """
+    """Draw one query row's weights as bars; a slider walks the rows."""
     text = labels("mask", lang)
     n_q, n_k = np.shape(weights)
     x = _ticks(n_k, text["k"])
@@ -73,10 +67,7 @@ def row_walk(weights, mask, *, lang=None):
 
 
 def fill_rule(correct, buggy, open_row, *, leak_key, lang=None):
-    """Draw one row's weights under the −∞ rule and the 0 rule; buttons switch the rule.
-
-    Page: 05-mask.md
-    """
+    """Draw one row's weights under the −∞ rule and the 0 rule; buttons switch the rule."""
     text = labels("mask", lang)
     n_k = len(correct)
     x = _ticks(n_k, text["k"])
@@ -122,10 +113,7 @@ def fill_rule(correct, buggy, open_row, *, leak_key, lang=None):
 
 
 def sliding_window(scores, windows, weights_by_window, refusals, *, lang=None):
-    """Draw the weights under each window; the slider runs down to windows that primer refuses.
-
-    Page: 05-mask.md
-    """
+    """Draw the weights under each window; the slider runs down to windows that primer refuses."""
     text = labels("mask", lang)
     n = np.shape(scores)[0]
     x, y = _ticks(n, text["k"]), _ticks(n, text["q"])
@@ -175,7 +163,7 @@ def padding_masks(batch, cases, *, lang=None):
     """Draw the mask of each padded sentence side by side; buttons switch mask (full/causal) and padding side.
 
     batch: the sentences' tokens; cases: list of (causal, side, masks [b, n, n], real [b, n],
-    empty_under_and [b, n]) with primer's masks. Page: 05-mask.md
+    empty_under_and [b, n]) with primer's masks.
     """
     text = labels("mask", lang)
     n = np.shape(cases[0][2])[-1]
@@ -242,10 +230,7 @@ def padding_masks(batch, cases, *, lang=None):
 
 
 def weights_table(weights, *, digits=1, lang=None):
-    """Return a Markdown table of attention weights in percent, one query row per line.
-
-    Page: 05-mask.md
-    """
+    """Return a Markdown table of attention weights in percent, one query row per line."""
     text = labels("mask_tables", lang)
     n_q, n_k = np.shape(weights)
     head = [text["q"]] + [f"{text['k']} {j}" for j in range(n_k)]
@@ -256,7 +241,7 @@ def weights_table(weights, *, digits=1, lang=None):
 def padding_table(rows, *, lang=None):
     """Return a Markdown table, one line per (mask, padding side): padded query rows, rows the plain AND empties, and the largest difference of the real rows from each sentence alone.
 
-    rows: (causal, side, n_padded, n_empty, diff_text). Page: 05-mask.md
+    rows: (causal, side, n_padded, n_empty, diff_text).
     """
     text = labels("mask_tables", lang)
     head = [text["mask_kind"], text["side"], text["padded_rows"], text["empty_rows"], text["real_rows"]]
@@ -266,7 +251,7 @@ def padding_table(rows, *, lang=None):
 def conventions_table(conventions, *, lang=None):
     """Return a Markdown table of how each library spells a mask and what it does with an empty row.
 
-    conventions: primer.conventions.CONVENTIONS. Page: 05-mask.md
+    conventions: primer.conventions.CONVENTIONS.
     """
     text = labels("mask_tables", lang)
     head = [text["conv_call"], text["conv_arg"], text["conv_true"], text["conv_causal"], text["conv_empty"]]
@@ -277,10 +262,7 @@ def conventions_table(conventions, *, lang=None):
 
 
 def fill_rule_table(correct, buggy, open_row, *, leak_key, replaced=None, lang=None):
-    """Return a Markdown table of one row's weights under the −∞ rule, the add-0 bug and, if given, the masked_fill(0) bug.
-
-    Page: 05-mask.md
-    """
+    """Return a Markdown table of one row's weights under the −∞ rule, the add-0 bug and, if given, the masked_fill(0) bug."""
     text = labels("mask_tables", lang)
     n_k = len(correct)
     head = [text["rule"]] + [f"{text['k']} {j}" + ("" if open_row[j] else text["closed"]) for j in range(n_k)]

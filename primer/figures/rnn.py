@@ -10,10 +10,7 @@ from primer.language import labels
 
 
 def positions_table(sentence, marks, *, lang=None):
-    """Return a Markdown table with one column per character and its 1-based position; marked characters in bold.
-
-    Page: 01-rnn.md
-    """
+    """Return a Markdown table with one column per character and its 1-based position; marked characters in bold."""
     text = labels("rnn", lang)
     bold = lambda c, cell: f"**{cell}**" if c in marks else str(cell)  # noqa: E731
     head = [text["pos"]] + [bold(c, i) for i, c in enumerate(sentence, start=1)]
@@ -22,10 +19,7 @@ def positions_table(sentence, marks, *, lang=None):
 
 
 def distance_table(rows, *, lang=None):
-    """Return a Markdown table with a row per (head, its position, tail, its position, distance): how far apart they are.
-
-    Page: 01-rnn.md
-    """
+    """Return a Markdown table with a row per (head, its position, tail, its position, distance): how far apart they are."""
     text = labels("rnn", lang)
     return md_table(
         [text["from"], text["pos"], text["to"], text["pos"], text["dist"]],
@@ -46,8 +40,6 @@ def gradient_curves(norms, steps, radii, *, active_steps, active_radius, lang=No
     norms[activation][r][s] is the measured array for radii[r] and steps[s], k = 1..T. The
     buttons switch visibility and the slider restyles x and y of every trace, so the two
     controls are independent in a static page.
-
-    Page: 01-rnn.md
     """
     text = labels("rnn", lang)
     acts = list(norms)
@@ -93,10 +85,7 @@ def gradient_curves(norms, steps, radii, *, active_steps, active_radius, lang=No
 
 
 def gradient_table(radii, first, steps, *, lang=None):
-    """Return a Markdown table of ||dL/dh_1|| per spectral radius (columns) and activation (rows).
-
-    Page: 01-rnn.md
-    """
+    """Return a Markdown table of ||dL/dh_1|| per spectral radius (columns) and activation (rows)."""
     text = labels("rnn", lang)
     head = [text["act"] + " \\ " + text["first"].format(T=steps)] + [_radius_label(text, r) for r in radii]
     rows = [[text[act]] + [f"{v:.1e}" for v in values] for act, values in first.items()]
@@ -104,10 +93,7 @@ def gradient_table(radii, first, steps, *, lang=None):
 
 
 def gradcheck_table(rows, *, lang=None):
-    """Return a Markdown table from (name, backprop gradient, finite-difference gradient) rows.
-
-    Page: 01-rnn.md
-    """
+    """Return a Markdown table from (name, backprop gradient, finite-difference gradient) rows."""
     text = labels("rnn", lang)
     out = []
     for name, bp, fd in rows:
@@ -117,10 +103,7 @@ def gradcheck_table(rows, *, lang=None):
 
 
 def radius_norm_table(radii, radius, norm, *, lang=None):
-    """Return a Markdown table: for each W of the experiment, its spectral radius and its spectral norm.
-
-    Page: 01-rnn.md
-    """
+    """Return a Markdown table: for each W of the experiment, its spectral radius and its spectral norm."""
     text = labels("rnn", lang)
     head = [text["matrix"]] + [_radius_label(text, r) for r in radii]
     rows = [[text["radius_row"]] + [f"{v:.2f}" for v in radius], [text["norm_row"]] + [f"{v:.2f}" for v in norm]]
@@ -128,10 +111,7 @@ def radius_norm_table(radii, radius, norm, *, lang=None):
 
 
 def error_check_table(rows, *, lang=None):
-    """Return a Markdown table from (loss name, quantity key, formula value, finite-difference value) rows.
-
-    Page: 01-rnn.md
-    """
+    """Return a Markdown table from (loss name, quantity key, formula value, finite-difference value) rows."""
     text = labels("rnn", lang)
     out = []
     for loss, what, formula, fd in rows:
@@ -141,10 +121,7 @@ def error_check_table(rows, *, lang=None):
 
 
 def error_example_table(y_hat, target, error, *, lang=None):
-    """Return a Markdown table of one step's prediction, one-hot label and error term, one column per class.
-
-    Page: 01-rnn.md
-    """
+    """Return a Markdown table of one step's prediction, one-hot label and error term, one column per class."""
     text = labels("rnn", lang)
     head = [text["step"]] + [text["class"].format(j=j) for j in range(len(y_hat))]
     rows = [

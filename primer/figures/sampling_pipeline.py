@@ -14,8 +14,6 @@ def temperature(temperatures, probs, freqs, entropies, *, n_draws, active=0, lan
     """Draw probabilities as bars and seeded-draw frequencies as dots, one slider step per temperature.
 
     temperatures may hold 0, drawn as the greedy step; probs, freqs and entropies are per step.
-
-    Page: 12-sampling-pipeline.md
     """
     text, x, fig, steps = _word_figure(lang)
     for k, temp in enumerate(temperatures):
@@ -51,10 +49,7 @@ def temperature(temperatures, probs, freqs, entropies, *, n_draws, active=0, lan
 
 
 def frequency_table(temperatures, probs, freqs, *, lang=None):
-    """Return a Markdown table: one row per temperature, each cell 'probability / frequency' in percent.
-
-    Page: 12-sampling-pipeline.md
-    """
+    """Return a Markdown table: one row per temperature, each cell 'probability / frequency' in percent."""
     text = labels("sampling", lang)
     head = [text["t"]] + list(text["words"])
     rows = []
@@ -81,8 +76,6 @@ def pipeline_stages(stages, probs, vocab, *, temperature, lang=None):
     """Draw each stage's real array as a heatmap; a slider steps through the seven stages.
 
     stages: the seven (name, array) records of primer.sampling_pipeline.run; probs: stage 6's distribution.
-
-    Page: 12-sampling-pipeline.md
     """
     text = labels("pipeline", lang)
     arr = {s.name: s.array for s in stages}
@@ -239,10 +232,7 @@ def pipeline_stages(stages, probs, vocab, *, temperature, lang=None):
 
 
 def pipeline_stages_table(stages, vocab, *, lang=None):
-    """Return a Markdown table of the seven stages: name, shape and the first values of the first row.
-
-    Page: 12-sampling-pipeline.md
-    """
+    """Return a Markdown table of the seven stages: name, shape and the first values of the first row."""
     text = labels("pipeline", lang)
     rows = []
     for k, s in enumerate(stages):
@@ -262,8 +252,6 @@ def mask_swap(masks, deps, prompt, source, *, lang=None):
     """Draw stage 3's masks and the measured dependence side by side; buttons switch the machine.
 
     masks[machine] and deps[machine] are [n, n + m] bool: text columns, then source columns.
-
-    Page: 12-sampling-pipeline.md
     """
     text = labels("pipeline", lang)
     n, m = len(prompt), len(source)
@@ -302,10 +290,7 @@ def mask_swap(masks, deps, prompt, source, *, lang=None):
 
 
 def reads(dep_row, n, *, lang=None):
-    """Describe one dependence row: text positions it reads, then source positions, e.g. '0–3 + source 0–6'.
-
-    Page: 12-sampling-pipeline.md
-    """
+    """Describe one dependence row: text positions it reads, then source positions, e.g. '0–3 + source 0–6'."""
     text = labels("pipeline", lang)
     row = np.asarray(dep_row, bool)
     in_text = ranges([j for j in range(n) if row[j]])
@@ -315,10 +300,7 @@ def reads(dep_row, n, *, lang=None):
 
 
 def dependence_table(deps, prompt, *, lang=None):
-    """Return a Markdown table: for each output position, the inputs it depends on under each machine.
-
-    Page: 12-sampling-pipeline.md
-    """
+    """Return a Markdown table: for each output position, the inputs it depends on under each machine."""
     text = labels("pipeline", lang)
     n = len(prompt)
     head = [text["out"]] + [text["machines"][name] for name in deps]
@@ -334,8 +316,6 @@ def top_k_top_p(settings, before, after, masses, freqs, *, n_draws, active=0, la
 
     settings: one menu label per filter, e.g. "top-k = 2" (None: no filter); after, masses (the kept
     candidates' probability before the filter) and freqs are per setting.
-
-    Page: 12-sampling-pipeline.md
     """
     text, x, fig, steps = _word_figure(lang)
     for k, name in enumerate(settings):
@@ -375,10 +355,7 @@ def top_k_top_p(settings, before, after, masses, freqs, *, n_draws, active=0, la
 
 
 def filter_table(settings, after, masses, *, lang=None):
-    """Return a Markdown table: per filter setting, the candidates kept, their mass before the filter, and each renormalised probability.
-
-    Page: 12-sampling-pipeline.md
-    """
+    """Return a Markdown table: per filter setting, the candidates kept, their mass before the filter, and each renormalised probability."""
     text = labels("sampling", lang)
     rows = []
     for name, probs, mass in zip(settings, after, masses):
@@ -407,7 +384,7 @@ def _frequency_dots(x, freqs, name):
 
 
 def setting_name(temperature, top_k=None, top_p=None):
-    """Name a sampling setting: 'T = 2.0, top-p = 0.9'. Page: 12-sampling-pipeline.md"""
+    """Name a sampling setting: 'T = 2.0, top-p = 0.9'."""
     return f"T = {temperature}" + (f", top-k = {top_k}" if top_k else "") + (f", top-p = {top_p}" if top_p else "")
 
 
@@ -416,7 +393,7 @@ def trained_sampling_table(vocab, next_settings, probs, sample_settings, samples
 
     probs: [next_settings, vocab]; rows are the words that reach 1% under some setting, most likely first at the
     first setting, then the other words together. A word a filter removed prints as 0. samples: per sample setting,
-    (the first sample's words, (found, total) n-grams of all n_samples samples in the corpus). Page: 12-sampling-pipeline.md
+    (the first sample's words, (found, total) n-grams of all n_samples samples in the corpus).
     """
     text = labels("sampling", lang)
     probs = np.asarray(probs)

@@ -12,10 +12,7 @@ from primer.rounding import is_rounding
 
 
 def head_weights(tokens, weights_by_head, *, lang=None):
-    """Draw one attention-weight heatmap per head; buttons choose the head (the wide head included).
-
-    Page: 04-self-cross-heads.md
-    """
+    """Draw one attention-weight heatmap per head; buttons choose the head (the wide head included)."""
     text = labels("self_cross_heads", lang)
     tokens = list(tokens)
     fig = go.Figure()
@@ -31,10 +28,7 @@ def head_weights(tokens, weights_by_head, *, lang=None):
 
 
 def wide_head_table(query, keys, rows, *, lang=None):
-    """Return a Markdown table of one query's weights on a few keys, per head and for the one wide head.
-
-    Page: 04-self-cross-heads.md
-    """
+    """Return a Markdown table of one query's weights on a few keys, per head and for the one wide head."""
     text = labels("self_cross_heads", lang)
     n_rest = len(rows[0][1]) - len(keys)
     label = f"{text['query']}「{query}」" if page_lang(lang) == "zh" else f"{text['query']} {query}"
@@ -47,10 +41,7 @@ def wide_head_table(query, keys, rows, *, lang=None):
 
 
 def cross_weights(source, target, self_weights, cross_weights, *, lang=None):
-    """Draw the square self-attention map and the rectangular cross-attention map; buttons switch.
-
-    Page: 04-self-cross-heads.md
-    """
+    """Draw the square self-attention map and the rectangular cross-attention map; buttons switch."""
     text = labels("self_cross_heads", lang)
     fig = go.Figure()
     for weights, ys in ((self_weights, source), (cross_weights, target)):
@@ -65,10 +56,7 @@ def cross_weights(source, target, self_weights, cross_weights, *, lang=None):
 
 
 def cross_table(source, target, weights, *, lang=None):
-    """Return a Markdown table of cross-attention weights: one row per target query, one column per source key.
-
-    Page: 04-self-cross-heads.md
-    """
+    """Return a Markdown table of cross-attention weights: one row per target query, one column per source key."""
     text = labels("self_cross_heads", lang)
     head = [f"{text['query']} \\ {text['key']}"] + list(source)
     body = [[q] + [pct(w, 0) for w in row] for q, row in zip(target, weights)]
@@ -76,10 +64,7 @@ def cross_table(source, target, weights, *, lang=None):
 
 
 def position_encoding(pe, *, lang=None):
-    """Draw the positional encoding as a heatmap: positions down, dimensions across.
-
-    Page: 04-self-cross-heads.md
-    """
+    """Draw the positional encoding as a heatmap: positions down, dimensions across."""
     text = labels("self_cross_heads", lang)
     n, d = np.shape(pe)
     fig = go.Figure(
@@ -103,8 +88,6 @@ def word_order(tokens_a, tokens_b, outputs, *, lang=None):
     """Draw both sentences' outputs and their word-matched difference; buttons add or drop positions.
 
     outputs maps "no_pe" / "with_pe" to (out_a, out_b, diff), each [n, d].
-
-    Page: 04-self-cross-heads.md
     """
     text = labels("self_cross_heads", lang)
     a, b = "".join(tokens_a), "".join(tokens_b)
@@ -150,10 +133,7 @@ def word_order(tokens_a, tokens_b, outputs, *, lang=None):
 
 
 def word_order_table(rows, *, lang=None):
-    """Return a Markdown table: permutation gap and 咬's output difference, without and with positions.
-
-    Page: 04-self-cross-heads.md
-    """
+    """Return a Markdown table: permutation gap and 咬's output difference, without and with positions."""
     text = labels("self_cross_heads", lang)
     head = [text["setting"], text["gap"], text["verb_diff"]]
     return md_table(head, [[text[key], _num(gap), _num(diff)] for key, gap, diff in rows])
@@ -164,10 +144,7 @@ def _num(x):
 
 
 def config_table(published, *, lang=None):
-    """Return a Markdown table of an encoder-decoder's published shape (a primer.published.Published), with d_k computed from it.
-
-    Page: 04-self-cross-heads.md
-    """
+    """Return a Markdown table of an encoder-decoder's published shape (a primer.published.Published), with d_k computed from it."""
     text = labels("self_cross_heads", lang)
     c = published.config
     values = {

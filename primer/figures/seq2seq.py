@@ -10,10 +10,7 @@ from primer.language import labels
 
 
 def alignment_heatmaps(examples, *, active=0, lang=None):
-    """Draw one alignment heatmap per example (label, source words, target words, weights); a dropdown picks it.
-
-    Page: 02-seq2seq.md
-    """
+    """Draw one alignment heatmap per example (label, source words, target words, weights); a dropdown picks it."""
     text = labels("seq2seq", lang)
     fig = go.Figure()
     steps = []
@@ -57,10 +54,7 @@ def _escape(word):
 
 
 def alignment_table(source, target, weights, *, lang=None):
-    """Return a Markdown table: each target word, the source word it weights most, and that weight.
-
-    Page: 02-seq2seq.md
-    """
+    """Return a Markdown table: each target word, the source word it weights most, and that weight."""
     text = labels("seq2seq", lang)
     weights = np.asarray(weights, dtype=float)
     rows = []

@@ -10,10 +10,7 @@ from primer.language import labels
 
 
 def image_prefix_table(dep, n_patches, caption, *, lang=None):
-    """Return a Markdown table: each row of [image patches; text], the patches and text positions its output depends on.
-
-    Page: 13-today.md
-    """
+    """Return a Markdown table: each row of [image patches; text], the patches and text positions its output depends on."""
     text = labels("today", lang)
     dep = np.asarray(dep, bool)
     rows = []
@@ -30,10 +27,7 @@ def image_prefix_table(dep, n_patches, caption, *, lang=None):
 
 
 def image_prefix(image, dep, n_patches, caption, *, lang=None):
-    """Draw the toy image cut into patches, and the measured dependence of every row of [patches; text].
-
-    Page: 13-today.md
-    """
+    """Draw the toy image cut into patches, and the measured dependence of every row of [patches; text]."""
     text = labels("today", lang)
     dep = np.asarray(dep, bool)
     ticks = [f"{text['patch']}{i}" for i in range(n_patches)] + [
@@ -90,10 +84,7 @@ def image_prefix(image, dep, n_patches, caption, *, lang=None):
 
 
 def block_kinds_table(kinds, *, lang=None):
-    """Return a Markdown table of each design's kinds of block: sub-layers, parameters per block, how many.
-
-    Page: 13-today.md
-    """
+    """Return a Markdown table of each design's kinds of block: sub-layers, parameters per block, how many."""
     text = labels("today", lang)
     rows = []
     for design, entries in kinds.items():
