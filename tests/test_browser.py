@@ -13,7 +13,7 @@ import re
 
 import pytest
 from browser_util import MATH_PROBLEMS_JS, REVEAL_JS, axe_problems, url_path, wait_drawn
-from conftest import LANGS, NEW_PLOT, figure_controls, html_path, notebook_names, page_figures, page_names
+from site_reader import LANGS, NEW_PLOT, figure_controls, html_path, notebook_names, page_figures, page_names
 
 pytestmark = pytest.mark.browser
 OPERATED_LANG = "zh"

@@ -4,10 +4,10 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from conftest import load_snippet
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
+from site_reader import load_snippet
 
 from primer import softmax
 from primer.config import Config

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import markdown
 import markdown_exec
 import pytest
-from conftest import ROOT
+from site_reader import ROOT
 from test_hooks_import import load_hook
 
 hook = load_hook("exec_cache")

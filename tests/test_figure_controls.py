@@ -12,7 +12,7 @@ import re
 
 import plotly.graph_objects as go
 import pytest
-from conftest import LANGS, figure_controls, page_figures, page_names
+from site_reader import LANGS, figure_controls, page_figures, page_names
 
 
 def step_args(step):

@@ -3,7 +3,7 @@
 import re
 
 import pytest
-from conftest import DOCS, LANGS
+from site_reader import DOCS, LANGS
 
 NUMPY = {"zh": "十几行 numpy", "en": "A dozen lines of numpy"}
 SUMMARY = {"zh": "小结", "en": "Summary"}

@@ -9,8 +9,8 @@ import subprocess
 import pytest
 import yaml
 from browser_util import DESKTOP, serve, wait_drawn
-from conftest import NEW_PLOT, REPO_URL, ROOT, SITE_URL, SUB_PATH
 from node_tools import JS, node, node_modules
+from site_reader import NEW_PLOT, REPO_URL, ROOT, SITE_URL, SUB_PATH
 
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.y*ml"))
 SITE_WORKFLOW = ROOT / ".github" / "workflows" / "site.yml"

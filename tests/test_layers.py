@@ -7,7 +7,7 @@ figures import the core and figures. Every edge is a module-level or function-le
 import ast
 from pathlib import Path
 
-from conftest import ROOT
+from site_reader import ROOT
 
 PRIMER = ROOT / "primer"
 

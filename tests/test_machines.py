@@ -2,9 +2,9 @@
 
 import numpy as np
 import pytest
-from conftest import load_snippet
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from site_reader import load_snippet
 
 from primer import causal_mask, full_mask
 from primer.config import Config

@@ -8,7 +8,7 @@ from urllib.parse import urljoin
 
 import pytest
 from browser_util import DESKTOP, PHONE, url_path, wait_drawn
-from conftest import LANGS, NEW_PLOT, ROOT, html_path
+from site_reader import LANGS, NEW_PLOT, ROOT, html_path
 
 pytestmark = pytest.mark.browser
 ARTIFACTS = ROOT / "tests" / "artifacts"

@@ -1,8 +1,8 @@
 import numpy as np
 import pytest
-from conftest import load_snippet
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from site_reader import load_snippet
 
 from primer.gradcheck import numerical_jacobian
 from primer.pages.rnn import BA_HEAD, BA_SENTENCE, BA_TAIL, EXPERIMENT, HEAD, RADII, SENTENCE, STEPS, TAIL

@@ -4,7 +4,7 @@ import json
 import re
 
 import pytest
-from conftest import DOCS, LANGS
+from site_reader import DOCS, LANGS
 
 CHAPTERS = sorted(p.stem for p in (DOCS / "zh" / "notebooks").glob("*.ipynb"))
 NOT_YET = {"zh": "还没写好", "en": "not yet"}

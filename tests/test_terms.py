@@ -7,7 +7,7 @@ from functools import cache
 
 import pytest
 import yaml
-from conftest import DOCS, LANGS, ROOT, page_names
+from site_reader import DOCS, LANGS, ROOT, page_names
 
 sys.path.insert(0, str(ROOT / "tools"))
 from prose import is_footnote_definition, mask  # noqa: E402

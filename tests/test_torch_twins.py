@@ -19,7 +19,7 @@ import sys
 
 import numpy as np
 import pytest
-from conftest import DOCS, LANGS, html_path, load_snippet
+from site_reader import DOCS, LANGS, html_path, load_snippet
 from test_copy_paste import html_blocks, markdown_fences, normalize, run_pasted
 
 torch = pytest.importorskip("torch")

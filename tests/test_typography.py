@@ -4,7 +4,7 @@ import re
 import sys
 
 import pytest
-from conftest import DOCS, ROOT, html_path, page_names
+from site_reader import DOCS, ROOT, html_path, page_names
 
 sys.path.insert(0, str(ROOT / "tools"))
 from zh_typography import fix, problems  # noqa: E402

@@ -3,7 +3,7 @@
 import html as htmllib
 import re
 
-from conftest import table_rows, tables
+from site_reader import table_rows, tables
 
 CELL_HTML = re.compile(r"<t[dh]>(.*?)</t[dh]>", re.S)
 BODY_CELL = re.compile(r"<td>(.*?)</td>", re.S)

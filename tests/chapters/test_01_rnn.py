@@ -3,8 +3,8 @@
 import re
 
 import pytest
-from conftest import LANGS, table_rows
 from page_tables import cell_html
+from site_reader import LANGS, table_rows
 
 from primer.pages import rnn
 

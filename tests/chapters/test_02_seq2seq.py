@@ -4,8 +4,8 @@ import re
 
 import numpy as np
 import pytest
-from conftest import LANGS
 from page_tables import cell_html
+from site_reader import LANGS
 
 from primer import seq2seq
 

@@ -3,8 +3,8 @@
 import json
 
 import pytest
-from conftest import LANGS, table_rows
 from page_tables import figure_script, rows_starting
+from site_reader import LANGS, table_rows
 
 PAGE = "03-attention.md"
 

@@ -5,8 +5,8 @@ import re
 import markdown
 import numpy as np
 import pytest
-from conftest import LANGS, table_rows, tables
 from page_tables import table_with
+from site_reader import LANGS, table_rows, tables
 
 from primer import causal_mask, masked_softmax
 from primer.conventions import CONVENTIONS

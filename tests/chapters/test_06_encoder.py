@@ -1,8 +1,8 @@
 """Chapter 6 (encoder-only) over the built site: the numbers primer printed, the figures and their controls."""
 
 import pytest
-from conftest import LANGS, table_rows
 from page_tables import assert_figures, unescaped
+from site_reader import LANGS, table_rows
 
 from primer import mlm
 

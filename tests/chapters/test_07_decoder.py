@@ -1,8 +1,8 @@
 """Chapter 7 (decoder-only) over the built site: the numbers primer printed, the figures and their controls."""
 
 import pytest
-from conftest import LANGS, page_figures, table_rows
 from page_tables import assert_figures, table_with
+from site_reader import LANGS, page_figures, table_rows
 
 from primer import leak, mlm
 from primer.config import Config

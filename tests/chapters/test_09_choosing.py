@@ -3,7 +3,7 @@
 import re
 
 import pytest
-from conftest import LANGS, table_rows
+from site_reader import LANGS, table_rows
 
 PAGE = "09-choosing.md"
 

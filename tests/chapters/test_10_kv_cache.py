@@ -5,8 +5,8 @@ import re
 
 import numpy as np
 import pytest
-from conftest import LANGS
 from page_tables import table_with
+from site_reader import LANGS
 
 from primer import attention, causal_mask
 

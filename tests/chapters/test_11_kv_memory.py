@@ -4,8 +4,8 @@ import html as htmllib
 import re
 
 import pytest
-from conftest import LANGS
 from page_tables import table_with
+from site_reader import LANGS
 
 PAGE = "11-kv-memory.md"
 
@@ -76,7 +76,7 @@ def test_figures_have_fixed_div_ids(read_page, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_cache_is_measured_against_the_models_own_weights(read_page, lang):
     import markdown
-    from conftest import tables
+    from site_reader import tables
 
     from primer.counts import count_params, format_bytes, kv_cache_bytes
     from primer.figures import kv_memory as figures

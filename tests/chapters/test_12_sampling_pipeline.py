@@ -4,8 +4,8 @@ import html as htmllib
 import re
 
 import pytest
-from conftest import LANGS
 from page_tables import cell_texts, has_row
+from site_reader import LANGS
 
 GREEDY = {"zh": "0（贪心）", "en": "0 (greedy)"}
 

@@ -3,8 +3,8 @@
 import html as htmllib
 
 import pytest
-from conftest import LANGS
 from page_tables import cell_texts, has_row
+from site_reader import LANGS
 
 
 @pytest.mark.parametrize("lang", LANGS)
