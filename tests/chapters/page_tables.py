@@ -25,13 +25,6 @@ def has_row(html, row):
     return any(cs[i : i + len(row)] == row for i in range(len(cs)))
 
 
-def assert_figures(html, divs):
-    """Assert that each figure div is on the page with the Plotly.newPlot call that draws it."""
-    for div in divs:
-        assert f'id="{div}"' in html
-        assert re.search(r'Plotly\.newPlot\(\s*"' + re.escape(div) + '"', html), div
-
-
 def table_with(html, header_cell):  # -> rows of cell texts, header first
     """Return the first table of a built page whose header row has a cell containing header_cell."""
     found = [t for t in tables(html) if t and any(header_cell in cell for cell in t[0])]

@@ -94,8 +94,6 @@ def test_gradient_check_table(read_page, lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_chapter_3_figures(read_page, lang):
+def test_gradient_reach_has_buttons(read_page, lang):
     html = read_page(lang, PAGE)
-    for div in ("fig-variance-chart", "fig-gradient-reach", "fig-cost-chart"):
-        assert f'id="{div}"' in html
     assert '"updatemenus"' in figure_script(html, "fig-gradient-reach")
