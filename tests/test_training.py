@@ -7,8 +7,10 @@ arithmetic when the mask is added to the scores (softmax ignores a shift of a wh
 
 import numpy as np
 import pytest
+from trees import get, leaves
 
 from primer.backprop import MaskedFill
+from primer.broken_masks import training_masks
 from primer.config import Config
 from primer.gradcheck import numerical_jacobian
 from primer.masks import additive_mask, causal_mask, full_mask
@@ -24,31 +26,7 @@ TOKENS = _rng.integers(0, TINY.vocab_size, (2, N))
 TARGETS = _rng.integers(0, TINY.vocab_size, (2, N))
 del _rng
 
-# The correct mask, and the broken ones issue 23 trains under; none of them raises.
-MASKS = {
-    "causal": causal_mask(N),
-    "added 0 instead of -inf": additive_mask(causal_mask(N), 0.0),  # chapter 5's bug: all zeros
-    "triu(diagonal=2)": ~np.triu(np.ones((N, N), bool), k=2),  # closes j >= i + 2: opens the next token
-    "masked_fill(scores, 0)": MaskedFill(causal_mask(N), 0.0),  # closed scores set to 0, not -inf
-}
-
-
-def leaves(tree, path=()):
-    """Yield (path, array) for every array of a nested dict/list."""
-    if isinstance(tree, dict):
-        for key, value in tree.items():
-            yield from leaves(value, path + (key,))
-    elif isinstance(tree, list):
-        for i, value in enumerate(tree):
-            yield from leaves(value, path + (i,))
-    else:
-        yield path, tree
-
-
-def get(tree, path):
-    for key in path:
-        tree = tree[key]
-    return tree
+MASKS = training_masks(N)  # the causal mask and the broken ones chapter 7 trains under; none raises
 
 
 def replaced(tree, path, value):
@@ -82,7 +60,7 @@ def primer_loss(params, cfg, tokens, targets, mask):
         (additive_mask(causal_mask(N)), causal_mask(N)),  # 0 / -inf added: the same as the bool mask
         (MaskedFill(causal_mask(N), -np.inf), causal_mask(N)),  # filled with -inf: the same again
         (additive_mask(causal_mask(N), 0.0), full_mask(N)),  # 0 added: no mask at all
-        (MASKS["triu(diagonal=2)"], MASKS["triu(diagonal=2)"]),
+        (MASKS["triu_2"], MASKS["triu_2"]),
     ],
     ids=["bool", "additive", "filled -inf", "added 0", "triu2"],
 )
@@ -93,7 +71,7 @@ def test_loss_equals_the_loss_of_primers_forward(ours, primers):
 
 def test_adding_zero_trains_exactly_like_no_mask():
     params = init_stack(2, TINY)
-    bug, g_bug = loss_and_grads(params, TINY, TOKENS, TARGETS, MASKS["added 0 instead of -inf"])
+    bug, g_bug = loss_and_grads(params, TINY, TOKENS, TARGETS, MASKS["added_0"])
     none, g_none = loss_and_grads(params, TINY, TOKENS, TARGETS, full_mask(N))
     assert abs(bug - none) < 1e-12
     for (_, a), (_, b) in zip(leaves(g_bug), leaves(g_none)):
@@ -123,7 +101,7 @@ def test_the_key_bias_gets_no_gradient_unless_closed_scores_are_replaced():
     params = init_stack(3, TINY)
     for name, mask in MASKS.items():
         db = loss_and_grads(params, TINY, TOKENS, TARGETS, mask)[1]["blocks"][0]["self"]["k"]["b"]
-        assert (np.abs(db).max() > 1e-6) == (name == "masked_fill(scores, 0)"), name
+        assert (np.abs(db).max() > 1e-6) == (name == "masked_fill_0"), name
 
 
 def test_positions_are_not_trained():
