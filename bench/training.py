@@ -1,4 +1,4 @@
-"""Training speed: chapter 7's experiment in CPU seconds, primer.training's steps per second, and PyTorch's on the same model and batches.
+"""Training speed: chapter 7's experiment in CPU seconds, primer.training's steps per second, PyTorch's on the same.
 
 PyTorch trains the same decoder (tests/torch_decoder.py: written again with torch ops, checked by
 tests/test_training_torch.py), from the same initial weights, on the same rows at each step, with torch.optim.Adam, in
@@ -61,7 +61,7 @@ def numpy_run(cfg, params, data):
 
 
 def torch_run(cfg, params, data, batches):
-    """Return (wall seconds, final loss, torch version, threads) of the same training in PyTorch, float64, on the CPU, one thread."""
+    """Return (wall seconds, final loss, torch version, threads) of the same training in PyTorch (float64, 1 thread)."""
     import torch
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))

@@ -101,13 +101,12 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.site)
         else:
             item.add_marker(pytest.mark.unit)
-    rank = lambda item: (
-        3
-        if item.get_closest_marker("browser")
-        else 2
-        if "second_site" in item.fixturenames  # noqa: E731
-        else 1
-        if item.get_closest_marker("site")
-        else 0
-    )
+
+    def rank(item):
+        if item.get_closest_marker("browser"):
+            return 3
+        if "second_site" in item.fixturenames:
+            return 2
+        return 1 if item.get_closest_marker("site") else 0
+
     items.sort(key=rank)  # stable: the file order within each rank

@@ -361,7 +361,8 @@ BROKEN = {  # a broken link of each kind, each to its own missing anchor
     "markdown": "[x](#nowhere-md)",  # Markdown link to a missing anchor
     "markdown-other-page": "[x](extra.md#nowhere-other)",  # ... on another page
     "raw-html": '<a href="#nowhere-raw">x</a>',  # raw HTML, which MkDocs does not validate
-    "printed": '```python exec="1" id="out"\nprint(\'<a href="extra/#nowhere-printed">x</a>\')\n```',  # printed by a block
+    # printed by a block
+    "printed": '```python exec="1" id="out"\nprint(\'<a href="extra/#nowhere-printed">x</a>\')\n```',
 }
 
 

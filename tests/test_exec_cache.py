@@ -1,4 +1,4 @@
-"""The exec cache of `mkdocs serve` (hooks/exec_cache.py): a prose edit runs nothing, any input's edit runs its blocks, never stale."""
+"""The exec cache of `mkdocs serve` (hooks/exec_cache.py): a prose edit runs nothing, an edited input its blocks."""
 
 import logging
 import re
@@ -14,7 +14,10 @@ from test_hooks_import import load_hook
 hook = load_hook("exec_cache")
 # The block appends a line to RUNS each time it runs; `if False: import primer.answer` is never executed but the
 # dependency graph reads it, so the block depends on primer/answer.py as a real block on what it imports.
-BLOCK = '```python exec="1" id="{id}"\nif False:\n    import primer.answer\nopen({runs!r}, "a").write("x\\n")\nprint("out {id}")\n```\n'
+BLOCK = (
+    '```python exec="1" id="{id}"\nif False:\n    import primer.answer\n'
+    'open({runs!r}, "a").write("x\\n")\nprint("out {id}")\n```\n'
+)
 
 
 @pytest.fixture
@@ -92,7 +95,8 @@ def test_an_edit_to_an_input_runs_the_block_again_exactly_when_it_depends_on_it(
     if edit == "lang":
         monkeypatch.setenv("PRIMER_LANG", "zh")
     elif edit == "numpy":
-        monkeypatch.setattr(hook, "versions", lambda real=hook.versions(): dict(real, numpy="0.0.1"))
+        real = hook.versions()
+        monkeypatch.setattr(hook, "versions", lambda: dict(real, numpy="0.0.1"))
     elif edit == "code":
         text = text.replace('print("out', 'print( "out')
     elif edit != "id":

@@ -1,4 +1,4 @@
-"""primer.exercises: primer's own answers pass, stubs get "not yet", and a wrong answer is named by its first difference."""
+"""primer.exercises: primer's answers pass, stubs get "not yet", a wrong answer is named by its first difference."""
 
 import numpy as np
 import pytest

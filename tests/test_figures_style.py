@@ -49,7 +49,7 @@ def test_tables():
 
 
 def _figure_json(html, div_id="fig-test"):
-    data, layout = re.search(r'"%s",\s*(\[.*?\]),\s*(\{.*\}),\s*\{"displaylogo"' % div_id, html, re.S).groups()
+    data, layout = re.search(rf'"{div_id}",\s*(\[.*?\]),\s*(\{{.*\}}),\s*\{{"displaylogo"', html, re.S).groups()
     return json.loads(data), json.loads(layout)
 
 

@@ -1,4 +1,4 @@
-"""The home page: its contents table lists every chapter by its title, and its reading guide promises only what the chapters hold."""
+"""The home page: its contents list every chapter by its title; its reading guide promises only what chapters hold."""
 
 import re
 

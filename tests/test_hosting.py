@@ -85,7 +85,7 @@ def test_the_readme_says_how_to_host_the_site_on_any_static_server():
 
 
 def test_the_sitemap_lists_every_page_of_both_languages_notebooks_included(site):
-    """hooks/notebooks.py makes the notebooks pages after i18n counted its pages, and refreshes i18n's list for the sitemap."""
+    """hooks/notebooks.py makes the notebooks pages after i18n counted its pages; it refreshes i18n's sitemap list."""
     locs = set(re.findall(r"<loc>([^<]+)</loc>", gzip.decompress((site / "sitemap.xml.gz").read_bytes()).decode()))
     pages = {p.parent.relative_to(site).as_posix() for p in site.rglob("index.html")} - {"."}
     assert locs == {SITE_URL} | {f"{SITE_URL}{page}/" for page in pages}

@@ -1,4 +1,4 @@
-"""The chapter notebooks: one spec per chapter, identical code in zh and en, fresh, and every exercise checked both ways.
+"""The chapter notebooks: one spec per chapter, the same code in zh and en, fresh, every exercise checked both ways.
 
 The site shows the notebooks as written, unexecuted; every one runs here twice, cell by cell in one
 namespace as a kernel would. As written (stub, check, hidden solution), every check must say "not yet";

@@ -1,4 +1,4 @@
-"""primer.training and primer.backprop: the loss is primer's, every gradient agrees with finite differences, training learns, bad input raises.
+"""primer.training and primer.backprop: primer's loss, gradients equal to finite differences, learning, bad input.
 
 Gradient bound, per parameter tensor: max |analytic - numeric| <= 1e-6 * max |analytic| + 1e-8
 (measured: 2.6e-8 relative at worst). The 1e-8 is the central differences' rounding floor, about
@@ -91,7 +91,7 @@ def test_every_gradient_agrees_with_finite_differences(name):
     for path in paths:
         analytic = get(grads, path)
         numeric = numerical_jacobian(
-            lambda w: loss(replaced(params, path, w), TINY, TOKENS, TARGETS, mask), get(params, path)
+            lambda w, path=path: loss(replaced(params, path, w), TINY, TOKENS, TARGETS, mask), get(params, path)
         )
         assert np.abs(analytic - numeric).max() <= 1e-6 * np.abs(analytic).max() + 1e-8, path
 

@@ -1,4 +1,4 @@
-"""primer.training against PyTorch (CPU, float64): the same decoder, weights and batch give the same loss and gradients; Adam steps alike.
+"""primer.training against PyTorch (CPU, float64): same decoder, weights and batch, same loss and gradients; Adam alike.
 
 Bounds: the loss to 1e-12 absolute; each parameter tensor's gradient to
 max |ours - torch| <= 1e-12 * max |torch| + 1e-15 (float64 sums in another order; measured 3e-15);

@@ -1,4 +1,5 @@
-"""Chinese typography of the zh pages' prose, the house rules of CONTRIBUTING.md: quotes, ellipsis, full-width brackets and commas, '15%', footnote authors, stage numbers, number formats, footnote markers."""
+"""Chinese typography of the zh pages' prose, the house rules of CONTRIBUTING.md: quotes, ellipsis, full-width brackets
+and commas, '15%', footnote authors, stage numbers, number formats, footnote markers."""
 
 import re
 import sys

@@ -48,7 +48,7 @@ def test_variance_table(read_page, lang):
         if len(r) == 5 and r[0] in {"4", "16", "64", "256", "1024"} and not r[1].endswith("%")
     ]
     assert rows == VARIANCE
-    for d_k, theory, measured, one, scaled in rows:
+    for _d_k, theory, measured, _one, scaled in rows:
         assert abs(float(measured) / int(theory) - 1) < 0.05  # Var(q·k) ≈ d_k
         assert abs(float(scaled) - 1) < 0.05  # Var(q·k/√d_k) ≈ 1
 

@@ -1,4 +1,4 @@
-"""Chapter 4 (self, cross, multi-head, position) over the built site: the numbers primer printed, the figures and their controls."""
+"""Chapter 4 (self, cross, multi-head, position) over the built site: the numbers primer printed, the controls."""
 
 import json
 

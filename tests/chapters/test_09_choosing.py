@@ -1,4 +1,4 @@
-"""Chapter 9 (one block, three masks) over the built site: the numbers primer printed, the figures and their controls."""
+"""Chapter 9 (one block, three masks) over the built site: the numbers primer printed, the figures' controls."""
 
 import re
 

@@ -1,4 +1,4 @@
-"""Chapter 10 (the generation loop and the KV cache) over the built site: the numbers primer printed, the figures and their controls."""
+"""Chapter 10 (the generation loop and the KV cache) over the built site: the numbers primer printed."""
 
 import html as htmllib
 import re

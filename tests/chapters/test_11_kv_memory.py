@@ -1,4 +1,4 @@
-"""Chapter 11 (what the cache costs in memory) over the built site: the numbers primer printed, the figures and their controls."""
+"""Chapter 11 (what the cache costs in memory) over the built site: the numbers primer printed."""
 
 import html as htmllib
 import re

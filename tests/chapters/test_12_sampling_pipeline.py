@@ -1,4 +1,4 @@
-"""Chapter 12 (sampling and the seven-stage pipeline) over the built site: the numbers primer printed, the figures and their controls."""
+"""Chapter 12 (sampling and the seven-stage pipeline) over the built site: the numbers primer printed, the controls."""
 
 import html as htmllib
 import re
