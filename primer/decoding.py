@@ -122,7 +122,7 @@ def sampling_probs(logits, temperature=1.0, *, top_k=None, top_p=None):  # [voca
 
 
 def sample(logits, temperature=1.0, *, rng=None, greedy=False, top_k=None, top_p=None):  # [vocab] -> int
-    """Draw one id from softmax(logits / temperature), filtered by top_k / top_p, with rng; greedy=True takes the argmax.
+    """Draw one id from softmax(logits / temperature) filtered by top_k / top_p, with rng; greedy=True: the argmax.
 
     temperature <= 0 raises unless greedy=True is asked for explicitly; the argmax survives both
     filters, so greedy ignores them.
@@ -177,8 +177,9 @@ def generate(
 
     Without a cache every step runs the whole prefix; cached=True runs only the newest token and
     reads the earlier keys and values from a KVCache. greedy=True takes the argmax; greedy=False
-    draws from softmax(logits / temperature), filtered by top_k / top_p, with rng. memory (the encoder's output) or memory_kv
-    (its K/V, projected once) makes the decoder that of an encoder-decoder. Pass a Counter as ops
+    draws from softmax(logits / temperature), filtered by top_k / top_p, with rng. memory (the
+    encoder's output) or memory_kv (its K/V, projected once) makes the decoder that of an
+    encoder-decoder. Pass a Counter as ops
     to count the work, and a list as record to receive each step's
     {"input": the prefix, "logits": its last row, "next": the chosen id}.
     """

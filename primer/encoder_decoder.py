@@ -105,7 +105,7 @@ def prompt_layout(source, target, tags):  # -> (words, [L, L] bool, [L, L] regio
 
 
 def layout_summary(source, target, tags):  # -> list of (name, grid side, open cells, source reads later source)
-    """Return, for each layout, the grid side, how many cells are open, and whether a source word reads later source words."""
+    """Return, per layout, the grid side, the open cells, and whether a source word reads later source words."""
     m, n = len(source), len(target)
     two, _ = two_stack_layout(m, n)
     _, one, _ = prompt_layout(source, target, tags)

@@ -42,7 +42,7 @@ TOL = 1e-9  # float answers: two correct formulas differ by rounding, far below 
 
 
 def use_language(lang):
-    """Set the notebook's language (zh or en) for the checks and the figure labels; in zh, give matplotlib a CJK font."""
+    """Set the notebook's language (zh or en) for the checks and figure labels; in zh, give matplotlib a CJK font."""
     if lang not in LANGS:
         raise ValueError(f"lang must be one of {LANGS}, got {lang!r}")
     os.environ["PRIMER_LANG"] = lang
@@ -99,7 +99,7 @@ def same_array(got, want):
 
 
 def same_weights(got, want, mask=None):
-    """Return why attention weights got differ: shape, NaN, a closed key's weight not 0, a row not summing to 1, a value."""
+    """Return why weights got differ: shape, NaN, a closed key's weight not 0, a row not summing to 1, a value."""
     if (why := _shape(got, want)) is not None:
         return why
     got = np.asarray(got, dtype=float)
@@ -344,8 +344,8 @@ def _cached_sizes():
 
 def _kv_shapes():
     return [
-        dict(n_layers=l, n_kv_heads=h, d_head=d, n_tokens=t, batch=b, bytes_per_value=p)
-        for l, h, d, t, b, p in (
+        dict(n_layers=n_l, n_kv_heads=h, d_head=d, n_tokens=t, batch=b, bytes_per_value=p)
+        for n_l, h, d, t, b, p in (
             (1, 1, 1, 0, 1, 1),
             (4, 2, 8, 10, 1, 2),
             (32, 32, 128, 4096, 1, 2),

@@ -46,7 +46,7 @@ def leak_test(tokens, position, new_token, params, cfg):  # [n], int, int -> Lea
     changed = tokens.copy()
     changed[position] = new_token
     deltas = [
-        movement(lambda t: logits(run(machine, t, params, cfg), params), tokens, [changed])[:, 0]
+        movement(lambda t, machine=machine: logits(run(machine, t, params, cfg), params), tokens, [changed])[:, 0]
         for machine in ("decoder", "encoder")
     ]
     return LeakResult(int(position), deltas[0], deltas[1])

@@ -23,7 +23,7 @@ def check_machine(machine):  # str -> str
 
 
 def machine_masks(machine, n, m=None, *, past=0):  # -> ([n, past + n], [n, m] or None)
-    """Return (self mask, cross mask) of a machine whose n new positions follow `past` cached ones and read m source positions.
+    """Return (self mask, cross mask) of a machine whose n new positions follow `past` cached ones and read m sources.
 
     The cross mask is None when the machine has no cross-attention. Only a causal self mask can
     follow cached positions: under a full mask a new token would change the old rows.
@@ -57,7 +57,7 @@ def stack_masks(machine, n_src, n_tgt):  # -> ([m, m] or None, [n, n] or None, [
 
 
 def reach(machine, n, m):  # -> [n, n + m]
-    """Return a machine's masks side by side: the self mask over n positions, then the cross mask over m source positions (all False if none)."""
+    """Return a machine's masks side by side: the self mask over n positions, the cross mask over m (False if none)."""
     self_mask, cross_mask = machine_masks(machine, n, positive_int("m", m))
     return np.concatenate([self_mask, np.zeros((n, m), bool) if cross_mask is None else cross_mask], axis=1)
 
@@ -90,7 +90,7 @@ class Choice:
 
 
 def machine_for(writes_tokens, reads_separate_input):  # bool, bool -> str
-    """Return the machine: nothing written -> encoder; written from a separate input -> encoder-decoder; else decoder."""
+    """Return the machine: nothing written -> encoder; written from another input -> encoder-decoder; else decoder."""
     for name, value in (("writes_tokens", writes_tokens), ("reads_separate_input", reads_separate_input)):
         if not isinstance(value, bool):
             raise ValueError(f"{name} must be True or False, got {value!r}")

@@ -22,7 +22,8 @@ def causal_mask(n_q, n_k=None):  # -> [n_q, n_k]
     n_k = n_q if n_k is None else positive_int("n_k", n_k)
     if n_k < n_q:
         raise ValueError(
-            f"n_k must be >= n_q for a causal mask (queries are the last n_q of n_k positions), got n_q={n_q}, n_k={n_k}"
+            "n_k must be >= n_q for a causal mask (queries are the last n_q of n_k positions), "
+            f"got n_q={n_q}, n_k={n_k}"
         )
     return np.tri(n_q, n_k, k=n_k - n_q, dtype=bool)
 

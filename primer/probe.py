@@ -64,7 +64,7 @@ def run_seeded(machine, tokens, cfg, seeds, source=None):  # [n], [m] -> [n, ...
 
 
 def influence(machine, tokens, source, cfg, seeds):  # -> ([n, n], [n, m] or None)
-    """Measure what each output of a seeded machine reads: change one input token, record how far every output row moves.
+    """Measure what each output of a seeded machine reads: change one input token, record how far each output moves.
 
     Returns (own[i, j], src[i, j]): the largest change in output row i when token j of the
     sequence (own) or of the source (src; None unless encoder-decoder) is replaced by another id.

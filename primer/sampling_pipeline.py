@@ -18,7 +18,7 @@ from primer.probe import movement, nudge
 from primer.rounding import BOUND
 from primer.transformer import embed, encode, init_stack, layer_norm, logits, stack
 
-# The toy character vocabulary (one id per character, 32 of them) and the tiny model over it; used in chapters 12 and 13.
+# The toy character vocabulary (one id per character, 32 of them) and the tiny model over it.
 VOCAB = " abcdefghijklmnopqrstuvwxyz.,!?'"
 CFG = Config(vocab_size=len(VOCAB), d_model=16, n_heads=4, d_ff=32, n_layers=2, max_len=64)
 STAGES = ("tokenize", "embed", "blocks", "final_norm", "logits", "sample", "loop")

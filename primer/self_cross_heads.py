@@ -1,4 +1,4 @@
-"""Multi-head attention: split the projections into heads, attend in each, merge; and hand-set heads that each hold one relation."""
+"""Multi-head attention: split the projections into heads, attend in each, merge; hand-set heads, one relation each."""
 
 import numpy as np
 
@@ -33,7 +33,7 @@ def _projection(name, w, d_in):
 
 def multi_head_attention(
     x_q, x_kv, w_q, w_k, w_v, w_o, n_heads, mask=None
-):  # [n_q, d], [n_k, d], [d, h*d_k] x2, [d, h*d_v], [h*d_v, d_out] | None, h, [n_q, n_k] -> ([n_q, d_out], [h, n_q, n_k])
+):  # [n_q, d], [n_k, d], [d, h*d_k] x2, [d, h*d_v], [h*d_v, d_out], h, [n_q, n_k] -> ([n_q, d_out], [h, n_q, n_k])
     """Return (output, per-head weights): project, split into heads, attend in each head, merge, project out.
 
     x_q is x_kv for self-attention; for cross-attention the queries come from another sequence.

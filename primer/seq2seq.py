@@ -77,7 +77,7 @@ def _tags(words, ids):
 
 
 def alignment(source, target):  # ((word, tag(s)), ...) x2 -> (list[str], list[str], [n_t, n_s])
-    """Return (source words, target words, Bahdanau weights) of a made-up pair; words that share a tag translate each other.
+    """Return (source words, target words, Bahdanau weights) of a made-up pair; words with a tag in common translate.
 
     A tag is a concept name, a tuple of names, or a mapping {name: strength in (0, 1]} for a word
     that carries one concept fully and another only in part.

@@ -10,8 +10,10 @@ import numpy as np
 
 from primer._checks import bool_mask, float_array
 from primer.attention import attention
-from primer.machines import check_machine
-from primer.machines import machine_masks  # the one place that says which mask a machine uses
+from primer.machines import (
+    check_machine,
+    machine_masks,  # the one place that says which mask a machine uses
+)
 from primer.position import sinusoidal_encoding
 from primer.self_cross_heads import merge_heads, split_heads
 
@@ -197,7 +199,8 @@ def run_machine(machine, tokens, params, cfg, memory=None):  # [n] -> [n, d]
     """
     if (machine == "encoder-decoder") != (memory is not None):
         raise ValueError(
-            f"memory (the encoder's output) is read by the encoder-decoder only, got machine={check_machine(machine)!r} "
+            "memory (the encoder's output) is read by the encoder-decoder only, "
+            f"got machine={check_machine(machine)!r} "
             f"with memory {'given' if memory is not None else 'missing'}"
         )
     x = embed(tokens, params, cfg)

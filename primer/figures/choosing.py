@@ -188,7 +188,8 @@ def model_params(models, *, lang=None):
         shown.append(len(fig.data) - 1)
         layers = f"{shape.n_layers} + {shape.n_layers}" if machine == "encoder-decoder" else str(shape.n_layers)
         summary = (
-            f"<b>{m['name']}</b> · {text['kind'][machine]} · {text['layers']} {layers} · {text['width']} {shape.d_model}"
+            f"<b>{m['name']}</b> · {text['kind'][machine]} · {text['layers']} {layers}"
+            f" · {text['width']} {shape.d_model}"
             f" · {text['heads']} {shape.n_heads} · {text['vocab']} {shape.vocab_size}<br>"
             f"{text['computed']} {millions(m['total'])} · {text['published']} ~{m['published'] // 1_000_000} M"
             f" · {text['diff']} {signed_pct(m['difference'])}"

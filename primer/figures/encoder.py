@@ -12,7 +12,7 @@ from primer.language import labels
 
 
 def both_directions(words, weights, *, lang=None):
-    """Draw each token's arcs to every other token: above, what it reads; below, who reads it. A slider picks the token."""
+    """Draw each token's arcs to every other token: above, what it reads; below, who reads it; a slider picks it."""
     text = labels("encoder", lang)
     n = len(words)
     weights = np.asarray(weights)

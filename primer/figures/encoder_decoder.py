@@ -1,4 +1,4 @@
-"""Figures of the chapter "Encoder-decoder": two stacks, one shared memory, two sub-layers, the full rectangle, two layouts."""
+"""Figures of the chapter "Encoder-decoder": two stacks, one memory, two sub-layers, the full rectangle, two layouts."""
 
 import numpy as np
 import plotly.graph_objects as go
@@ -112,7 +112,7 @@ def two_stacks(src, tgt, enc_w, dec_w, *, lang=None):
 
 
 def shared_memory(src, tgt, cross_w, *, lang=None):
-    """Show that every decoder layer reads the same memory: a slider picks the layer, its arc lands on one memory box."""
+    """Show that every decoder layer reads the same memory: a slider picks the layer; its arc lands on one box."""
     text = labels("encoder_decoder", lang)
     n_layers = len(cross_w)
     m, n = len(src), len(tgt)

@@ -190,7 +190,7 @@ def kv_dependence_table(change, *, lang=None):
 
 
 def work_table(rows, *, lang=None):
-    """Return a Markdown table of (N, sum n^2, sum n, score ratio, lower-triangle ratio, row ratio) rows; ratios shown as N×."""
+    """Return a Markdown table of (N, sum n^2, sum n, score ratio, lower-triangle ratio, row ratio) rows; ratios: N×."""
     text = labels("kv_cache_tables", lang)
     out = []
     for n, sq, lin, *ratios in rows:
@@ -207,7 +207,7 @@ def _times(ratio):
 
 
 def ops_table(rows, *, keys=("scores", "kv_rows"), lang=None):
-    """Return a Markdown table of counted vs predicted work, for (N, counted no-cache, model, counted cache, model) rows."""
+    """Return a Markdown table of counted vs predicted work: (N, counted no-cache, model, counted cache, model) rows."""
     text = labels("kv_cache_tables", lang)
     out = []
     for n, cw, mw, cc, mc in rows:
@@ -229,7 +229,7 @@ def ops_table(rows, *, keys=("scores", "kv_rows"), lang=None):
 
 
 def trained_cached_text(rows, *, lang=None):
-    """Return a Markdown table: per prompt, the text written by recomputing every step and with the KV cache, and how far apart.
+    """Return a Markdown table: per prompt, the text written recomputing every step and with the cache, how far apart.
 
     rows: (prompt, recomputed words, cached words, max |Δ logits| over every step).
     """

@@ -20,7 +20,7 @@ def fill_chart(models, lengths, curve_x, curves, filled, fmt, *, active_model=0,
     fig = go.Figure()
     n_len = len(lengths)
     per_model = 2 + n_len
-    for m, (name, max_ctx, window) in enumerate(models):
+    for m, (name, max_ctx, _window) in enumerate(models):
         fig.add_trace(
             go.Scatter(
                 x=list(curve_x),
@@ -193,7 +193,7 @@ def nbytes_table(rows, *, lang=None):
 
 
 def weights_table(name, n_params, n_tokens, weight_bytes, cache_bytes, fmt, *, lang=None):
-    """Return a Markdown table setting a model's own weights beside its KV cache at n_tokens, and the batch at which the cache outweighs them."""
+    """Return a table of a model's weights beside its KV cache at n_tokens, and the batch where the cache wins."""
     text = labels("kv_memory_tables", lang)
     batch = weight_bytes // cache_bytes + 1  # the smallest batch whose caches weigh more than the weights
     rows = [

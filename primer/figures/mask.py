@@ -239,7 +239,9 @@ def weights_table(weights, *, digits=1, lang=None):
 
 
 def padding_table(rows, *, lang=None):
-    """Return a Markdown table, one line per (mask, padding side): padded query rows, rows the plain AND empties, and the largest difference of the real rows from each sentence alone.
+    """Return a Markdown table, one line per (mask, padding side): padded query rows, rows the plain AND empties.
+
+    The last column is the largest difference of the real rows from each sentence run alone.
 
     rows: (causal, side, n_padded, n_empty, diff_text).
     """
@@ -262,7 +264,7 @@ def conventions_table(conventions, *, lang=None):
 
 
 def fill_rule_table(correct, buggy, open_row, *, leak_key, replaced=None, lang=None):
-    """Return a Markdown table of one row's weights under the −∞ rule, the add-0 bug and, if given, the masked_fill(0) bug."""
+    """Return a Markdown table of one row's weights under the −∞ rule, the add-0 bug and, if given, masked_fill(0)."""
     text = labels("mask_tables", lang)
     n_k = len(correct)
     head = [text["rule"]] + [f"{text['k']} {j}" + ("" if open_row[j] else text["closed"]) for j in range(n_k)]

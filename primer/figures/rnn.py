@@ -1,4 +1,4 @@
-"""Figures of the chapter "Language modelling and the RNN's gradients": the far-apart sentence and measured BPTT gradients."""
+"""Figures of the chapter "Language modelling and the RNN's gradients": the far-apart sentence, measured gradients."""
 
 import numpy as np
 import plotly.graph_objects as go
@@ -19,7 +19,7 @@ def positions_table(sentence, marks, *, lang=None):
 
 
 def distance_table(rows, *, lang=None):
-    """Return a Markdown table with a row per (head, its position, tail, its position, distance): how far apart they are."""
+    """Return a Markdown table, a row per (head, its position, tail, its position, distance): how far apart they are."""
     text = labels("rnn", lang)
     return md_table(
         [text["from"], text["pos"], text["to"], text["pos"], text["dist"]],
@@ -46,7 +46,7 @@ def gradient_curves(norms, steps, radii, *, active_steps, active_radius, lang=No
     s0 = list(steps).index(active_steps)
     fig = go.Figure()
     index = {}
-    for r, radius in enumerate(radii):
+    for r in range(len(radii)):
         for act in acts:
             y = np.asarray(norms[act][r][s0])[::-1]
             index[(r, act)] = len(fig.data)

@@ -1,4 +1,4 @@
-"""Figures and tables of the chapter "Sampling and the seven-stage pipeline": temperature, seeded draws, the stages, one mask swapped."""
+"""Figures and tables of the chapter "Sampling and the seven-stage pipeline": temperature, draws, stages, mask swap."""
 
 import numpy as np
 import plotly.graph_objects as go
@@ -312,7 +312,7 @@ def dependence_table(deps, prompt, *, lang=None):
 
 
 def top_k_top_p(settings, before, after, masses, freqs, *, n_draws, active=0, lang=None):
-    """Draw one distribution before and after a top-k / top-p filter, with seeded-draw frequencies; a menu picks the filter.
+    """Draw one distribution before and after a top-k / top-p filter, with seeded-draw frequencies; a menu picks one.
 
     settings: one menu label per filter, e.g. "top-k = 2" (None: no filter); after, masses (the kept
     candidates' probability before the filter) and freqs are per setting.
@@ -355,7 +355,7 @@ def top_k_top_p(settings, before, after, masses, freqs, *, n_draws, active=0, la
 
 
 def filter_table(settings, after, masses, *, lang=None):
-    """Return a Markdown table: per filter setting, the candidates kept, their mass before the filter, and each renormalised probability."""
+    """Return a Markdown table: per filter setting, the candidates kept, their mass before, each new probability."""
     text = labels("sampling", lang)
     rows = []
     for name, probs, mass in zip(settings, after, masses):

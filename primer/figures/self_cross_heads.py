@@ -144,7 +144,7 @@ def _num(x):
 
 
 def config_table(published, *, lang=None):
-    """Return a Markdown table of an encoder-decoder's published shape (a primer.published.Published), with d_k computed from it."""
+    """Return a Markdown table of an encoder-decoder's published shape (a primer.published.Published), d_k computed."""
     text = labels("self_cross_heads", lang)
     c = published.config
     values = {

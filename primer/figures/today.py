@@ -10,7 +10,7 @@ from primer.language import labels
 
 
 def image_prefix_table(dep, n_patches, caption, *, lang=None):
-    """Return a Markdown table: each row of [image patches; text], the patches and text positions its output depends on."""
+    """Return a Markdown table: each row of [image patches; text], the patches and text positions its output reads."""
     text = labels("today", lang)
     dep = np.asarray(dep, bool)
     rows = []

@@ -1,4 +1,4 @@
-"""Inputs of chapter 3 (attention): the score-function vectors, the d_k values, the gradient-check draws, the cost sizes."""
+"""Inputs of chapter 3 (attention): the score-function vectors, the d_k values, the gradient-check draws, cost sizes."""
 
 import numpy as np
 
