@@ -90,12 +90,20 @@ def read_page(site):
 SITE_MODULES = {"test_build", "test_plotly_bundle"}
 
 
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers",
+        "slow: tests that start another program (a Jupyter kernel, node, a fresh Python per snippet) or load the "
+        "site's whole config; `make test` runs them, `make check` does not",
+    )
+
+
 def pytest_collection_modifyitems(config, items):
     """Mark each test by kind (a module may mark its own): browser (drives chromium), site (builds the site or reads
-    it) or unit (`make check`); run those that need no build first, while a worker builds, and the browser's last,
-    so that the second build overlaps them."""
+    it), slow (marked by hand: see pytest_configure) or unit (`make check`); run those that need no build first,
+    while a worker builds, and the browser's last, so that the second build overlaps them."""
     for item in items:
-        if item.get_closest_marker("browser") or item.get_closest_marker("site"):
+        if any(item.get_closest_marker(kind) for kind in ("browser", "site", "slow")):
             continue
         if {"site", "read_page", "second_site"} & set(item.fixturenames) or item.module.__name__ in SITE_MODULES:
             item.add_marker(pytest.mark.site)

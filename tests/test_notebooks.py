@@ -135,6 +135,7 @@ def test_as_written_every_check_says_not_yet(chapter, lang):
         assert NOT_YET[lang] in printed[cell.id] and PASSED[lang] not in printed[cell.id], printed[cell.id]
 
 
+@pytest.mark.slow  # starts a Jupyter kernel
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_notebook_runs_in_a_jupyter_kernel_as_written(lang):
     """The way a reader runs it (nbclient is what mkdocs-jupyter and nbconvert run notebooks with)."""

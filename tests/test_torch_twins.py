@@ -146,6 +146,7 @@ def test_the_page_shows_the_twin_in_a_pytorch_tab_and_the_build_never_runs_torch
     assert executed and not [f.line for f in executed if re.search(r"^\s*(import|from) torch\b", f.shown, re.M)]
 
 
+@pytest.mark.slow  # a fresh Python per program, torch imported in each
 @pytest.mark.parametrize("chapter", CHAPTERS)
 def test_the_twin_prints_what_the_numpy_tab_prints(chapter, numpy_outputs, tmp_path):
     got = run(TWINS[chapter].read_text(encoding="utf-8"), tmp_path / "torch")
@@ -154,6 +155,7 @@ def test_the_twin_prints_what_the_numpy_tab_prints(chapter, numpy_outputs, tmp_p
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chapter, old, new, why", [(c, *m) for c, ms in MUTATIONS.items() for m in ms])
 def test_the_naive_spelling_of_a_convention_gives_another_output(chapter, old, new, why, numpy_outputs):
     source = TWINS[chapter].read_text(encoding="utf-8")
