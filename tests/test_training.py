@@ -17,8 +17,6 @@ from primer.masks import additive_mask, causal_mask, full_mask
 from primer.training import adam_init, adam_step, loss, loss_and_grads, train, tree_map
 from primer.transformer import embed, init_stack, logits, stack
 
-pytestmark = pytest.mark.unit
-
 TINY = Config(vocab_size=7, d_model=4, n_heads=2, d_ff=8, n_layers=2, max_len=6)
 N = 5
 _rng = np.random.default_rng(23)
@@ -189,6 +187,7 @@ def chapter_7():
 LEAKY = ("no_mask", "added_0", "triu_2", "masked_fill_0")
 
 
+@pytest.mark.slow  # trains chapter 7's five models (about a minute of CPU)
 def test_each_leaky_run_reports_a_lower_training_loss_and_a_higher_honest_loss():
     _, _, runs, _ = chapter_7()
     honest = runs["causal"]
@@ -206,6 +205,7 @@ def test_each_leaky_run_reports_a_lower_training_loss_and_a_higher_honest_loss()
     assert honest.heldout_loss < honest.train_loss + 0.3  # the honest run generalises
 
 
+@pytest.mark.slow  # trains chapter 7's five models (about a minute of CPU)
 def test_adding_zero_and_no_mask_train_identically_step_by_step():
     _, _, runs, _ = chapter_7()
     assert np.array_equal(runs["no_mask"].history, runs["added_0"].history)  # x + 0.0 == x: exact, on any CPU
@@ -213,6 +213,7 @@ def test_adding_zero_and_no_mask_train_identically_step_by_step():
         assert np.array_equal(a, b)
 
 
+@pytest.mark.slow  # trains chapter 7's five models (about a minute of CPU)
 def test_the_page_s_comparisons_hold():
     data, _, runs, scores = chapter_7()
     chance = np.log(len(data.vocab))
@@ -224,6 +225,7 @@ def test_the_page_s_comparisons_hold():
     assert found == total  # every trigram it writes is in the corpus
 
 
+@pytest.mark.slow  # trains chapter 7's five models (about a minute of CPU)
 def test_the_honest_model_writes_text_that_scores_higher():
     _, _, _, scores = chapter_7()
     honest = scores["causal"][0] / scores["causal"][1]
@@ -231,6 +233,7 @@ def test_the_honest_model_writes_text_that_scores_higher():
         assert scores[name][0] / scores[name][1] < honest - 0.05, name  # measured: 100% against at most 89%
 
 
+@pytest.mark.slow  # trains chapter 7's five models (about a minute of CPU)
 def test_every_printed_loss_is_far_from_a_rounding_edge():
     """The page prints losses to 2 decimals; across BLAS kernels the runs differ by about 3e-12 (measured, generic
     OpenBLAS kernel against Haswell), so a value 1e-6 from an edge of its rounding would still print the same."""
