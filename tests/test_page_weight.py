@@ -5,7 +5,7 @@ import re
 
 from site_reader import LANGS, html_path, page_names
 
-# Pages are budgeted as they travel: gzipped. The heaviest was 34.9 KB (zh/04) when the budget moved from raw bytes
+# Pages are budgeted as they travel: gzipped. The heaviest was 35.2 KB (zh/04) when the budget moved from raw bytes
 # to gzipped ones; a chapter after the first is nearly all a second visit transfers.
 PAGE_HTML_GZIP_BYTES = 40_000
 
