@@ -171,9 +171,10 @@ def main():
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for name, d, summary, pages in report:
         print(
-            f"| {name} | {d['python']} | {d['numpy']} | {d['plotly']} | {d['blas kernel']}, {d['threads']} | {summary} | {pages} |"
+            f"| {name} | {d['python']} | {d['numpy']} | {d['plotly']} | {d['blas kernel']}, {d['threads']} "
+            f"| {summary} | {pages} |"
         )
-    for name, (version, pins, _) in SETUPS.items():
+    for name in SETUPS:
         if (OUT / "docs-versions" / name).exists():
             print(f"\n{name}: {(OUT / 'docs-versions' / name).read_text()}")
     return 1 if failed else 0

@@ -77,7 +77,8 @@ def report(r):
     return "\n".join(
         [
             f"primer.decoding.generate, N = {r['n']:,} tokens from a one-token prompt; Config(max_len=1024): "
-            f"{cfg.n_layers} layers, {cfg.n_heads} heads, d_model {cfg.d_model}, d_ff {cfg.d_ff}, vocab {cfg.vocab_size}; "
+            f"{cfg.n_layers} layers, {cfg.n_heads} heads, d_model {cfg.d_model}, d_ff {cfg.d_ff}, "
+            f"vocab {cfg.vocab_size}; "
             f"greedy, both runs give the same tokens: {r['same_tokens']}",
             "",
             "| measure | without cache | with KV cache | ratio |",

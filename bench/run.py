@@ -31,7 +31,7 @@ PARTS = ("pages", "build", "edit-loop", "decoding", "training")
 
 
 def strict_build(root, out, env):
-    """Build the site in root with --strict into out; return the seconds it took (`mkdocs build` never uses the exec cache)."""
+    """Build the site in root with --strict into out; return its seconds (`mkdocs build` never uses the exec cache)."""
     start = time.perf_counter()
     # no -q: it hides warnings from --strict's count
     subprocess.run(

@@ -103,7 +103,7 @@ def copy_tree(source, dest):
 
 
 def edit_loop(source, python=sys.executable, repeats=5):
-    """Serve a copy of source; time the first build, then `repeats` Markdown edits and `repeats` primer edits until each shows.
+    """Serve a copy of source; time the first build, then until each of `repeats` Markdown and primer edits shows.
 
     One edit's time varies by a second or more with what else the machine does: report the median and the range.
     """

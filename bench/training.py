@@ -1,13 +1,14 @@
-"""Training speed: chapter 7's experiment in CPU seconds, primer.training's steps per second, and PyTorch's on the same model and batches.
+"""Training speed: chapter 7's experiment in CPU seconds, primer.training's steps per second, PyTorch's on the same.
 
-PyTorch trains the same decoder (written again with torch ops, as tests/test_training_torch.py
-checks it), from the same initial weights, on the same rows at each step, with torch.optim.Adam, in
+PyTorch trains the same decoder (tests/torch_decoder.py: written again with torch ops, checked by
+tests/test_training_torch.py), from the same initial weights, on the same rows at each step, with torch.optim.Adam, in
 float64 like primer. Both run on the CPU in this one process; the ratio is torch's steps per second
 over primer's. Without torch installed the PyTorch half is left out.
 """
 
-import math
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -60,10 +61,13 @@ def numpy_run(cfg, params, data):
 
 
 def torch_run(cfg, params, data, batches):
-    """Return (wall seconds, final loss, torch version, threads) of the same training in PyTorch, float64, on the CPU, one thread."""
+    """Return (wall seconds, final loss, torch version, threads) of the same training in PyTorch (float64, 1 thread)."""
     import torch
-    import torch.nn.functional as F
 
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    from torch_decoder import decoder_loss  # the twin tests/test_training_torch.py checks against primer
+
+    from primer.masks import causal_mask
     from primer.pages.decoder import TRAINING
     from primer.training import trained, tree_map
 
@@ -74,25 +78,10 @@ def torch_run(cfg, params, data, batches):
     tree_map(lambda t: flat.append(t), tp)
     opt = torch.optim.Adam(flat, lr=TRAINING["lr"])
     tokens, targets = torch.from_numpy(data.tokens), torch.from_numpy(data.targets)
-    n, d, h = data.tokens.shape[1], cfg.d_model, cfg.n_heads
-    closed = ~torch.tril(torch.ones(n, n, dtype=torch.bool))
+    causal = causal_mask(data.tokens.shape[1])
 
     def loss(x_ids, y_ids):
-        b = x_ids.shape[0]
-        x = tp["wte"][x_ids] + wpe[:n]
-
-        def heads(y):  # [b, n, d] -> [b, h, n, d / h]
-            return y.view(b, n, h, d // h).transpose(1, 2)
-
-        for p in tp["blocks"]:
-            a = F.layer_norm(x, (d,), p["ln1"]["g"], p["ln1"]["b"], eps=1e-5)
-            q, k, v = (heads(a @ p["self"][m]["w"] + p["self"][m]["b"]) for m in ("q", "k", "v"))
-            w = torch.softmax((q @ k.transpose(-1, -2) / math.sqrt(d // h)).masked_fill(closed, float("-inf")), dim=-1)
-            x = x + (w @ v).transpose(1, 2).reshape(b, n, d) @ p["self"]["o"]["w"] + p["self"]["o"]["b"]
-            a = F.layer_norm(x, (d,), p["ln3"]["g"], p["ln3"]["b"], eps=1e-5)
-            x = x + torch.relu(a @ p["ff1"]["w"] + p["ff1"]["b"]) @ p["ff2"]["w"] + p["ff2"]["b"]
-        x = F.layer_norm(x, (d,), tp["ln_f"]["g"], tp["ln_f"]["b"], eps=1e-5)
-        return F.cross_entropy((x @ tp["wte"].T).reshape(b * n, -1), y_ids.reshape(-1))
+        return decoder_loss({**tp, "wpe": wpe}, x_ids, y_ids, causal, cfg)
 
     start = time.perf_counter()
     for rows in batches:

@@ -9,7 +9,6 @@ A mask reaches the scores in one of three forms (mask[i, j] True: query i may re
   bool array           closed scores become -inf, as primer.attention does;
   float array          added to the scores: 0 / -inf is correct, all zeros is chapter 5's bug;
   MaskedFill(mask, v)  closed scores are replaced by v, as scores.masked_fill(~mask, v) does.
-Used in chapter 7 (training under a correct and a broken mask).
 """
 
 from dataclasses import dataclass
@@ -21,7 +20,7 @@ from primer.self_cross_heads import merge_heads, split_heads
 
 @dataclass(frozen=True, eq=False)
 class MaskedFill:
-    """A mask applied by replacement: closed scores are set to value (0 leaks; -inf is the causal mask). Used in chapter 7."""
+    """A mask applied by replacement: closed scores are set to value (0 leaks; -inf is the causal mask)."""
 
     mask: np.ndarray  # [n, n] or [b, n, n] bool, True: query i may read key j
     value: float = -np.inf  # what a closed score becomes

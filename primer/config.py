@@ -15,12 +15,12 @@ POSITIONS = (
     "rotary",
     "learned",
     "relative",
-)  # only learned and relative ones hold weights. Used in chapter 9.
+)  # only learned and relative ones hold weights.
 
 
 @dataclass(frozen=True)
 class Config:
-    """The shape of a Transformer stack; the defaults are the tiny seeded model. Used in chapters 4 and 6-13."""
+    """The shape of a Transformer stack; the defaults are the tiny seeded model."""
 
     vocab_size: int = 32
     d_model: int = 16

@@ -1,4 +1,4 @@
-"""How masks are spelled where readers paste our code, and what each library does with a row that has no open key. Used in chapter 5.
+"""How masks are spelled where readers paste our code, and what each library does with a row that has no open key.
 
 The torch rows were measured with torch 2.13.0 and tests/test_conventions.py measures them again
 against the installed torch; the Hugging Face row is read from transformers' source
@@ -14,7 +14,7 @@ EMPTY_ROW = ("error", "zeros", "nan", "nan_unless_no_weights", "by_backend")  # 
 
 @dataclass(frozen=True)
 class Convention:
-    """One place a mask goes: the call, the argument, and how it behaves. Used in chapter 5."""
+    """One place a mask goes: the call, the argument, and how it behaves."""
 
     call: str
     argument: str
@@ -44,4 +44,4 @@ CONVENTIONS = (
         "torch.nn.MultiheadAttention", "key_padding_mask (bool)", "blocked", "none", "nan_unless_no_weights", "torch"
     ),
     Convention("Hugging Face transformers", "attention_mask (0/1)", "one_attends", "none", "by_backend", "source"),
-)  # Used in chapter 5.
+)

@@ -1,7 +1,7 @@
 """Every count of the primer in one place: multiply-adds, attention scores, parameters, KV-cache bytes.
 
-All of it is exact integer arithmetic on a shape (primer.config.Config); nothing here runs a model,
-except measured_ops, which runs primer's decoder to check the predicted counts against real work.
+All of it is exact integer arithmetic on a shape (primer.config.Config); nothing here runs a model:
+primer.decoding.measured_ops runs the decoder to check the predicted counts against real work.
 """
 
 from collections import Counter
@@ -11,31 +11,30 @@ import numpy as np
 
 from primer._checks import nonneg_int, positive_int
 from primer.config import Config
-from primer.decoding import generate
 from primer.machines import check_machine
 
 # ---- one layer: self-attention against an RNN ------------------------------------------------
 
-LAYER_KINDS = ("self-attention", "rnn")  # Used in chapter 3 (attention).
+LAYER_KINDS = ("self-attention", "rnn")
 
 
 def attention_cost(n, d):  # -> int
-    """Return the leading multiply-adds of one self-attention layer: n^2 d (every pair, width d). Used in chapter 3 (attention)."""
+    """Return the leading multiply-adds of one self-attention layer: n^2 d (every pair, width d)."""
     return positive_int("n", n) ** 2 * positive_int("d", d)
 
 
 def rnn_cost(n, d):  # -> int
-    """Return the leading multiply-adds of one RNN layer: n d^2 (one d x d matrix per step). Used in chapter 3 (attention)."""
+    """Return the leading multiply-adds of one RNN layer: n d^2 (one d x d matrix per step)."""
     return positive_int("n", n) * positive_int("d", d) ** 2
 
 
 def cost_ratio(n, d):  # -> float
-    """Return self-attention cost / RNN cost = n^2 d / (n d^2) = n / d. Used in chapter 3 (attention)."""
+    """Return self-attention cost / RNN cost = n^2 d / (n d^2) = n / d."""
     return attention_cost(n, d) / rnn_cost(n, d)
 
 
 def serial_steps(n, kind):  # -> int
-    """Return how many steps must run one after another over n positions: RNN n, self-attention 1. Used in chapter 3 (attention)."""
+    """Return how many steps must run one after another over n positions: RNN n, self-attention 1."""
     n = positive_int("n", n)
     if kind not in LAYER_KINDS:
         raise ValueError(f"kind must be one of {LAYER_KINDS}, got {kind!r}")
@@ -43,7 +42,7 @@ def serial_steps(n, kind):  # -> int
 
 
 def cost_row(n, d):  # -> dict
-    """Return one row of the cost table: both costs, their ratio and both serial step counts. Used in chapter 3 (attention)."""
+    """Return one row of the cost table: both costs, their ratio and both serial step counts."""
     return {
         "n": positive_int("n", n),
         "d": positive_int("d", d),
@@ -67,7 +66,7 @@ WORK_KINDS = ("scores", "causal_scores", "rows")  # what speedup compares; used 
 
 
 def total_scores(n_steps, cached, n_layers=1, n_heads=1, table="full"):  # -> int
-    """Return the (query, key) scores of n_steps generation steps, in closed form, over every layer and head. Used in chapter 10 (kv-cache).
+    """Return the (query, key) scores of n_steps generation steps, in closed form, over every layer and head.
 
     table="full" counts the whole n x n table of an uncached step, table="causal" only its lower
     triangle; a cached step scores one row of n keys either way.
@@ -85,14 +84,14 @@ def total_scores(n_steps, cached, n_layers=1, n_heads=1, table="full"):  # -> in
 
 
 def total_rows(n_steps, cached, n_layers=1):  # -> int
-    """Return the token rows that pass through the projections and the feed-forward layer in n_steps steps. Used in chapter 10 (kv-cache)."""
+    """Return the token rows that pass through the projections and the feed-forward layer in n_steps steps."""
     n = nonneg_int("n_steps", n_steps)
     per_layer = n if cached else n * (n + 1) // 2
     return per_layer * positive_int("n_layers", n_layers)
 
 
 def speedup(n_steps, work="scores"):  # -> Fraction
-    """Return the exact ratio of work without / with a cache. Used in chapter 10 (kv-cache).
+    """Return the exact ratio of work without / with a cache.
 
     work="scores" (full n x n tables): (2N+1)/3; "causal_scores" (lower triangles only): (N+2)/3;
     "rows" (projections and feed-forward): (N+1)/2.
@@ -107,32 +106,21 @@ def speedup(n_steps, work="scores"):  # -> Fraction
 
 
 def predicted_ops(n_steps, cfg, cached):  # -> Counter
-    """Return the work counters primer's decoder should report for n_steps steps from a one-token prompt. Used in chapter 10 (kv-cache)."""
+    """Return the work counters primer's decoder should report for n_steps steps from a one-token prompt."""
     n = positive_int("n_steps", n_steps)
     cfg = _config(cfg)
     rows = cfg.n_layers * (n if cached else n * (n + 1) // 2)  # K/V rows projected = query rows asked
     return Counter({"kv_rows": rows, "q_rows": rows, "scores": total_scores(n, cached, cfg.n_layers, cfg.n_heads)})
 
 
-def measured_ops(n_steps, params, cfg, cached, first_token=1):  # -> Counter
-    """Run n_steps steps of greedy generation from a one-token prompt and return what primer counted. Used in chapter 10 (kv-cache)."""
-    n = positive_int("n_steps", n_steps)
-    cfg = _config(cfg)
-    if n > cfg.max_len:
-        raise ValueError(f"n_steps must be <= max_len={cfg.max_len}, got {n}")
-    ops = Counter()
-    generate(np.array([first_token]), params, cfg, n, cached=bool(cached), ops=ops)
-    return ops
-
-
 # ---- parameters ----------------------------------------------------------------------------
 
-# The parts a parameter count is split into, in the order tables print them. Used in chapter 9 (choosing).
+# The parts a parameter count is split into, in the order tables print them.
 PARTS = ("token_embeddings", "positions", "attention", "feed_forward", "biases", "norms", "pooler", "output_head")
 
 
 def count_weights(tree):  # nested dicts / lists of arrays -> int
-    """Return how many numbers a weight tree holds: the count read off real arrays. Used in chapters 8 (encoder-decoder) and 13 (today)."""
+    """Return how many numbers a weight tree holds: the count read off real arrays."""
     if isinstance(tree, dict):
         return sum(count_weights(v) for v in tree.values())
     if isinstance(tree, (list, tuple)):
@@ -141,7 +129,7 @@ def count_weights(tree):  # nested dicts / lists of arrays -> int
 
 
 def count_params(cfg, machine):  # -> {part: int}
-    """Return the parameter count of each part in PARTS for a machine of this shape; they sum to the total. Used in chapter 9 (choosing).
+    """Return the parameter count of each part in PARTS for a machine of this shape; they sum to the total.
 
     An encoder or a decoder is one stack of n_layers blocks; an encoder-decoder is two, and each
     decoder block has a cross-attention sub-layer too. Both stacks share one embedding matrix.
@@ -172,7 +160,7 @@ def count_params(cfg, machine):  # -> {part: int}
 
 
 def kv_cache_bytes(cfg, n_tokens, *, batch=1, bytes_per_value=2):  # -> int
-    """Return the bytes of a KV cache: K and V x layers x KV heads x d_head x tokens kept x batch x bytes. Used in chapter 11 (kv-memory).
+    """Return the bytes of a KV cache: K and V x layers x KV heads x d_head x tokens kept x batch x bytes.
 
     A sliding window (cfg.window) keeps the last window tokens: the keys the newest query reads under
     masks.window_mask (itself included), so cfg.window is the published sliding_window. bytes_per_value 2 is fp16.
@@ -191,11 +179,11 @@ def kv_cache_bytes(cfg, n_tokens, *, batch=1, bytes_per_value=2):  # -> int
     )
 
 
-UNITS = ("B", "KiB", "MiB", "GiB", "TiB")  # Used in chapter 11 (kv-memory).
+UNITS = ("B", "KiB", "MiB", "GiB", "TiB")
 
 
 def format_bytes(n_bytes, digits=2):  # int -> str
-    """Format a byte count with binary units: 524288 -> '512 KiB', 2147483648 -> '2 GiB'. Used in chapter 11 (kv-memory)."""
+    """Format a byte count with binary units: 524288 -> '512 KiB', 2147483648 -> '2 GiB'."""
     n = nonneg_int("n_bytes", n_bytes)
     value, unit = float(n), 0
     while value >= 1024 and unit < len(UNITS) - 1:

@@ -6,10 +6,12 @@ softmax -> top-k filter -> top-p filter -> one draw, all in `sample` (via `sampl
 """
 
 import numbers
+from collections import Counter
 
 import numpy as np
 
 from primer._checks import float_array, nonneg_int, positive_int
+from primer.config import Config
 from primer.kv_cache import KVCache, decode_cached
 from primer.softmax import softmax
 from primer.transformer import check_tokens
@@ -47,13 +49,13 @@ def _generator(rng):
 
 
 def temperature_softmax(logits, temperature=1.0):  # [..., vocab] -> [..., vocab]
-    """Return softmax(logits / temperature) over the last axis; temperature must be > 0. Used in chapter 12 (sampling-pipeline)."""
+    """Return softmax(logits / temperature) over the last axis; temperature must be > 0."""
     logits = float_array("logits", logits)
     return softmax(logits / _temperature(temperature))
 
 
 def greedy(logits):  # [vocab] -> int
-    """Return the id of the largest logit (the T -> 0 limit); ties go to the lowest id. Used in chapters 10 and 12."""
+    """Return the id of the largest logit (the T -> 0 limit); ties go to the lowest id."""
     return int(np.argmax(_vector("logits", logits)))
 
 
@@ -68,10 +70,7 @@ def _distribution(probs):
 
 
 def draw(probs, rng, n=1):  # [vocab] -> [n]
-    """Draw n ids from probs by inverse CDF, one uniform number each; an id of probability 0 never comes up.
-
-    Used in chapter 12 (sampling-pipeline).
-    """
+    """Draw n ids from probs by inverse CDF, one uniform number each; an id of probability 0 never comes up."""
     probs = _distribution(probs)
     n = positive_int("n", n)
     cdf = np.cumsum(probs)
@@ -91,7 +90,7 @@ def _keep(probs, kept):
 
 
 def top_k_filter(probs, k):  # [vocab] -> [vocab]
-    """Keep the k most likely ids (ties: lower id first), zero the rest and renormalise. Used in chapter 12 (sampling-pipeline)."""
+    """Keep the k most likely ids (ties: lower id first), zero the rest and renormalise."""
     probs = _distribution(probs)
     if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral) or not 1 <= k <= probs.size:
         raise ValueError(f"top_k must be an integer in 1..{probs.size} (the vocabulary size), got {k!r}")
@@ -101,7 +100,7 @@ def top_k_filter(probs, k):  # [vocab] -> [vocab]
 def top_p_filter(probs, p):  # [vocab] -> [vocab]
     """Keep the smallest set of most likely ids whose mass reaches p (nucleus), zero the rest and renormalise.
 
-    Ties at the edge go to the lower id. Used in chapter 12 (sampling-pipeline).
+    Ties at the edge go to the lower id.
     """
     probs = _distribution(probs)
     if isinstance(p, (bool, np.bool_)) or not isinstance(p, numbers.Real) or not 0 < float(p) <= 1:
@@ -113,10 +112,7 @@ def top_p_filter(probs, p):  # [vocab] -> [vocab]
 
 
 def sampling_probs(logits, temperature=1.0, *, top_k=None, top_p=None):  # [vocab] -> [vocab]
-    """Return the distribution `sample` draws from: softmax(logits / T), then top-k, then top-p, each renormalised.
-
-    Used in chapter 12 (sampling-pipeline).
-    """
+    """Return the distribution `sample` draws from: softmax(logits / T), then top-k, then top-p, each renormalised."""
     probs = temperature_softmax(_vector("logits", logits), temperature)
     if top_k is not None:
         probs = top_k_filter(probs, top_k)
@@ -126,10 +122,10 @@ def sampling_probs(logits, temperature=1.0, *, top_k=None, top_p=None):  # [voca
 
 
 def sample(logits, temperature=1.0, *, rng=None, greedy=False, top_k=None, top_p=None):  # [vocab] -> int
-    """Draw one id from softmax(logits / temperature), filtered by top_k / top_p, with rng; greedy=True takes the argmax.
+    """Draw one id from softmax(logits / temperature) filtered by top_k / top_p, with rng; greedy=True: the argmax.
 
     temperature <= 0 raises unless greedy=True is asked for explicitly; the argmax survives both
-    filters, so greedy ignores them. Used in chapters 8, 10 and 12.
+    filters, so greedy ignores them.
     """
     logits = _vector("logits", logits)
     if greedy:
@@ -142,7 +138,7 @@ def sample(logits, temperature=1.0, *, rng=None, greedy=False, top_k=None, top_p
 
 
 def frequencies(logits, temperature, n_draws, seed, *, top_k=None, top_p=None):  # [vocab] -> [vocab]
-    """Return each id's share among n_draws samples from a numpy Generator seeded with seed. Used in chapter 12."""
+    """Return each id's share among n_draws samples from a numpy Generator seeded with seed."""
     probs = sampling_probs(logits, temperature, top_k=top_k, top_p=top_p)
     n_draws = positive_int("n_draws", n_draws)
     rng = np.random.default_rng(nonneg_int("seed", seed))
@@ -151,7 +147,7 @@ def frequencies(logits, temperature, n_draws, seed, *, top_k=None, top_p=None): 
 
 
 def entropy_bits(probs):  # [vocab] -> float
-    """Return the entropy of a distribution in bits (0 for one-hot, log2(vocab) for uniform). Used in chapter 12."""
+    """Return the entropy of a distribution in bits (0 for one-hot, log2(vocab) for uniform)."""
     probs = _vector("probs", probs)
     nz = probs[probs > 0]
     return float(-(nz * np.log2(nz)).sum())
@@ -181,11 +177,11 @@ def generate(
 
     Without a cache every step runs the whole prefix; cached=True runs only the newest token and
     reads the earlier keys and values from a KVCache. greedy=True takes the argmax; greedy=False
-    draws from softmax(logits / temperature), filtered by top_k / top_p, with rng. memory (the encoder's output) or memory_kv
-    (its K/V, projected once) makes the decoder that of an encoder-decoder. Pass a Counter as ops
+    draws from softmax(logits / temperature), filtered by top_k / top_p, with rng. memory (the
+    encoder's output) or memory_kv (its K/V, projected once) makes the decoder that of an
+    encoder-decoder. Pass a Counter as ops
     to count the work, and a list as record to receive each step's
     {"input": the prefix, "logits": its last row, "next": the chosen id}.
-    Used in chapters 8 (encoder-decoder), 10 (kv-cache) and 12 (sampling-pipeline).
     """
     tokens = list(check_tokens(prompt, cfg))
     n_new = nonneg_int("n_new", n_new)
@@ -200,3 +196,18 @@ def generate(
             record.append({"input": np.array(tokens), "logits": last, "next": nxt})
         tokens.append(nxt)
     return np.array(tokens, dtype=int)
+
+
+def measured_ops(n_steps, params, cfg, cached, first_token=1):  # -> Counter
+    """Run n_steps steps of greedy generation from a one-token prompt and return the work generate counted.
+
+    primer.counts.predicted_ops gives the same counters from the shape alone.
+    """
+    n = positive_int("n_steps", n_steps)
+    if not isinstance(cfg, Config):
+        raise ValueError(f"cfg must be a primer.config.Config, got {type(cfg).__name__}")
+    if n > cfg.max_len:
+        raise ValueError(f"n_steps must be <= max_len={cfg.max_len}, got {n}")
+    ops = Counter()
+    generate(np.array([first_token]), params, cfg, n, cached=bool(cached), ops=ops)
+    return ops

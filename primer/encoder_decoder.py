@@ -14,13 +14,13 @@ from primer._checks import positive_int
 from primer.counts import count_weights
 from primer.decoding import generate as decode_loop
 from primer.kv_cache import decode_cached
-from primer.machines import masks, stack_masks
+from primer.machines import machine_masks, stack_masks
 from primer.transformer import embed, encode, encoder_kv, init_block, init_stack, stack
 from primer.vocab import BOS, to_ids
 
 
 def model(cfg, enc_seed, dec_seed):  # -> (encoder params, decoder params)
-    """Return seeded weights of an encoder stack and of a decoder stack with cross-attention. Used in chapter 8."""
+    """Return seeded weights of an encoder stack and of a decoder stack with cross-attention."""
     return init_stack(enc_seed, cfg), init_stack(dec_seed, cfg, cross=True)
 
 
@@ -30,7 +30,7 @@ def generate(source, enc, dec, cfg, steps, reuse_kv=True, ops=None):  # [m] ids 
     reuse_kv=True projects the encoder's K/V once per decoder layer, before the first step, and
     reuses them; reuse_kv=False hands the loop the encoder's output, which each step projects
     again. Neither caches the decoder's own K/V (that is the KV cache's job). Pass a Counter as
-    ops to count the work. Used in chapter 8 (encoder-decoder).
+    ops to count the work.
     """
     steps = positive_int("steps", steps)
     if steps > cfg.max_len:  # the decoder reads BOS and steps - 1 generated tokens
@@ -41,7 +41,7 @@ def generate(source, enc, dec, cfg, steps, reuse_kv=True, ops=None):  # [m] ids 
 
 
 def projection_counts(ids, enc, dec, cfg, max_steps):  # [m] ids -> list of (steps, reused, naive)
-    """Return the encoder-side K/V projections of a run of 1 .. max_steps steps, reused vs recomputed. Used in chapter 8."""
+    """Return the encoder-side K/V projections of a run of 1 .. max_steps steps, reused vs recomputed."""
     max_steps = positive_int("max_steps", max_steps)
     rows = []
     for t in range(1, max_steps + 1):
@@ -57,10 +57,9 @@ def teacher_forced(source, target, vocab, enc, dec, cfg):  # -> dict of per-laye
 
     Returns {"enc": per-layer encoder self weights [h, m, m], "self": decoder self [h, n, n],
     "cross": decoder cross [h, n, m], "src": source words, "tgt": decoder input words}.
-    Used in chapter 8 (encoder-decoder).
     """
     src = to_ids(source, vocab, "source")
-    memory, enc_w = stack(embed(src, enc, cfg), enc, cfg, masks("encoder", len(src))[0])
+    memory, enc_w = stack(embed(src, enc, cfg), enc, cfg, machine_masks("encoder", len(src))[0])
     tgt_in = [BOS] + list(target[:-1])
     dec_w = []
     decode_cached(to_ids(tgt_in, vocab, "target"), dec, cfg, memory_kv=encoder_kv(memory, dec, cfg), weights=dec_w)
@@ -73,7 +72,7 @@ def teacher_forced(source, target, vocab, enc, dec, cfg):  # -> dict of per-laye
     }
 
 
-# Region codes of a layout grid: which attention a cell belongs to. Used in chapter 8.
+# Region codes of a layout grid: which attention a cell belongs to.
 CLOSED, ENC_SELF, CROSS, DEC_SELF, PROMPT = 0, 1, 2, 3, 4
 
 
@@ -81,7 +80,7 @@ def two_stack_layout(n_source, n_target):  # -> ([L, L] bool, [L, L] region code
     """Draw an encoder-decoder on one grid: rows and columns are source then target positions.
 
     Source rows read every source column (encoder, full mask); target rows read every source
-    column (cross-attention, full rectangle) and their own past (decoder, causal mask). Used in chapter 8.
+    column (cross-attention, full rectangle) and their own past (decoder, causal mask).
     """
     m, n = positive_int("n_source", n_source), positive_int("n_target", n_target)
     enc, dec, cross = stack_masks("encoder-decoder", m, n)
@@ -93,12 +92,12 @@ def two_stack_layout(n_source, n_target):  # -> ([L, L] bool, [L, L] region code
 
 
 def prompt_layout(source, target, tags):  # -> (words, [L, L] bool, [L, L] region codes)
-    """Lay the pair out as one decoder-only prompt, 'French: ... English: ...', under one causal mask. Used in chapter 8."""
+    """Lay the pair out as one decoder-only prompt, 'French: ... English: ...', under one causal mask."""
     if not source or not target:
         raise ValueError("source and target must not be empty")
     prompt = [tags[0], ":"] + list(source) + [tags[1], ":"]
     words = prompt + list(target)
-    mask = masks("decoder", len(words))[0]
+    mask = machine_masks("decoder", len(words))[0]
     region = np.full(mask.shape, DEC_SELF)
     region[:, : len(prompt)] = CROSS  # target rows reading the prompt do what cross-attention did
     region[: len(prompt), :] = PROMPT  # the prompt reads itself, causally
@@ -106,10 +105,7 @@ def prompt_layout(source, target, tags):  # -> (words, [L, L] bool, [L, L] regio
 
 
 def layout_summary(source, target, tags):  # -> list of (name, grid side, open cells, source reads later source)
-    """Return, for each layout, the grid side, how many cells are open, and whether a source word reads later source words.
-
-    Used in chapter 8 (encoder-decoder).
-    """
+    """Return, per layout, the grid side, the open cells, and whether a source word reads later source words."""
     m, n = len(source), len(target)
     two, _ = two_stack_layout(m, n)
     _, one, _ = prompt_layout(source, target, tags)
@@ -125,11 +121,11 @@ SUBLAYERS = (
     ("self", ("ln1", "self")),
     ("cross", ("ln2", "cross")),
     ("ffn", ("ln3", "ff1", "ff2")),
-)  # Used in chapter 8.
+)
 
 
 def block_anatomy(cfg, seed=0):  # -> list of (sub-layer, encoder-block params or None, decoder-block params or None)
-    """Count each sub-layer's weights (its LayerNorm included) in an encoder block and a decoder block. Used in chapter 8."""
+    """Count each sub-layer's weights (its LayerNorm included) in an encoder block and a decoder block."""
     rng = np.random.default_rng(seed)
     enc, dec = init_block(rng, cfg), init_block(rng, cfg, cross=True)
 

@@ -43,7 +43,7 @@ TOL = 1e-9  # float answers: two correct formulas differ by rounding, far below 
 
 
 def use_language(lang):
-    """Set the notebook's language (zh or en) for the checks and the figure labels; in zh, give matplotlib a CJK font."""
+    """Set the notebook's language (zh or en) for the checks and figure labels; in zh, give matplotlib a CJK font."""
     if lang not in LANGS:
         raise ValueError(f"lang must be one of {LANGS}, got {lang!r}")
     os.environ["PRIMER_LANG"] = lang
@@ -105,7 +105,7 @@ def same_array(got, want):
 
 
 def same_weights(got, want, mask=None):
-    """Return why attention weights got differ: shape, NaN, a closed key's weight not 0, a row not summing to 1, a value."""
+    """Return why weights got differ: shape, NaN, a closed key's weight not 0, a row not summing to 1, a value."""
     if (why := _shape(got, want)) is not None:
         return why
     got = np.asarray(got, dtype=float)
@@ -350,8 +350,8 @@ def _cached_sizes():
 
 def _kv_shapes():
     return [
-        dict(n_layers=l, n_kv_heads=h, d_head=d, n_tokens=t, batch=b, bytes_per_value=p)
-        for l, h, d, t, b, p in (
+        dict(n_layers=n_l, n_kv_heads=h, d_head=d, n_tokens=t, batch=b, bytes_per_value=p)
+        for n_l, h, d, t, b, p in (
             (1, 1, 1, 0, 1, 1),
             (4, 2, 8, 10, 1, 2),
             (32, 32, 128, 4096, 1, 2),
@@ -436,7 +436,9 @@ EXERCISES = {
     "two_stack_mask": Exercise(
         lambda n_source, n_target: two_stack_layout(n_source, n_target)[0], _two_stacks, same_mask
     ),
-    "masks_for": Exercise(lambda machine, n, m: machines.masks(machine, n, m), _machines, same_parts(same_mask)),
+    "masks_for": Exercise(
+        lambda machine, n, m: machines.machine_masks(machine, n, m), _machines, same_parts(same_mask)
+    ),
     "machine_for": Exercise(machine_for, _choices, same_value),
     "decode_step": Exercise(decode_step, _decode_steps, same_parts(same_array)),
     "cached_causal_mask": Exercise(masks.causal_mask, _cached_sizes, same_mask),
@@ -458,7 +460,7 @@ def _show(value):
         return f"<array {value.shape}>"
     if isinstance(value, Config):
         name = next((m.name for m in MODELS.values() if m.config == value), None)
-        return f"models.model({name!r}).config" if name else repr(value)
+        return f"published.model({name!r}).config" if name else repr(value)  # as the notebook imports it
     return repr(value)
 
 

@@ -7,10 +7,7 @@ from primer.attention import attention
 
 
 def numerical_jacobian(f, x, eps=1e-6):  # f: [...x] -> [...f]; [...x] -> [...f, ...x]
-    """Return d f(x) / d x by central differences, one input entry at a time; for a scalar f, its gradient.
-
-    Used in chapters 1 (rnn) and 3 (attention).
-    """
+    """Return d f(x) / d x by central differences, one input entry at a time; for a scalar f, its gradient."""
     x = float_array("x", x, min_ndim=0)
     eps = float(eps)
     if not np.isfinite(eps) or eps <= 0:
@@ -42,13 +39,13 @@ def _weights(x, w_q, w_k, w_v):
 
 
 def self_attention(x, w_q, w_k, w_v, mask=None):  # [n, d], [d, d_k], [d, d_k], [d, d_v], [n, n] -> [n, d_v]
-    """Return one head of self-attention: queries, keys and values are all projections of x. Used in chapter 3 (attention)."""
+    """Return one head of self-attention: queries, keys and values are all projections of x."""
     x, (w_q, w_k, w_v) = _weights(x, w_q, w_k, w_v)
     return attention(x @ w_q, x @ w_k, x @ w_v, mask)[0]
 
 
 def self_attention_jacobian(x, w_q, w_k, w_v, mask=None):  # [n, d], ... -> [n, d_v, n, d]
-    """Return d out_i / d x_m of self_attention, in closed form. Used in chapter 3 (attention).
+    """Return d out_i / d x_m of self_attention, in closed form.
 
     out_i = sum_l a_il v_l, so d out_i / d x_m = a_im W_v^T
             + a_im (v_m - out_i) (W_k q_i)^T / sqrt(d_k)          (x_m as a key)
@@ -70,7 +67,7 @@ def self_attention_jacobian(x, w_q, w_k, w_v, mask=None):  # [n, d], ... -> [n, 
 
 
 def gradient_reach(jac):  # [n_out, e, n_in, d] -> [n_out, n_in]
-    """Return the size (Frobenius norm) of each block d out_i / d x_j: 0 means x_j cannot move out_i. Used in chapter 3 (attention)."""
+    """Return the size (Frobenius norm) of each block d out_i / d x_j: 0 means x_j cannot move out_i."""
     jac = float_array("jac", jac, min_ndim=4)
     if jac.ndim != 4:
         raise ValueError(f"jac must have shape [n_out, e, n_in, d], got {jac.shape}")
@@ -78,7 +75,7 @@ def gradient_reach(jac):  # [n_out, e, n_in, d] -> [n_out, n_in]
 
 
 def max_relative_error(a, b):  # [...], [...] -> float
-    """Return max |a - b| / max(|a|, |b|, 1e-12) over all entries: how far two Jacobians disagree. Used in chapters 1 and 3."""
+    """Return max |a - b| / max(|a|, |b|, 1e-12) over all entries: how far two Jacobians disagree."""
     a = float_array("a", a)
     b = float_array("b", b)
     if a.shape != b.shape:

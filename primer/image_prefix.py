@@ -9,7 +9,7 @@ import numpy as np
 
 from primer._checks import float_array, nonneg_int, positive_int
 from primer.counts import count_weights
-from primer.machines import masks
+from primer.machines import machine_masks
 from primer.probe import movement, nudge
 from primer.rounding import BOUND
 from primer.sampling_pipeline import CFG, blocks, detokenize, tokenize
@@ -17,7 +17,7 @@ from primer.transformer import init_stack, layer_norm, logits
 
 
 def patchify(image, patch):  # [s, s] -> [(s / patch)^2, patch^2]
-    """Cut a square image into non-overlapping patch x patch squares, row by row, each flattened. Used in chapter 13."""
+    """Cut a square image into non-overlapping patch x patch squares, row by row, each flattened."""
     image = float_array("image", image, min_ndim=2)
     patch = positive_int("patch", patch)
     s = image.shape[0]
@@ -28,26 +28,26 @@ def patchify(image, patch):  # [s, s] -> [(s / patch)^2, patch^2]
 
 
 def toy_image(seed, side):  # -> [side, side]
-    """Return a seeded random grey-scale image. Used in chapter 13 (today)."""
+    """Return a seeded random grey-scale image."""
     return np.random.default_rng(nonneg_int("seed", seed)).random((positive_int("side", side),) * 2)
 
 
 def vision_sensor(image, seed, patch, cfg=CFG):  # [s, s] -> [p, d]
-    """Encode image patches with a full mask (an encoder), then project them to the decoder's width. Used in chapter 13."""
+    """Encode image patches with a full mask (an encoder), then project them to the decoder's width."""
     patches = patchify(image, patch)
     rng = np.random.default_rng(nonneg_int("seed", seed) + 1000)
     w_in = rng.normal(0.0, patch**-1, (patches.shape[1], cfg.d_model))
     w_proj = rng.normal(0.0, cfg.d_model**-0.5, (cfg.d_model, cfg.d_model))
     enc = init_stack(seed, cfg)
     x = patches @ w_in + enc["wpe"][: patches.shape[0]]
-    h = blocks(x, enc, cfg, masks("encoder", len(x))[0])
+    h = blocks(x, enc, cfg, machine_masks("encoder", len(x))[0])
     return layer_norm(h, enc["ln_f"]) @ w_proj
 
 
 def prefix_forward(image, text, params, seed, patch, cfg=CFG):  # -> [p + n, vocab]
     """Run a decoder over [image patch vectors; text embeddings] under one causal mask; return logits.
 
-    The image is cut into patch x patch squares and encoded by a sensor with seeded weights. Used in chapter 13.
+    The image is cut into patch x patch squares and encoded by a sensor with seeded weights.
     """
     prefix = vision_sensor(image, seed, patch, cfg)
     ids = tokenize(text)
@@ -55,12 +55,12 @@ def prefix_forward(image, text, params, seed, patch, cfg=CFG):  # -> [p + n, voc
     if p + ids.size > cfg.max_len:
         raise ValueError(f"patches + len(text) must be <= max_len={cfg.max_len}, got {p + ids.size}")
     x = np.concatenate([prefix, params["wte"][ids]]) + params["wpe"][: p + ids.size]
-    h = blocks(x, params, cfg, masks("decoder", len(x))[0])
+    h = blocks(x, params, cfg, machine_masks("decoder", len(x))[0])
     return logits(layer_norm(h, params["ln_f"]), params)
 
 
 def prefix_dependence(image, text, params, seed, patch, cfg=CFG):  # -> [p + n, p + n] bool
-    """Return which inputs (pixels of each patch, then characters) each position's output depends on. Used in chapter 13."""
+    """Return which inputs (pixels of each patch, then characters) each position's output depends on."""
     image = float_array("image", image, min_ndim=2)
     ids = tokenize(text)
     side = image.shape[0] // patch
@@ -95,7 +95,7 @@ def _leaves(tree):
 
 
 def block_kinds(seed, cfg=CFG):
-    """Return {design: [(sub-layer names, parameters per block, number of such blocks), ...]}. Used in chapter 13.
+    """Return {design: [(sub-layer names, parameters per block, number of such blocks), ...]}.
 
     decoder-only: one stack of self-attention blocks. encoder-decoder: an encoder stack plus a
     decoder stack whose blocks also carry cross-attention, n_layers each.

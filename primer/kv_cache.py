@@ -10,16 +10,13 @@ import numpy as np
 
 from primer._checks import float_array
 from primer.attention import attention
-from primer.machines import check_machine, masks
+from primer.machines import check_machine, machine_masks
 from primer.probe import movement
 from primer.transformer import check_tokens, embed, logits, stack
 
 
 class KVCache:
-    """Each layer's keys and values so far, as [n_heads, t, d_head] arrays (t grows by one row per token).
-
-    Used in chapters 10 (kv-cache) and 11 (kv-memory).
-    """
+    """Each layer's keys and values so far, as [n_heads, t, d_head] arrays (t grows by one row per token)."""
 
     def __init__(self, cfg, dtype=np.float64):
         self.cfg = cfg
@@ -56,14 +53,13 @@ def decode_cached(
     decoding; with the whole prompt it is the "prefill"; without a cache (t = 0) it is the whole
     decoder, as transformer.decode. memory (the encoder's output) or memory_kv (its K/V per layer,
     projected once) adds cross-attention. Pass a list as weights to receive each layer's attention weights.
-    Used in chapters 8 (encoder-decoder), 10 (kv-cache) and 11 (kv-memory).
     """
     tokens = check_tokens(tokens, cfg)
     if cache is not None and cache.cfg != cfg:
         raise ValueError("cache must be made for the same Config as the model")
     t = 0 if cache is None else cache.length
     x = embed(tokens, params, cfg, start=t)
-    self_mask = masks("decoder", tokens.size, past=t)[
+    self_mask = machine_masks("decoder", tokens.size, past=t)[
         0
     ]  # new rows read every cached key and the new ones up to their own
     h, w = stack(x, params, cfg, self_mask, memory=memory, ops=ops, memory_kv=memory_kv, cache=cache)
@@ -75,10 +71,7 @@ def decode_cached(
 def decode_step(
     x_new, k_cache, v_cache, w_q, w_k, w_v
 ):  # [d], [t, d_k], [t, d_v], [d, d_k], [d, d_k], [d, d_v] -> ([d_v], [t+1, d_k], [t+1, d_v])
-    """Run one cached single-head attention step: project the new row, append its k and v, attend once.
-
-    Used in chapter 10 (kv-cache), where a dozen lines of numpy are checked against it.
-    """
+    """Run one cached single-head attention step: project the new row, append its k and v, attend once."""
     x_new = float_array("x_new", x_new)
     if x_new.ndim != 1:
         raise ValueError(f"x_new must be one row [d], got shape {x_new.shape}")
@@ -102,7 +95,7 @@ def decode_step(
 
 
 def layer_kv(tokens, params, cfg, mask):  # [n], [n, n] -> (per layer ([h, n, d_head], [h, n, d_head]), [n, vocab])
-    """Run the stack under a mask and return every layer's self-attention K/V and the final logits. Used in chapter 10."""
+    """Run the stack under a mask and return every layer's self-attention K/V and the final logits."""
     cache = KVCache(cfg)  # an empty cache just collects what each layer projects
     h, _ = stack(embed(tokens, params, cfg), params, cfg, mask, cache=cache)
     return list(zip(cache.k, cache.v)), logits(h, params)
@@ -112,7 +105,6 @@ def old_rows_drift(tokens, new_token, params, cfg, machine="decoder"):  # [n], i
     """Append one token and return max |change| of the old positions' K, V (per layer) and logits.
 
     machine="decoder" runs the causal mask; machine="encoder" runs the same weights bidirectionally.
-    Used in chapter 10 (kv-cache).
     """
     if check_machine(machine) == "encoder-decoder":
         raise ValueError("machine must be 'encoder' or 'decoder' (one stack), got 'encoder-decoder'")
@@ -121,7 +113,7 @@ def old_rows_drift(tokens, new_token, params, cfg, machine="decoder"):  # [n], i
 
     def drift(pick):  # pick: (per-layer K/V, logits) -> array with positions first
         def run(t):
-            return pick(*layer_kv(t, params, cfg, masks(machine, t.size)[0]))
+            return pick(*layer_kv(t, params, cfg, machine_masks(machine, t.size)[0]))
 
         return float(movement(run, tokens, [longer]).max())
 
@@ -136,7 +128,7 @@ def new_row_dependence(q, k, v, seed=0):  # [n, d_k], [n, d_k], [n, d_v] -> dict
     """Replace the old rows (all but the last) of q, of k, or of v by noise; return max |change| of the last output row.
 
     Under the causal mask the last row reads only its own query, so changing old queries moves
-    it by exactly 0: that is why a cache keeps K and V and drops Q. Used in chapter 10 (kv-cache).
+    it by exactly 0: that is why a cache keeps K and V and drops Q.
     """
     q, k, v = float_array("q", q, min_ndim=2), float_array("k", k, min_ndim=2), float_array("v", v, min_ndim=2)
     n = q.shape[0]
@@ -145,7 +137,7 @@ def new_row_dependence(q, k, v, seed=0):  # [n, d_k], [n, d_k], [n, d_v] -> dict
             f"q, k and v must have the same number of rows n >= 2, got {q.shape[0]}, {k.shape[0]}, {v.shape[0]}"
         )
     rng = np.random.default_rng(seed)
-    mask = masks("decoder", n)[0]
+    mask = machine_masks("decoder", n)[0]
     variants = []
     for i in range(3):  # q, then k, then v: old rows replaced by noise
         qkv = [q.copy(), k.copy(), v.copy()]

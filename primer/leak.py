@@ -17,7 +17,7 @@ from primer.vocab import to_ids
 
 @dataclass(frozen=True)
 class LeakResult:
-    """Per-position max |Δ| of the logits when one token changes, with and without the mask. Used in chapter 7."""
+    """Per-position max |Δ| of the logits when one token changes, with and without the mask."""
 
     position: int  # where the token was changed
     delta_masked: np.ndarray  # [n]
@@ -35,7 +35,7 @@ class LeakResult:
 
 
 def leak_test(tokens, position, new_token, params, cfg):  # [n], int, int -> LeakResult
-    """Change tokens[position] to new_token; return how far each position's logits moved, per mask. Used in chapter 7."""
+    """Change tokens[position] to new_token; return how far each position's logits moved, per mask."""
     tokens = np.asarray(tokens)
     if tokens.ndim != 1 or not np.issubdtype(tokens.dtype, np.integer):
         raise ValueError(f"tokens must be a 1-D array of integer ids, got shape {tokens.shape}, dtype {tokens.dtype}")
@@ -46,14 +46,14 @@ def leak_test(tokens, position, new_token, params, cfg):  # [n], int, int -> Lea
     changed = tokens.copy()
     changed[position] = new_token
     deltas = [
-        movement(lambda t: logits(run(machine, t, params, cfg), params), tokens, [changed])[:, 0]
+        movement(lambda t, machine=machine: logits(run(machine, t, params, cfg), params), tokens, [changed])[:, 0]
         for machine in ("decoder", "encoder")
     ]
     return LeakResult(int(position), deltas[0], deltas[1])
 
 
 def experiment(words, position, word, vocab, cfg, seed):  # -> (words, changed words, LeakResult)
-    """Run the leak test on a sentence: words[position] becomes word, with seeded tiny weights. Used in chapter 7."""
+    """Run the leak test on a sentence: words[position] becomes word, with seeded tiny weights."""
     params = init_stack(seed, cfg)
     words = list(words)
     changed = list(words)

@@ -12,22 +12,21 @@ import numpy as np
 from primer._checks import nonneg_int, positive_int
 from primer.masks import causal_mask, full_mask
 
-MACHINES = ("encoder", "decoder", "encoder-decoder")  # Used in chapters 9 (choosing) and 12 (sampling-pipeline).
+MACHINES = ("encoder", "decoder", "encoder-decoder")
 
 
 def check_machine(machine):  # str -> str
-    """Return machine, or raise unless it is one of MACHINES. Used in chapters 7, 9, 10 and 12."""
+    """Return machine, or raise unless it is one of MACHINES."""
     if machine not in MACHINES:
         raise ValueError(f"machine must be one of {MACHINES}, got {machine!r}")
     return machine
 
 
-def masks(machine, n, m=None, *, past=0):  # -> ([n, past + n], [n, m] or None)
-    """Return (self mask, cross mask) of a machine whose n new positions follow `past` cached ones and read m source positions.
+def machine_masks(machine, n, m=None, *, past=0):  # -> ([n, past + n], [n, m] or None)
+    """Return (self mask, cross mask) of a machine whose n new positions follow `past` cached ones and read m sources.
 
     The cross mask is None when the machine has no cross-attention. Only a causal self mask can
     follow cached positions: under a full mask a new token would change the old rows.
-    Used in chapters 7 (decoder), 8 (encoder-decoder), 9 (choosing), 10 (kv-cache) and 12 (sampling-pipeline).
     """
     check_machine(machine)
     n, past = positive_int("n", n), nonneg_int("past", past)
@@ -48,21 +47,18 @@ def masks(machine, n, m=None, *, past=0):  # -> ([n, past + n], [n, m] or None)
 def stack_masks(machine, n_src, n_tgt):  # -> ([m, m] or None, [n, n] or None, [n, m] or None)
     """Return the masks a machine's stacks use: (encoder self, decoder self, cross); None where absent.
 
-    The encoder reads the n_src input positions; a decoder writes n_tgt positions. Used in chapters 8 and 9 (choosing).
+    The encoder reads the n_src input positions; a decoder writes n_tgt positions.
     """
     check_machine(machine)
     n_src, n_tgt = positive_int("n_src", n_src), positive_int("n_tgt", n_tgt)
-    enc = masks("encoder", n_src)[0] if machine != "decoder" else None
-    dec, cross = masks(machine, n_tgt, n_src) if machine != "encoder" else (None, None)
+    enc = machine_masks("encoder", n_src)[0] if machine != "decoder" else None
+    dec, cross = machine_masks(machine, n_tgt, n_src) if machine != "encoder" else (None, None)
     return enc, dec, cross
 
 
 def reach(machine, n, m):  # -> [n, n + m]
-    """Return a machine's masks side by side: the self mask over n positions, then the cross mask over m source positions (all False if none).
-
-    Used in chapter 12 (sampling-pipeline).
-    """
-    self_mask, cross_mask = masks(machine, n, positive_int("m", m))
+    """Return a machine's masks side by side: the self mask over n positions, the cross mask over m (False if none)."""
+    self_mask, cross_mask = machine_masks(machine, n, positive_int("m", m))
     return np.concatenate([self_mask, np.zeros((n, m), bool) if cross_mask is None else cross_mask], axis=1)
 
 
@@ -84,7 +80,7 @@ EXAMPLE_MODEL = {"encoder": "BERT-base", "decoder": "GPT-1", "encoder-decoder": 
 
 @dataclass(frozen=True)
 class Choice:
-    """The architecture an output calls for, and the two answers that chose it. Used in chapter 9 (choosing)."""
+    """The architecture an output calls for, and the two answers that chose it."""
 
     output: str
     writes_tokens: bool
@@ -94,10 +90,7 @@ class Choice:
 
 
 def machine_for(writes_tokens, reads_separate_input):  # bool, bool -> str
-    """Return the machine: nothing written -> encoder; written from a separate input -> encoder-decoder; else decoder.
-
-    Used in chapter 9 (choosing).
-    """
+    """Return the machine: nothing written -> encoder; written from another input -> encoder-decoder; else decoder."""
     for name, value in (("writes_tokens", writes_tokens), ("reads_separate_input", reads_separate_input)):
         if not isinstance(value, bool):
             raise ValueError(f"{name} must be True or False, got {value!r}")
@@ -107,7 +100,7 @@ def machine_for(writes_tokens, reads_separate_input):  # bool, bool -> str
 
 
 def architecture_for(output):  # str -> Choice
-    """Return the architecture an output of this shape calls for (one of OUTPUTS). Used in chapter 9 (choosing)."""
+    """Return the architecture an output of this shape calls for (one of OUTPUTS)."""
     if output not in _QUESTIONS:
         raise ValueError(f"output must be one of {OUTPUTS}, got {output!r}")
     writes, separate = _QUESTIONS[output]

@@ -22,7 +22,8 @@ def causal_mask(n_q, n_k=None):  # -> [n_q, n_k]
     n_k = n_q if n_k is None else positive_int("n_k", n_k)
     if n_k < n_q:
         raise ValueError(
-            f"n_k must be >= n_q for a causal mask (queries are the last n_q of n_k positions), got n_q={n_q}, n_k={n_k}"
+            "n_k must be >= n_q for a causal mask (queries are the last n_q of n_k positions), "
+            f"got n_q={n_q}, n_k={n_k}"
         )
     return np.tri(n_q, n_k, k=n_k - n_q, dtype=bool)
 
@@ -32,7 +33,7 @@ def window_mask(n, window):  # -> [n, n]
 
     The window counts the query's own key, as a model's published sliding_window does (Mistral-7B
     v0.1: 4096), and it is also the number of tokens a sliding-window KV cache keeps. window 1
-    keeps only the diagonal; window >= n equals causal_mask(n). Used in chapters 5 and 11.
+    keeps only the diagonal; window >= n equals causal_mask(n).
     """
     n = positive_int("n", n)
     if isinstance(window, (int, np.integer)) and not isinstance(window, bool) and window < 1:
@@ -63,7 +64,7 @@ PADDED_QUERIES = ("self", "and")  # what a padded query reads: only itself (prim
 
 
 def key_padding_mask(lengths, n, *, side="right"):  # [batch] -> [batch, n]
-    """Return True where position j of sentence b holds a real token, False where it holds padding. Used in chapter 5."""
+    """Return True where position j of sentence b holds a real token, False where it holds padding."""
     n = positive_int("n", n)
     if side not in PAD_SIDES:
         raise ValueError(f"side must be one of {PAD_SIDES}, got {side!r}")
@@ -82,7 +83,7 @@ def key_padding_mask(lengths, n, *, side="right"):  # [batch] -> [batch, n]
 
 
 def batch_mask(lengths, n, *, causal=False, side="right", padded_queries="self"):  # [batch] -> [batch, n, n]
-    """Return the masks of a padded batch: (causal or full) AND the key padding mask, one [n, n] per sentence. Used in chapter 5.
+    """Return the masks of a padded batch: (causal or full) AND the key padding mask, one [n, n] per sentence.
 
     padded_queries="self" (primer's rule): a padded query reads only itself. Its output is thrown
     away anyway, but its row must keep an open key: under left padding and a causal mask the plain
@@ -102,7 +103,7 @@ def batch_mask(lengths, n, *, causal=False, side="right", padded_queries="self")
 
 
 def empty_rows(mask):  # [..., n_q, n_k] -> [..., n_q]
-    """Return True for each query row with no open key, whose softmax would be 0/0. Used in chapter 5."""
+    """Return True for each query row with no open key, whose softmax would be 0/0."""
     mask = np.asarray(mask)
     if mask.dtype != bool or mask.ndim < 2:
         raise ValueError(

@@ -30,7 +30,7 @@ LEFT, RIGHT = 2, 3
 ALPHA = 1.0
 
 # The corpus the counting model is built from. "the cat sat" never occurs in it: the model has to
-# put "cat" on the left and "sat on the ..." on the right together itself. Used in chapter 6.
+# put "cat" on the left and "sat on the ..." on the right together itself.
 CORPUS = tuple(
     s.split()
     for s in """
@@ -83,7 +83,7 @@ def mask_tokens(tokens, rate=MASK_RATE, seed=MASK_SEED, vocab=None):  # [n] word
 
     Each picked position becomes [MASK] with probability 0.8, a random vocab word with 0.1, and
     stays itself with 0.1. Returns (rows, corrupted): rows are (position, original, action, shown),
-    action one of "mask", "random", "keep"; corrupted is what the model reads. Used in chapter 6 (encoder).
+    action one of "mask", "random", "keep"; corrupted is what the model reads.
     """
     tokens = list(tokens)
     if not tokens:
@@ -112,7 +112,7 @@ def mask_tokens(tokens, rate=MASK_RATE, seed=MASK_SEED, vocab=None):  # [n] word
 
 
 class ContextCounter:
-    """Count, for every word, which words stand at each offset around it in a corpus. Used in chapter 6 (encoder)."""
+    """Count, for every word, which words stand at each offset around it in a corpus."""
 
     def __init__(self, corpus=CORPUS, left=LEFT, right=RIGHT, alpha=ALPHA):
         self.left = nonneg_int("left", left)
@@ -161,7 +161,7 @@ class ContextCounter:
 
 
 def context_of(tokens, position, left=LEFT, right=RIGHT, sides="both"):  # -> {offset: word}
-    """Return the words around position that the model may read: sides is 'none', 'left', 'right' or 'both'. Used in chapter 6."""
+    """Return the words around position that the model may read: sides is 'none', 'left', 'right' or 'both'."""
     tokens = list(tokens)
     position = nonneg_int("position", position)
     if position >= len(tokens):
@@ -181,7 +181,7 @@ def context_of(tokens, position, left=LEFT, right=RIGHT, sides="both"):  # -> {o
 
 
 def fill_mask(tokens=SENTENCE, position=MASKED_POSITION, sides="both", model=None, top=3):  # -> [(word, p)] * top
-    """Return the model's top guesses for the hidden word at position, reading the given sides. Used in chapter 6 (encoder)."""
+    """Return the model's top guesses for the hidden word at position, reading the given sides."""
     top = positive_int("top", top)
     model = model or ContextCounter()
     p = model.predict(context_of(tokens, position, model.left, model.right, sides))
@@ -190,7 +190,7 @@ def fill_mask(tokens=SENTENCE, position=MASKED_POSITION, sides="both", model=Non
 
 
 def steps(tokens=SENTENCE, position=MASKED_POSITION, model=None):  # -> list of dicts
-    """Return what the [MASK] position can draw on at each step: 0 nothing, 1 both sides, 2 resolved. Used in chapter 6."""
+    """Return what the [MASK] position can draw on at each step: 0 nothing, 1 both sides, 2 resolved."""
     model = model or ContextCounter()
     tokens = list(tokens)
     prior = model.predict({})

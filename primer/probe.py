@@ -14,10 +14,7 @@ from primer.transformer import init_stack, logits, run_machine
 
 
 def nudge(tokens, j, vocab_size):  # [n] -> [n]
-    """Return a copy of tokens whose id at position j is replaced by the next id (mod vocab_size).
-
-    Used in chapters 9 (choosing), 12 (sampling-pipeline) and 13 (today).
-    """
+    """Return a copy of tokens whose id at position j is replaced by the next id (mod vocab_size)."""
     tokens = np.array(tokens, copy=True)
     if tokens.ndim != 1 or not np.issubdtype(tokens.dtype, np.integer):
         raise ValueError(f"tokens must be a 1-D array of integer ids, got shape {tokens.shape}, dtype {tokens.dtype}")
@@ -33,7 +30,6 @@ def movement(run, base, variants):  # run: input -> [n, ...]; -> [n, len(variant
 
     Rows come first in run's output. A variant may be longer than base (a token appended): only
     base's n rows are compared, so column v says how far the old outputs drifted.
-    Used in chapters 7 (decoder), 9 (choosing), 10 (kv-cache), 12 (sampling-pipeline) and 13 (today).
     """
     out = np.asarray(run(base), dtype=float)
     if out.ndim == 0:
@@ -53,7 +49,6 @@ def run_seeded(machine, tokens, cfg, seeds, source=None):  # [n], [m] -> [n, ...
     """Run a machine with seeded weights: the encoder's hidden states, a decoder's logits.
 
     seeds is (encoder seed, decoder seed); the encoder-decoder reads source through its encoder.
-    Used in chapter 9 (choosing).
     """
     enc_seed, dec_seed = seeds
     if check_machine(machine) == "encoder":
@@ -69,11 +64,10 @@ def run_seeded(machine, tokens, cfg, seeds, source=None):  # [n], [m] -> [n, ...
 
 
 def influence(machine, tokens, source, cfg, seeds):  # -> ([n, n], [n, m] or None)
-    """Measure what each output of a seeded machine reads: change one input token, record how far every output row moves.
+    """Measure what each output of a seeded machine reads: change one input token, record how far each output moves.
 
     Returns (own[i, j], src[i, j]): the largest change in output row i when token j of the
     sequence (own) or of the source (src; None unless encoder-decoder) is replaced by another id.
-    Used in chapter 9 (choosing).
     """
     tokens = np.asarray(tokens)
     source = np.asarray(source) if check_machine(machine) == "encoder-decoder" else None

@@ -13,10 +13,7 @@ from primer.machines import check_machine
 
 @dataclass(frozen=True)
 class Published:
-    """A published model: its machine, its shape, where the shape comes from, and the total its authors gave.
-
-    Used in chapters 4, 9 and 11.
-    """
+    """A published model: its machine, its shape, where the shape comes from, and the total its authors gave."""
 
     name: str
     machine: str  # one of primer.machines.MACHINES; an encoder-decoder has two stacks of config.n_layers
@@ -182,14 +179,14 @@ MODELS = {
 
 
 def model(name):  # str -> Published
-    """Return a published model by name (one of MODELS). Used in chapters 4 (self-cross-heads), 9 (choosing) and 11 (kv-memory)."""
+    """Return a published model by name (one of MODELS)."""
     if name not in MODELS:
         raise ValueError(f"name must be one of {tuple(MODELS)}, got {name!r}")
     return MODELS[name]
 
 
 def summary(name):  # str -> dict
-    """Return a model's parameters part by part, the total, the published total and the relative difference. Used in chapter 9 (choosing)."""
+    """Return a model's parameters part by part, the total, the published total and the relative difference."""
     m = model(name)
     if m.total is None:
         raise ValueError(f"name must be a model with a published total, got {name!r}")
@@ -214,7 +211,7 @@ def same_size(names):  # -> list of dicts
     """Return each published model's shape, the weights inside its blocks and its self-attention mask.
 
     The weights inside the blocks are attention, feed-forward and their biases, counted from the
-    published shape (primer.counts); embeddings, norms and heads are left out. Used in chapter 7 (decoder).
+    published shape (primer.counts); embeddings, norms and heads are left out.
     """
     if isinstance(names, str) or not names:
         raise ValueError(f"names must be a non-empty sequence of model names, got {names!r}")

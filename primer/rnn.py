@@ -12,7 +12,7 @@ LOSSES = ("mse", "cross_entropy")  # the two readout losses of chapter 1 (rnn)
 
 
 def char_position(text, char):  # str, str -> int
-    """Return the 1-based position of char in text; it must occur exactly once. Used in chapter 1 (rnn)."""
+    """Return the 1-based position of char in text; it must occur exactly once."""
     if not isinstance(text, str) or not text:
         raise ValueError(f"text must be a non-empty string, got {text!r}")
     if not isinstance(char, str) or len(char) != 1:
@@ -24,7 +24,7 @@ def char_position(text, char):  # str, str -> int
 
 
 def dependency_distance(text, head, tail):  # str, str, str -> (int, int, int)
-    """Return (position of head, position of tail, tail - head), positions 1-based; head must come first. Used in chapter 1 (rnn)."""
+    """Return (position of head, position of tail, tail - head), positions 1-based; head must come first."""
     p, q = char_position(text, head), char_position(text, tail)
     if q <= p:
         raise ValueError(f"tail {tail!r} must come after head {head!r} in text, got positions {p} and {q}")
@@ -61,7 +61,7 @@ def _check_shapes(x, w, u, b, h0):
 
 
 def rnn_forward(x, w, u, b, h0=None, *, activation="tanh"):  # [T, d_in], [d, d], [d, d_in], [d], [d] -> [T, d]
-    """Run h_t = f(W h_{t-1} + U x_t + b) for t = 1..T from h0 (zeros by default); return h_1..h_T. Used in chapter 1 (rnn)."""
+    """Run h_t = f(W h_{t-1} + U x_t + b) for t = 1..T from h0 (zeros by default); return h_1..h_T."""
     activation = _activation(activation)
     x, w, u, b, h = _check_shapes(x, w, u, b, h0)
     out = np.empty((x.shape[0], w.shape[0]))
@@ -73,7 +73,7 @@ def rnn_forward(x, w, u, b, h0=None, *, activation="tanh"):  # [T, d_in], [d, d]
 
 
 class RNNGrads(NamedTuple):
-    """Gradients of a loss L with respect to every hidden state, the parameters, h0 and the inputs. Used in chapter 1 (rnn)."""
+    """Gradients of a loss L with respect to every hidden state, the parameters, h0 and the inputs."""
 
     h: np.ndarray  # [T, d]: dL/dh_t, all paths through later steps included
     w: np.ndarray  # [d, d]
@@ -86,7 +86,7 @@ class RNNGrads(NamedTuple):
 def rnn_backward(
     x, h, w, u, b, dh_out, h0=None, *, activation="tanh"
 ):  # [T, d_in], [T, d], [d, d], [d, d_in], [d], [T, d], [d] -> RNNGrads
-    """Backpropagate through time, given h from rnn_forward and dh_out[t] = the loss's direct dL/dh_t. Used in chapter 1 (rnn)."""
+    """Backpropagate through time, given h from rnn_forward and dh_out[t] = the loss's direct dL/dh_t."""
     activation = _activation(activation)
     x, w, u, b, h0 = _check_shapes(x, w, u, b, h0)
     h = float_array("h", h, min_ndim=2)
@@ -114,7 +114,7 @@ def rnn_backward(
 
 
 class Readout(NamedTuple):
-    """A per-step readout z_t = V h_t + c, its loss and its error terms. Used in chapter 1 (rnn)."""
+    """A per-step readout z_t = V h_t + c, its loss and its error terms."""
 
     loss: float  # L = sum over t of L_t
     y_hat: np.ndarray  # [T, k]: the prediction (z itself for mse, softmax(z) for cross_entropy)
@@ -124,7 +124,7 @@ class Readout(NamedTuple):
 
 
 def readout(h, v, c, y, *, loss):  # [T, d], [k, d], [k], [T, k] (mse) or [T] class ids (cross_entropy) -> Readout
-    """Read z_t = V h_t + c at every step and return the summed loss with its error terms y_hat - y. Used in chapter 1 (rnn).
+    """Read z_t = V h_t + c at every step and return the summed loss with its error terms y_hat - y.
 
     mse: y_hat = z, L_t = 1/2 ||y_hat_t - y_t||^2.  cross_entropy: y_hat = softmax(z), L_t = -log y_hat_t[y_t].
     Both losses give the same error term dL_t/dz_t = y_hat_t - y_t (y one-hot for cross-entropy).
@@ -158,7 +158,7 @@ def readout(h, v, c, y, *, loss):  # [T, d], [k, d], [k], [T, k] (mse) or [T] cl
 
 
 def spectral_radius(w):  # [d, d] -> float
-    """Return the largest absolute eigenvalue of a square matrix. Used in chapter 1 (rnn)."""
+    """Return the largest absolute eigenvalue of a square matrix."""
     w = float_array("w", w, min_ndim=2)
     if w.ndim != 2 or w.shape[0] != w.shape[1]:
         raise ValueError(f"w must be a square [d, d] matrix, got shape {w.shape}")
@@ -166,7 +166,7 @@ def spectral_radius(w):  # [d, d] -> float
 
 
 def spectral_norm(w):  # [d, d] -> float
-    """Return ||W||, the largest singular value: the most W can stretch a unit vector. Used in chapter 1 (rnn)."""
+    """Return ||W||, the largest singular value: the most W can stretch a unit vector."""
     w = float_array("w", w, min_ndim=2)
     if w.ndim != 2:
         raise ValueError(f"w must be a matrix, got shape {w.shape}")
@@ -174,7 +174,7 @@ def spectral_norm(w):  # [d, d] -> float
 
 
 def recurrent_matrix(d, radius, *, seed):  # -> [d, d]
-    """Return a random Gaussian d x d matrix rescaled so that its spectral radius equals radius. Used in chapter 1 (rnn)."""
+    """Return a random Gaussian d x d matrix rescaled so that its spectral radius equals radius."""
     d = positive_int("d", d)
     radius = float(radius)
     if not np.isfinite(radius) or radius <= 0:
@@ -188,7 +188,7 @@ def gradient_norms(steps, radius, *, d, d_in, input_scale, seed, activation="tan
 
     Everything is drawn from one seed: W (rescaled to the given spectral radius), U, the
     inputs (normal, times input_scale) and c. b and h0 are zero. The norms are measured by
-    rnn_backward, not read off a formula. Used in chapter 1 (rnn).
+    rnn_backward, not read off a formula.
     """
     steps = positive_int("steps", steps)
     d, d_in = positive_int("d", d), positive_int("d_in", d_in)

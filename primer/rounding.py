@@ -4,7 +4,7 @@ Two orders of the same sums can round differently: a BLAS picks its kernel by ma
 so K for n rows and the first n rows of K for n + 1 rows may differ in the last bit. On the toy
 models of this primer every value is of order 1, where float64 rounding is about 1e-16; a real
 change (a token that was read) is many orders larger. Pages print a difference below the bound as
-"< 1e-12" instead of its digits, which depend on the reader's CPU. Used in chapters 5, 6-8, 10, 12, 13.
+"< 1e-12" instead of its digits, which depend on the reader's CPU.
 """
 
 import numpy as np

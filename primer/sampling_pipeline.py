@@ -13,19 +13,19 @@ import numpy as np
 from primer._checks import nonneg_int
 from primer.config import Config
 from primer.decoding import generate
-from primer.machines import check_machine, masks
+from primer.machines import check_machine, machine_masks
 from primer.probe import movement, nudge
 from primer.rounding import BOUND
 from primer.transformer import embed, encode, init_stack, layer_norm, logits, stack
 
-# The toy character vocabulary (one id per character, 32 of them) and the tiny model over it; used in chapters 12 and 13.
+# The toy character vocabulary (one id per character, 32 of them) and the tiny model over it.
 VOCAB = " abcdefghijklmnopqrstuvwxyz.,!?'"
 CFG = Config(vocab_size=len(VOCAB), d_model=16, n_heads=4, d_ff=32, n_layers=2, max_len=64)
-STAGES = ("tokenize", "embed", "blocks", "final_norm", "logits", "sample", "loop")  # Used in chapter 12.
+STAGES = ("tokenize", "embed", "blocks", "final_norm", "logits", "sample", "loop")
 
 
 def tokenize(text):  # str -> [n]
-    """Return one id per character of text; a character outside VOCAB raises. Used in chapters 12 and 13."""
+    """Return one id per character of text; a character outside VOCAB raises."""
     if not isinstance(text, str) or not text:
         raise ValueError(f"text must be a non-empty string, got {text!r}")
     bad = sorted({c for c in text if c not in VOCAB})
@@ -35,7 +35,7 @@ def tokenize(text):  # str -> [n]
 
 
 def detokenize(ids):  # [n] -> str
-    """Return the characters of ids. Used in chapters 12 and 13."""
+    """Return the characters of ids."""
     ids = np.asarray(ids)
     if ids.ndim != 1 or not np.issubdtype(ids.dtype, np.integer) or np.any(ids < 0) or np.any(ids >= len(VOCAB)):
         raise ValueError(f"ids must be a 1-D array of integers in [0, {len(VOCAB)})")
@@ -43,28 +43,28 @@ def detokenize(ids):  # [n] -> str
 
 
 def shared_weights(seed, cfg=CFG):
-    """Return the one set of weights all three machines use (blocks carry a cross-attention sub-layer). Used in chapters 12, 13."""
+    """Return the one set of weights all three machines use (blocks carry a cross-attention sub-layer)."""
     return init_stack(nonneg_int("seed", seed), cfg, cross=True)
 
 
 def source_memory(text, seed, cfg=CFG):  # str -> [m, d]
-    """Return a separate, seeded encoder's output for text: the memory an encoder-decoder reads. Used in chapter 12."""
+    """Return a separate, seeded encoder's output for text: the memory an encoder-decoder reads."""
     return encode(tokenize(text), init_stack(nonneg_int("seed", seed), cfg), cfg)
 
 
 def blocks(x, params, cfg, self_mask, memory=None, cross_mask=None):  # [n, d] -> [n, d]
-    """Run stage 3: every block under the same masks, without the final norm. Used in chapters 12 and 13."""
+    """Run stage 3: every block under the same masks, without the final norm."""
     return stack(x, params, cfg, self_mask, memory=memory, cross_mask=cross_mask, final_norm=False)[0]
 
 
 def forward(tokens, params, cfg, machine="decoder", memory=None):  # [n] -> dict of stage arrays
-    """Run stages 2-5 on token ids and return each stage's output, keyed by stage name. Used in chapter 12."""
+    """Run stages 2-5 on token ids and return each stage's output, keyed by stage name."""
     x = embed(tokens, params, cfg)
     if check_machine(machine) == "encoder-decoder" and memory is None:
         raise ValueError("memory (the encoder's output) is required for machine='encoder-decoder'")
     if machine != "encoder-decoder" and memory is not None:
         raise ValueError(f"memory is read only by machine='encoder-decoder', got machine={machine!r}")
-    self_mask, cross_mask = masks(machine, len(x), None if memory is None else np.shape(memory)[0])
+    self_mask, cross_mask = machine_masks(machine, len(x), None if memory is None else np.shape(memory)[0])
     h = blocks(x, params, cfg, self_mask, memory, cross_mask)
     h_norm = layer_norm(h, params["ln_f"])
     return {"embed": x, "blocks": h, "final_norm": h_norm, "logits": logits(h_norm, params)}
@@ -72,7 +72,7 @@ def forward(tokens, params, cfg, machine="decoder", memory=None):  # [n] -> dict
 
 @dataclass(frozen=True, eq=False)
 class Stage:
-    """One stage's name and the array it produced. Used in chapter 12."""
+    """One stage's name and the array it produced."""
 
     name: str
     array: np.ndarray
@@ -83,7 +83,7 @@ def run(text, params, *, n_new, temperature, seed, greedy=False, cfg=CFG):
 
     Stages 1-6 are recorded for the first step; stage 7 (loop) is the [n_new + 1, n_total] grid
     of ids the loop holds before each step, -1 where nothing is written yet. The loop recomputes
-    everything each step (no cache). Used in chapter 12 (sampling-pipeline).
+    everything each step (no cache).
     """
     n_new = nonneg_int("n_new", n_new)
     rng = np.random.default_rng(nonneg_int("seed", seed))
@@ -107,7 +107,7 @@ def dependence(text, machine, source, params, encoder_seed, cfg=CFG):  # -> [n, 
 
     Columns are the n characters of text, then the m characters of source (the encoder's input,
     read only by the encoder-decoder, whose encoder has seeded weights). Cell [i, j] is True if
-    changing input j moves output i. Used in chapter 12 (sampling-pipeline).
+    changing input j moves output i.
     """
     ids, src = tokenize(text), tokenize(source)
     memory = source_memory(source, encoder_seed, cfg) if check_machine(machine) == "encoder-decoder" else None

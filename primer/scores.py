@@ -23,7 +23,7 @@ def additive_score(
     """Return Bahdanau's additive score v . tanh(q W_q + k W_k) for every (query, key) pair: a one-layer MLP per pair.
 
     The weights are [d_in, d_a], applied as q @ w_q like every projection in primer. In chapter 2 the
-    queries are the decoder states s and the keys the encoder states h. Used in chapters 2 (seq2seq) and 3 (attention).
+    queries are the decoder states s and the keys the encoder states h.
     """
     q, k = _pair(q, k, same_width=False)
     w_q = float_array("w_q", w_q, min_ndim=2)
@@ -42,13 +42,13 @@ def additive_score(
 
 
 def dot_score(q, k):  # [..., n_q, d_k], [..., n_k, d_k] -> [..., n_q, n_k]
-    """Return Luong's dot-product score q . k for every (query, key) pair. Used in chapter 3 (attention)."""
+    """Return Luong's dot-product score q . k for every (query, key) pair."""
     q, k = _pair(q, k, same_width=True)
     return q @ np.swapaxes(k, -1, -2)
 
 
 def bilinear_score(q, k, w):  # [..., n_q, d_q], [..., n_k, d_k], [d_q, d_k] -> [..., n_q, n_k]
-    """Return the bilinear score q W k^T for every (query, key) pair; W is learned. Used in chapter 3 (attention)."""
+    """Return the bilinear score q W k^T for every (query, key) pair; W is learned."""
     q, k = _pair(q, k, same_width=False)
     w = float_array("w", w, min_ndim=2)
     if w.shape != (q.shape[-1], k.shape[-1]):
@@ -57,13 +57,13 @@ def bilinear_score(q, k, w):  # [..., n_q, d_q], [..., n_k, d_k], [d_q, d_k] -> 
 
 
 def scaled_dot_score(q, k):  # [..., n_q, d_k], [..., n_k, d_k] -> [..., n_q, n_k]
-    """Return the Transformer's score q . k / sqrt(d_k) for every (query, key) pair. Used in chapter 3 (attention)."""
+    """Return the Transformer's score q . k / sqrt(d_k) for every (query, key) pair."""
     q, k = _pair(q, k, same_width=True)
     return q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
 
 
 def score_variance(d_k, n_samples=20_000, seed=0):  # -> (float, float)
-    """Return the measured variance of q . k and of q . k / sqrt(d_k) over random unit-variance q, k. Used in chapter 3."""
+    """Return the measured variance of q . k and of q . k / sqrt(d_k) over random unit-variance q, k."""
     d_k = positive_int("d_k", d_k)
     n_samples = positive_int("n_samples", n_samples)
     if n_samples < 2:
@@ -93,7 +93,7 @@ def _score_variance(d_k, n_samples, seed):
 
 
 def softmax_saturation(d_k, n_keys=16, n_trials=2_000, seed=0):  # -> dict
-    """Return the mean largest weight and mean entropy (nats) of softmax rows, unscaled vs scaled by sqrt(d_k). Used in chapter 3."""
+    """Return the mean largest weight and mean entropy (nats) of softmax rows, unscaled vs scaled by sqrt(d_k)."""
     d_k = positive_int("d_k", d_k)
     n_keys = positive_int("n_keys", n_keys)
     n_trials = positive_int("n_trials", n_trials)

@@ -1,4 +1,4 @@
-"""Multi-head attention: split the projections into heads, attend in each, merge; and hand-set heads that each hold one relation."""
+"""Multi-head attention: split the projections into heads, attend in each, merge; hand-set heads, one relation each."""
 
 import numpy as np
 
@@ -7,10 +7,7 @@ from primer.attention import attention
 
 
 def split_heads(x, n_heads):  # [..., n, h * d_h] -> [..., h, n, d_h]
-    """Cut the last axis into n_heads equal slices and move the head axis in front of the positions.
-
-    Used in chapter 4 (self-cross-heads) and inside every Transformer block.
-    """
+    """Cut the last axis into n_heads equal slices and move the head axis in front of the positions."""
     x = float_array("x", x, min_ndim=2)
     n_heads = positive_int("n_heads", n_heads)
     width = x.shape[-1]
@@ -21,10 +18,7 @@ def split_heads(x, n_heads):  # [..., n, h * d_h] -> [..., h, n, d_h]
 
 
 def merge_heads(x):  # [..., h, n, d_h] -> [..., n, h * d_h]
-    """Undo split_heads: put the heads side by side again on the last axis.
-
-    Used in chapter 4 (self-cross-heads) and inside every Transformer block.
-    """
+    """Undo split_heads: put the heads side by side again on the last axis."""
     x = float_array("x", x, min_ndim=3)
     x = np.swapaxes(x, -2, -3)
     return x.reshape(x.shape[:-2] + (x.shape[-2] * x.shape[-1],))
@@ -39,12 +33,11 @@ def _projection(name, w, d_in):
 
 def multi_head_attention(
     x_q, x_kv, w_q, w_k, w_v, w_o, n_heads, mask=None
-):  # [n_q, d], [n_k, d], [d, h*d_k] x2, [d, h*d_v], [h*d_v, d_out] | None, h, [n_q, n_k] -> ([n_q, d_out], [h, n_q, n_k])
+):  # [n_q, d], [n_k, d], [d, h*d_k] x2, [d, h*d_v], [h*d_v, d_out], h, [n_q, n_k] -> ([n_q, d_out], [h, n_q, n_k])
     """Return (output, per-head weights): project, split into heads, attend in each head, merge, project out.
 
     x_q is x_kv for self-attention; for cross-attention the queries come from another sequence.
     w_o=None leaves the merged heads unprojected.
-    Used in chapter 4 (self-cross-heads).
     """
     x_q = float_array("x_q", x_q, min_ndim=2)
     x_kv = float_array("x_kv", x_kv, min_ndim=2)
@@ -74,7 +67,6 @@ def relation_projections(features, heads, relations, d_head, strength):  # -> ([
     slot of the head's d_head dimensions: the key feature writes strength into that slot of K, each
     query feature looking for it writes strength into the same slot of Q, so a matching pair scores
     strength^2 / sqrt(d_head). W_v copies each token's feature into every head unchanged.
-    Used in chapter 4 (self-cross-heads).
     """
     features, heads = tuple(features), tuple(heads)
     d, h, d_h = len(features), positive_int("len(heads)", len(heads)), positive_int("d_head", d_head)
@@ -103,10 +95,7 @@ def relation_projections(features, heads, relations, d_head, strength):  # -> ([
 
 
 def wide_head_weights(x, w_q, w_k):  # [n, d], [d, D], [d, D] -> [n, n]
-    """Return the weights of ONE head as wide as all heads together: one softmax row per query.
-
-    Used in chapter 4 (self-cross-heads).
-    """
+    """Return the weights of ONE head as wide as all heads together: one softmax row per query."""
     x = float_array("x", x, min_ndim=2)
     w_q = _projection("w_q", w_q, x.shape[-1])
     w_k = _projection("w_k", w_k, x.shape[-1])
@@ -116,10 +105,7 @@ def wide_head_weights(x, w_q, w_k):  # [n, d], [d, D], [d, D] -> [n, n]
 
 
 def total_variation(p, r):  # [..., n], [..., n] -> [...] (leading axes broadcast)
-    """Return half the L1 distance between distributions: 0 equal, 1 no overlap.
-
-    Used in chapter 4 (self-cross-heads).
-    """
+    """Return half the L1 distance between distributions: 0 equal, 1 no overlap."""
     p = float_array("p", p)
     r = float_array("r", r)
     try:

@@ -8,7 +8,7 @@ from primer.softmax import softmax
 
 # How the made-up states are built: an encoder state keeps CARRY of the previous word's concept
 # (an RNN state remembers a little of what came before); the scorer's units fire with GAIN when
-# both states carry their concept, and SHARPNESS scales v. Used in chapter 2 (seq2seq).
+# both states carry their concept, and SHARPNESS scales v.
 CARRY = 0.3
 GAIN = 4.0
 SHARPNESS = 2.5
@@ -17,10 +17,7 @@ SHARPNESS = 2.5
 def bahdanau_attention(
     s, h, w_s, w_h, v
 ):  # [n_t, d_s], [n_s, d_h], [d_s, d_a], [d_h, d_a], [d_a] -> ([n_t, d_h], [n_t, n_s])
-    """Return (contexts c_i = sum_j alpha_ij h_j, weights alpha_i = softmax over j of v . tanh(s_i W_s + h_j W_h)).
-
-    Used in chapter 2 (seq2seq).
-    """
+    """Return (contexts c_i = sum_j alpha_ij h_j, weights alpha_i = softmax over j of v . tanh(s_i W_s + h_j W_h))."""
     s = float_array("s", s, min_ndim=2)
     h = float_array("h", h, min_ndim=2)
     if s.ndim != 2 or h.ndim != 2:
@@ -30,10 +27,7 @@ def bahdanau_attention(
 
 
 def concept_states(tags, *, carry=CARRY):  # [n, k] -> [n, k + 1]
-    """Return made-up states: each word's concept indicators, plus carry x the previous word's, plus a constant 1.
-
-    Used in chapter 2 (seq2seq).
-    """
+    """Return made-up states: each word's concept indicators, plus carry x the previous word's, plus a constant 1."""
     tags = float_array("tags", tags, min_ndim=2)
     if tags.ndim != 2:
         raise ValueError(f"tags must be [n words, k concepts], got shape {tags.shape}")
@@ -50,7 +44,6 @@ def concept_scorer(n_concepts, *, gain=GAIN, sharpness=SHARPNESS):  # -> ([d_s, 
 
     Its pre-activation is gain * (s_a + h_a - 1.5), the -1.5 coming from h's constant feature,
     so it is positive only when both halves are near 1, an AND that an additive score can express.
-    Used in chapter 2 (seq2seq).
     """
     k = positive_int("n_concepts", n_concepts)
     gain, sharpness = float(gain), float(sharpness)
@@ -84,12 +77,10 @@ def _tags(words, ids):
 
 
 def alignment(source, target):  # ((word, tag(s)), ...) x2 -> (list[str], list[str], [n_t, n_s])
-    """Return (source words, target words, Bahdanau weights) of a made-up pair; words that share a tag translate each other.
+    """Return (source words, target words, Bahdanau weights) of a made-up pair; words with a tag in common translate.
 
     A tag is a concept name, a tuple of names, or a mapping {name: strength in (0, 1]} for a word
     that carries one concept fully and another only in part.
-
-    Used in chapter 2 (seq2seq).
     """
     source, target = list(source), list(target)
     if not source or not target:

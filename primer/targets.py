@@ -6,7 +6,7 @@ def next_token_pairs(tokens, bos=None):  # [n] -> ([m], [m]); m = n - 1, or n wi
 
     Without bos a sequence of n tokens gives n - 1 pairs (the last token has no successor to
     predict, the first is never a target); with a bos token put in front it gives n, the first
-    token included. Used in chapter 7 (decoder).
+    token included.
     """
     tokens = list(tokens)
     if len(tokens) < (1 if bos is not None else 2):

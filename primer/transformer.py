@@ -10,8 +10,10 @@ import numpy as np
 
 from primer._checks import bool_mask, float_array
 from primer.attention import attention
-from primer.machines import check_machine
-from primer.machines import masks as machine_masks  # the one place that says which mask a machine uses
+from primer.machines import (
+    check_machine,
+    machine_masks,  # the one place that says which mask a machine uses
+)
 from primer.position import sinusoidal_encoding
 from primer.self_cross_heads import merge_heads, split_heads
 
@@ -29,10 +31,7 @@ def _norm_params(d):
 
 
 def init_block(rng, cfg, *, cross=False):
-    """Return one block's weights; with cross=True the block also has a cross-attention sub-layer.
-
-    Used in chapters 8 (encoder-decoder) and 13 (today).
-    """
+    """Return one block's weights; with cross=True the block also has a cross-attention sub-layer."""
     p = {
         "ln1": _norm_params(cfg.d_model),
         "self": _attn_params(rng, cfg.d_model),
@@ -47,10 +46,7 @@ def init_block(rng, cfg, *, cross=False):
 
 
 def init_stack(seed, cfg, *, cross=False):
-    """Return seeded weights of an embedding, n_layers blocks, a final norm and tied output logits.
-
-    Used in chapters 6-13.
-    """
+    """Return seeded weights of an embedding, n_layers blocks, a final norm and tied output logits."""
     rng = np.random.default_rng(seed)
     return {
         "wte": rng.normal(0.0, 1.0, (cfg.vocab_size, cfg.d_model)),
@@ -61,28 +57,19 @@ def init_stack(seed, cfg, *, cross=False):
 
 
 def layer_norm(x, p, eps=1e-5):  # [n, d] -> [n, d]
-    """Normalise each row to zero mean and unit variance, then scale and shift.
-
-    Used in chapters 6-13 (inside every block) and 12 (the pipeline's stages).
-    """
+    """Normalise each row to zero mean and unit variance, then scale and shift."""
     mu = x.mean(axis=-1, keepdims=True)
     var = x.var(axis=-1, keepdims=True)
     return (x - mu) / np.sqrt(var + eps) * p["g"] + p["b"]
 
 
 def linear(x, p):  # [n, d_in] -> [n, d_out]
-    """Apply one dense layer.
-
-    Used in chapters 6-13 (inside every block).
-    """
+    """Apply one dense layer."""
     return x @ p["w"] + p["b"]
 
 
 def project_kv(x, p, n_heads, ops=None):  # [n, d] -> ([h, n, d_head], [h, n, d_head])
-    """Return the keys and values of x for one attention sub-layer.
-
-    Used in chapters 6-13 (inside every block) and 10 (what the cache stores).
-    """
+    """Return the keys and values of x for one attention sub-layer."""
     if ops is not None:
         ops["kv_rows"] += x.shape[0]
     return split_heads(linear(x, p["k"]), n_heads), split_heads(linear(x, p["v"]), n_heads)
@@ -91,10 +78,7 @@ def project_kv(x, p, n_heads, ops=None):  # [n, d] -> ([h, n, d_head], [h, n, d_
 def attend(
     x_q, k, v, p, n_heads, mask, ops=None
 ):  # [n_q, d], [h, n_k, d_head] x2, [n_q, n_k] -> ([n_q, d], [h, n_q, n_k])
-    """Run one attention sub-layer: project the queries, attend to the given K/V, project out.
-
-    Used in chapters 6-13 (inside every block).
-    """
+    """Run one attention sub-layer: project the queries, attend to the given K/V, project out."""
     q = split_heads(linear(x_q, p["q"]), n_heads)
     if ops is not None:
         ops["q_rows"] += x_q.shape[0]
@@ -112,7 +96,6 @@ def block(
     encoder's K/V for this layer) is given, a cross-attention sub-layer reads it under cross_mask.
     With a cache (anything with append(layer, k, v) -> all of that layer's K, V), only the n new
     rows are projected, and they read every cached key as well.
-    Used in chapters 6-13.
     """
     h = layer_norm(x, p["ln1"])
     k, v = project_kv(h, p["self"], n_heads, ops)
@@ -129,10 +112,7 @@ def block(
 
 
 def check_tokens(tokens, cfg):  # [n] -> [n]
-    """Return tokens as a 1-D int array of ids the model knows, or raise ValueError.
-
-    Used in chapters 6-13.
-    """
+    """Return tokens as a 1-D int array of ids the model knows, or raise ValueError."""
     tokens = np.asarray(tokens)
     if tokens.ndim != 1 or tokens.size == 0 or not np.issubdtype(tokens.dtype, np.integer):
         raise ValueError(
@@ -146,10 +126,7 @@ def check_tokens(tokens, cfg):  # [n] -> [n]
 
 
 def embed(tokens, params, cfg, start=0):  # [n] -> [n, d]
-    """Return token embeddings plus positions start .. start + n - 1.
-
-    Used in chapters 6-13.
-    """
+    """Return token embeddings plus positions start .. start + n - 1."""
     tokens = check_tokens(tokens, cfg)
     if start + tokens.size > cfg.max_len:
         raise ValueError(f"start + len(tokens) must be <= max_len={cfg.max_len}, got {start + tokens.size}")
@@ -163,7 +140,6 @@ def stack(
 
     With memory (the encoder's output) each layer projects its cross-attention K/V once; pass
     memory_kv instead to reuse K/V projected earlier. With a cache, x holds only the new rows.
-    Used in chapters 6-13.
     """
     x = float_array("x", x, min_ndim=2)
     n = x.shape[0]
@@ -192,37 +168,25 @@ def stack(
 
 
 def encoder_kv(memory, params, cfg, ops=None):  # [m, d] -> per layer ([h, m, d_head], [h, m, d_head])
-    """Project the encoder's output into every decoder layer's cross-attention K/V, once.
-
-    Used in chapter 8 (encoder-decoder).
-    """
+    """Project the encoder's output into every decoder layer's cross-attention K/V, once."""
     if ops is not None:
         ops["cross_kv_projections"] += len(params["blocks"])
     return [project_kv(memory, p["cross"], cfg.n_heads, ops) for p in params["blocks"]]
 
 
 def logits(h, params):  # [n, d] -> [n, vocab]
-    """Return next-token scores; the output matrix is the embedding matrix (tied weights).
-
-    Used in chapters 7, 10 and 12.
-    """
+    """Return next-token scores; the output matrix is the embedding matrix (tied weights)."""
     return h @ params["wte"].T
 
 
 def encode(tokens, params, cfg, ops=None):  # [n] -> [n, d]
-    """Run an encoder: the block with a full mask, every position reads every position.
-
-    Used in chapters 8, 9 and 12.
-    """
+    """Run an encoder: the block with a full mask, every position reads every position."""
     x = embed(tokens, params, cfg)
     return stack(x, params, cfg, machine_masks("encoder", len(x))[0], ops=ops)[0]
 
 
 def decode(tokens, params, cfg, memory=None, ops=None):  # [n] -> [n, vocab]
-    """Run a decoder: the block with a causal mask; with memory it is the decoder of an encoder-decoder.
-
-    Used in chapters 7-10.
-    """
+    """Run a decoder: the block with a causal mask; with memory it is the decoder of an encoder-decoder."""
     x = embed(tokens, params, cfg)
     h, _ = stack(x, params, cfg, machine_masks("decoder", len(x))[0], memory=memory, ops=ops)
     return logits(h, params)
@@ -232,11 +196,11 @@ def run_machine(machine, tokens, params, cfg, memory=None):  # [n] -> [n, d]
     """Run the stack of a machine on token ids (reading memory, the encoder's output, if it is the encoder-decoder).
 
     Returns the final-normed hidden states; logits turns them into next-token scores.
-    Used in chapters 7 (decoder) and 9 (choosing).
     """
     if (machine == "encoder-decoder") != (memory is not None):
         raise ValueError(
-            f"memory (the encoder's output) is read by the encoder-decoder only, got machine={check_machine(machine)!r} "
+            "memory (the encoder's output) is read by the encoder-decoder only, "
+            f"got machine={check_machine(machine)!r} "
             f"with memory {'given' if memory is not None else 'missing'}"
         )
     x = embed(tokens, params, cfg)

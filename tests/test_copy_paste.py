@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 
 import pytest
-from conftest import DOCS, LANGS, html_path, page_names
+from site_reader import DOCS, LANGS, html_path, page_names
 
 PYTHON = ("python", "py", "python3")
 HIDE = "markdown-exec: hide"  # markdown-exec drops source lines carrying this marker from the page

@@ -6,9 +6,9 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from conftest import load_snippet
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from site_reader import load_snippet
 
 from primer.config import Config
 from primer.counts import (
@@ -20,7 +20,6 @@ from primer.counts import (
     count_weights,
     format_bytes,
     kv_cache_bytes,
-    measured_ops,
     predicted_ops,
     rnn_cost,
     serial_steps,
@@ -28,7 +27,7 @@ from primer.counts import (
     total_rows,
     total_scores,
 )
-from primer.decoding import generate
+from primer.decoding import generate, measured_ops
 from primer.kv_cache import KVCache, decode_cached
 from primer.published import model
 from primer.transformer import init_stack

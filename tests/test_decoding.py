@@ -4,10 +4,10 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from conftest import load_snippet
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
+from site_reader import load_snippet
 
 from primer import softmax
 from primer.config import Config
@@ -108,7 +108,7 @@ def pct(x):
 
 
 def test_frequency_table_numbers():
-    # pinned on both language pages by tests/pages/test_12_sampling_pipeline.py
+    # pinned on both language pages by tests/chapters/test_12_sampling_pipeline.py
     expected = {
         0.5: (["83.8%", "11.3%", "4.2%", "0.6%", "0.1%"], ["84.1%", "11.1%", "4.1%", "0.6%", "0.1%"]),
         1.0: (["58.7%", "21.6%", "13.1%", "4.8%", "1.8%"], ["58.8%", "21.4%", "13.4%", "4.7%", "1.8%"]),

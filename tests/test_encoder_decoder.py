@@ -1,14 +1,14 @@
 from collections import Counter
 
 import numpy as np
-from conftest import load_snippet
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from site_reader import load_snippet
 
 from primer import causal_mask, encoder_decoder
 from primer.config import Config
 from primer.kv_cache import decode_cached
-from primer.machines import masks
+from primer.machines import machine_masks
 from primer.pages import encoder_decoder as page
 from primer.transformer import decode, encode, encoder_kv
 from primer.vocab import to_ids, to_words
@@ -58,7 +58,7 @@ def test_decoding_with_projected_memory_kv_equals_transformer_decode():
     out = decode_cached(tgt, dec, CFG, ops=ops, memory_kv=encoder_kv(memory, dec, CFG), weights=weights)
     assert np.abs(out - decode(tgt, dec, CFG, memory=memory)).max() <= 1e-12
     assert ops["cross_kv_projections"] == 0
-    cross = masks("encoder-decoder", len(tgt), len(SOURCE_IDS))[1]
+    cross = machine_masks("encoder-decoder", len(tgt), len(SOURCE_IDS))[1]
     for w in weights:  # every decoder row reads every source column
         assert w["cross"].shape == (CFG.n_heads, *cross.shape) and np.all(w["cross"] > 0)
 

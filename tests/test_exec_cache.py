@@ -1,6 +1,4 @@
-"""The exec cache of `mkdocs serve` (hooks/exec_cache.py): a prose edit runs nothing, an input's edit runs its blocks.
-
-No entry is ever stale."""
+"""The exec cache of `mkdocs serve` (hooks/exec_cache.py): a prose edit runs nothing, an edited input its blocks."""
 
 import logging
 import re
@@ -10,7 +8,7 @@ from types import SimpleNamespace
 import markdown
 import markdown_exec
 import pytest
-from conftest import ROOT
+from site_reader import ROOT
 from test_hooks_import import load_hook
 
 hook = load_hook("exec_cache")
@@ -165,6 +163,7 @@ def test_the_cache_must_lie_outside_docs_and_site(repo, monkeypatch, inside):
         hook.on_pre_build(config(repo.root))
 
 
+@pytest.mark.slow  # loads the site's config with every plugin
 def test_the_site_config_hands_the_python_fence_to_the_cache():
     """markdown-exec's documented setup: its plugin registers markdown_exec.formatter; the hook then replaces it."""
     from mkdocs.config import load_config

@@ -1,9 +1,10 @@
-"""primer.exercises: primer's own answers pass, stubs get "not yet", and a wrong answer is named by its first difference."""
+"""primer.exercises: primer's answers pass, stubs get "not yet", a wrong answer is named by its first difference."""
 
 import numpy as np
 import pytest
 
 from primer import exercises as ex
+from primer import published
 from primer.masks import window_mask
 from primer.softmax import masked_softmax
 
@@ -78,7 +79,10 @@ def test_a_window_that_is_ignored_fails_on_mistral():
         return 2 * cfg.n_layers * cfg.n_kv_heads * cfg.d_head * n_tokens * 2
 
     _, message = ex.verdict("model_kv_bytes", no_window)
-    assert "models.model('Mistral-7B').config" in message
+    shown = "published.model('Mistral-7B').config"
+    assert shown in message
+    # the reader can paste what the message shows, with the notebook's `from primer import published`
+    assert eval(shown, {"published": published}) == published.model("Mistral-7B").config
 
 
 def test_messages_follow_the_notebook_language(monkeypatch):

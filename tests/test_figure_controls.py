@@ -12,11 +12,11 @@ import re
 
 import plotly.graph_objects as go
 import pytest
-from conftest import LANGS, figure_controls, page_figures, page_names
+from site_reader import LANGS, figure_controls, page_figures, page_names
 
 
 def step_args(step):
-    """Return (restyle, relayout, trace indices) of a restyle, relayout or update step; ValueError for another method."""
+    """Return (restyle, relayout, trace indices) of a restyle, relayout or update step; ValueError for another one."""
     method, args = step.get("method"), list(step.get("args") or [{}])
     if method == "restyle":
         return args[0], {}, args[1] if len(args) > 1 else None

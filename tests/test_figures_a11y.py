@@ -7,7 +7,7 @@ import numpy as np
 import plotly.colors
 import plotly.graph_objects as go
 import pytest
-from conftest import LANGS, html_path, page_names
+from site_reader import LANGS, html_path, page_names
 
 from primer.figures.html import describe, lean, to_html
 from primer.figures.look import ACCENT, CLOSED_COLOR, LEFT_COLOR, NEG_INF, OPEN_SCALE, RIGHT_COLOR, heatmap_traces

@@ -1,4 +1,4 @@
-"""The UI string tables (figures, exercises, notebooks): one per language, the same keys and placeholders in both, every key used."""
+"""The UI string tables (figures, exercises, notebooks): one per language, the same keys and placeholders, all used."""
 
 import json
 import re

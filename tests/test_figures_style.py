@@ -49,7 +49,7 @@ def test_tables():
 
 
 def _figure_json(html, div_id="fig-test"):
-    data, layout = re.search(r'"%s",\s*(\[.*?\]),\s*(\{.*\}),\s*\{"displaylogo"' % div_id, html, re.S).groups()
+    data, layout = re.search(rf'"{div_id}",\s*(\[.*?\]),\s*(\{{.*\}}),\s*\{{"displaylogo"', html, re.S).groups()
     return json.loads(data), json.loads(layout)
 
 
@@ -76,39 +76,6 @@ def test_numbers_are_rounded_to_the_precision_shown():
     assert data[0]["customdata"] == [x, x]  # printed as it is: never rounded
     assert data[1]["z"] == [[0.33, 0.33], [0.33, 0.33]]
     assert data[2]["x"] == [0.333333] and data[2]["y"] == [0.333333]
-
-
-def test_repeated_states_are_written_once_and_every_state_draws_the_same():
-    same = dict(y=[1.0, 2.0], name="same")
-    fig = go.Figure([go.Bar(**same), go.Bar(y=[3.0]), go.Bar(**same), go.Bar(y=[4.0])])
-    add_control(fig, [("a", [0, 1], None), ("b", [2, 3], None), ("c", [1, 3], None)], kind="slider")
-    before = [
-        [json.dumps(fig.data[i].y) for i in shown]
-        for _, shown, _ in [("a", [0, 1], None), ("b", [2, 3], None), ("c", [1, 3], None)]
-    ]
-    data, layout = _figure_json(to_html(fig, div_id="fig-test"))
-    assert len(data) == 3  # the repeated bar is written once
-    for step, drawn in zip(layout["sliders"][0]["steps"], before):
-        shown = [json.dumps(t["y"]) for t, on in zip(data, step["args"][0]["visible"]) if on]
-        assert sorted(shown) == sorted(drawn)
-    assert [t.get("visible", True) for t in data] == [True, True, False]
-
-
-def test_traces_shown_together_or_restyled_are_never_merged():
-    fig = go.Figure([go.Bar(y=[1.0]), go.Bar(y=[1.0])])  # both shown at once: two bars' worth of ink
-    assert len(_figure_json(to_html(fig, div_id="fig-test"))[0]) == 2
-    fig = go.Figure([go.Bar(y=[1.0], visible=True), go.Bar(y=[1.0], visible=False)])
-    fig.update_layout(
-        sliders=[
-            dict(
-                steps=[
-                    dict(method="restyle", label="a", args=[{"y": [[1.0], [2.0]]}]),
-                    dict(method="restyle", label="b", args=[{"y": [[2.0], [1.0]]}]),
-                ]
-            )
-        ]
-    )
-    assert len(_figure_json(to_html(fig, div_id="fig-test"))[0]) == 2
 
 
 def test_a_heatmap_must_name_its_colorscale():

@@ -3,7 +3,7 @@
 import re
 
 import pytest
-from conftest import DOCS, LANGS, page_names
+from site_reader import DOCS, LANGS, page_names
 
 FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 DEFINITION = re.compile(r"^\[\^([^\]\s]+)\]:\s?(.*)$")

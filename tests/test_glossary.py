@@ -7,7 +7,7 @@ import sys
 import markdown
 import pytest
 import yaml
-from conftest import DOCS, LANGS, ROOT, html_path, table_rows
+from site_reader import DOCS, LANGS, ROOT, html_path, table_rows
 
 from primer.figures.glossary import glossary_table
 

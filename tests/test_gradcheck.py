@@ -59,7 +59,7 @@ def test_window_mask_reach_is_the_band():
 def test_the_page_check_agrees_to_well_under_a_millionth():
     for mask in (None, causal_mask(6)):
         analytic = self_attention_jacobian(GRAD_X, GRAD_W_Q, GRAD_W_K, GRAD_W_V, mask)
-        numeric = numerical_jacobian(lambda x: self_attention(x, GRAD_W_Q, GRAD_W_K, GRAD_W_V, mask), GRAD_X)
+        numeric = numerical_jacobian(lambda x, mask=mask: self_attention(x, GRAD_W_Q, GRAD_W_K, GRAD_W_V, mask), GRAD_X)
         assert max_relative_error(analytic, numeric) < 1e-6
 
 

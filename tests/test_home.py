@@ -1,9 +1,9 @@
-"""The home page: its contents table lists every chapter by its title, and its reading guide promises only what the chapters hold."""
+"""The home page: its contents list every chapter by its title; its reading guide promises only what chapters hold."""
 
 import re
 
 import pytest
-from conftest import DOCS, LANGS
+from site_reader import DOCS, LANGS
 
 NUMPY = {"zh": "十几行 numpy", "en": "A dozen lines of numpy"}
 SUMMARY = {"zh": "小结", "en": "Summary"}

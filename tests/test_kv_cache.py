@@ -1,9 +1,9 @@
 from collections import Counter
 
 import numpy as np
-from conftest import load_snippet
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from site_reader import load_snippet
 
 from primer import attention, causal_mask
 from primer.config import Config

@@ -7,7 +7,7 @@ figures import the core and figures. Every edge is a module-level or function-le
 import ast
 from pathlib import Path
 
-from conftest import ROOT
+from site_reader import ROOT
 
 PRIMER = ROOT / "primer"
 
@@ -22,7 +22,8 @@ ALLOWED = {"pages": set(), "core": {"core"}, "figures": {"core", "figures"}}  # 
 
 
 def module_name(path, root):
-    """Return the dotted name of a source file under root's parent ('primer/figures/mask.py' -> 'primer.figures.mask')."""
+    """Return the dotted name of a source file under root's parent ('primer/figures/mask.py' ->
+    'primer.figures.mask')."""
     rel = path.relative_to(root.parent).with_suffix("")
     parts = rel.parts[:-1] if rel.name == "__init__" else rel.parts
     return ".".join(parts)
@@ -116,7 +117,8 @@ def test_the_checks_catch_planted_breaks(tmp_path):
         tmp_path,
         {
             "leak.py": "from primer.pages import decoder as page\n",  # core reaching up into a page
-            "masks.py": "def f():\n    from primer.figures.mask import g\n",  # core reaching into figures, inside a function
+            # core reaching into figures, inside a function
+            "masks.py": "def f():\n    from primer.figures.mask import g\n",
             "pages/decoder.py": "from primer.config import Config\n",  # a page importing the core
             "figures/mask.py": "from primer import masks\n",  # allowed
             "config.py": "import primer.machines\n",  # a cycle: config -> machines -> config

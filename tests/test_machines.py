@@ -2,13 +2,22 @@
 
 import numpy as np
 import pytest
-from conftest import load_snippet
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from site_reader import load_snippet
 
 from primer import causal_mask, full_mask
 from primer.config import Config
-from primer.machines import EXAMPLE_MODEL, MACHINES, OUTPUTS, architecture_for, machine_for, masks, reach, stack_masks
+from primer.machines import (
+    EXAMPLE_MODEL,
+    MACHINES,
+    OUTPUTS,
+    architecture_for,
+    machine_for,
+    machine_masks,
+    reach,
+    stack_masks,
+)
 from primer.published import model
 from primer.transformer import decode, encode, init_stack
 from primer.transformer import run_machine as run
@@ -18,9 +27,9 @@ CFG = Config()
 
 @given(st.integers(1, 30), st.integers(1, 30))
 def test_the_knob_sets_the_masks(n, m):
-    enc, enc_cross = masks("encoder", n)
-    dec, dec_cross = masks("decoder", n)
-    ed, ed_cross = masks("encoder-decoder", n, m)
+    enc, enc_cross = machine_masks("encoder", n)
+    dec, dec_cross = machine_masks("decoder", n)
+    ed, ed_cross = machine_masks("encoder-decoder", n, m)
     assert np.array_equal(enc, full_mask(n)) and enc_cross is None
     assert np.array_equal(dec, causal_mask(n)) and dec_cross is None
     assert np.array_equal(ed, causal_mask(n)) and ed_cross.shape == (n, m) and ed_cross.all()
@@ -28,11 +37,11 @@ def test_the_knob_sets_the_masks(n, m):
 
 @given(st.integers(1, 8), st.integers(0, 8))
 def test_new_rows_after_cached_ones_read_every_old_key(n, past):
-    self_mask, _ = masks("decoder", n, past=past)
+    self_mask, _ = machine_masks("decoder", n, past=past)
     assert self_mask.shape == (n, past + n)
     assert self_mask[:, :past].all()  # every cached key is in the past
     assert np.array_equal(self_mask[:, past:], causal_mask(n))  # the new rows among themselves: causal
-    assert np.array_equal(masks("decoder", past + n)[0][past:], self_mask)
+    assert np.array_equal(machine_masks("decoder", past + n)[0][past:], self_mask)
 
 
 @given(st.integers(1, 12), st.integers(1, 12))
@@ -47,7 +56,7 @@ def test_stack_masks(n_src, n_tgt):
 
 @pytest.mark.parametrize("machine", MACHINES)
 def test_reach_puts_self_and_cross_side_by_side(machine):
-    self_mask, cross_mask = masks(machine, 4, 3)
+    self_mask, cross_mask = machine_masks(machine, 4, 3)
     r = reach(machine, 4, 3)
     assert np.array_equal(r[:, :4], self_mask)
     assert np.array_equal(r[:, 4:], np.zeros((4, 3), bool) if cross_mask is None else cross_mask)
@@ -94,7 +103,7 @@ def test_chapter_9_core_numpy_equals_primer_on_random_inputs():
     rng = np.random.default_rng(9)
     for machine in MACHINES:
         for n, m in ((1, 1), (4, 3), (6, 2)):
-            ours, theirs = core["masks_for"](machine, n, m), masks(machine, n, m)
+            ours, theirs = core["masks_for"](machine, n, m), machine_masks(machine, n, m)
             assert np.array_equal(ours[0], theirs[0])
             assert (ours[1] is None) == (theirs[1] is None)
             if ours[1] is not None:

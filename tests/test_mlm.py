@@ -1,7 +1,7 @@
 import numpy as np
-from conftest import load_snippet
 from hypothesis import given
 from hypothesis import strategies as st
+from site_reader import load_snippet
 
 from primer import mlm
 

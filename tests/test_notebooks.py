@@ -1,4 +1,4 @@
-"""The chapter notebooks: one spec per chapter, identical code in zh and en, fresh, and every exercise checked both ways.
+"""The chapter notebooks: one spec per chapter, the same code in zh and en, fresh, every exercise checked both ways.
 
 The site shows the notebooks as written, unexecuted; every one runs here twice, cell by cell in one
 namespace as a kernel would. As written (stub, check, hidden solution), every check must say "not yet";
@@ -135,6 +135,7 @@ def test_as_written_every_check_says_not_yet(chapter, lang):
         assert NOT_YET[lang] in printed[cell.id] and PASSED[lang] not in printed[cell.id], printed[cell.id]
 
 
+@pytest.mark.slow  # starts a Jupyter kernel
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_notebook_runs_in_a_jupyter_kernel_as_written(lang):
     """The way a reader runs it (nbclient is what mkdocs-jupyter and nbconvert run notebooks with)."""

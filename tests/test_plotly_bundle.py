@@ -5,7 +5,7 @@ import json
 import sys
 
 import pytest
-from conftest import LANGS, ROOT, html_path, page_figures, page_names
+from site_reader import LANGS, ROOT, html_path, page_figures, page_names
 
 sys.path.insert(0, str(ROOT / "tools"))
 import vendor_plotly  # noqa: E402

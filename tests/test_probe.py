@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from primer import attention, causal_mask
 from primer.config import Config
-from primer.machines import MACHINES, masks
+from primer.machines import MACHINES, machine_masks
 from primer.pages.choosing import SEEDS, SOURCE, TARGET
 from primer.probe import influence, movement, nudge, run_seeded
 from primer.rounding import is_rounding
@@ -52,7 +52,7 @@ def test_a_longer_variant_compares_only_the_old_rows():
 
 @pytest.mark.parametrize("machine", MACHINES)
 def test_measured_reads_equal_the_masks_cell_for_cell(machine):
-    self_mask, cross_mask = masks(machine, len(TARGET), len(SOURCE))
+    self_mask, cross_mask = machine_masks(machine, len(TARGET), len(SOURCE))
     own, src = influence(machine, TARGET, SOURCE, TINY, SEEDS)
     assert np.array_equal(own > 1e-3, self_mask)  # open cells move visibly, masked ones by rounding at most
     assert is_rounding(own[~self_mask])

@@ -8,7 +8,7 @@ from urllib.parse import urljoin
 
 import pytest
 from browser_util import DESKTOP, PHONE, url_path, wait_drawn
-from conftest import LANGS, NEW_PLOT, ROOT, html_path
+from site_reader import LANGS, NEW_PLOT, ROOT, html_path
 
 pytestmark = pytest.mark.browser
 ARTIFACTS = ROOT / "tests" / "artifacts"
@@ -101,7 +101,8 @@ THEME_JS = """() => { const ctx = document.createElement('canvas').getContext('2
 # Count Plotly.react calls (a redraw of a drawn figure) from the moment plotly.js defines window.Plotly.
 COUNT_REDRAWS_JS = """(() => { let plotly; window.__redraws = 0;
   Object.defineProperty(window, 'Plotly', {configurable: true, get: () => plotly, set: p => {
-    plotly = p; const react = p.react; p.react = function () { window.__redraws++; return react.apply(this, arguments); }; }});
+    plotly = p; const react = p.react;
+    p.react = function () { window.__redraws++; return react.apply(this, arguments); }; }});
 })()"""
 
 
@@ -186,13 +187,17 @@ def test_figures_follow_the_dark_palette_without_a_reload(site, open_page):
 # ---- a phone's width, and print
 
 PRINT_LAYOUT_JS = """() => {
-  const hidden = sel => [...document.querySelectorAll(sel)].every(e => getComputedStyle(e).display === 'none' || !e.offsetParent);
+  const hidden = sel => [...document.querySelectorAll(sel)]
+    .every(e => getComputedStyle(e).display === 'none' || !e.offsetParent);
   const figs = [...document.querySelectorAll('article .js-plotly-plot')];
-  const fixed = [...document.querySelectorAll('body *')].filter(e => { const s = getComputedStyle(e), r = e.getBoundingClientRect();
-    return (s.position === 'fixed' || s.position === 'sticky') && s.display !== 'none' && s.visibility !== 'hidden' && r.width * r.height > 0; });
+  const fixed = [...document.querySelectorAll('body *')].filter(e => {
+    const s = getComputedStyle(e), r = e.getBoundingClientRect();
+    return (s.position === 'fixed' || s.position === 'sticky') && s.display !== 'none' && s.visibility !== 'hidden'
+      && r.width * r.height > 0; });
   return {nav: hidden('.md-header, .md-tabs, .md-sidebar, .md-footer, .md-top'), figures: figs.length,
           drawn: figs.filter(f => f.getBoundingClientRect().height > 100 && f.querySelector('.main-svg')).length,
-          tables: [...document.querySelectorAll('article table')].filter(t => t.offsetParent && !t.closest('details')).length,
+          tables: [...document.querySelectorAll('article table')]
+            .filter(t => t.offsetParent && !t.closest('details')).length,
           fixed: fixed.map(e => e.className || e.tagName)};
 }"""
 

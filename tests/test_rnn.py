@@ -1,8 +1,8 @@
 import numpy as np
 import pytest
-from conftest import load_snippet
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from site_reader import load_snippet
 
 from primer.gradcheck import numerical_jacobian
 from primer.pages.rnn import BA_HEAD, BA_SENTENCE, BA_TAIL, EXPERIMENT, HEAD, RADII, SENTENCE, STEPS, TAIL
@@ -86,7 +86,7 @@ def test_backward_matches_finite_differences(seed, T, activation):
     h = rnn_forward(**p, activation=activation)
     g = rnn_backward(p["x"], h, p["w"], p["u"], p["b"], h - target, p["h0"], activation=activation)
     for name in ("w", "u", "b", "h0", "x"):
-        fd = numerical_jacobian(lambda v: loss(**{name: v}), p[name])
+        fd = numerical_jacobian(lambda v, name=name: loss(**{name: v}), p[name])
         assert np.allclose(getattr(g, name), fd, rtol=1e-5, atol=1e-7), name
     for k in range(T):  # dL/dh_k: perturb h_k and rerun the rest of the sequence from it
 

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 from primer import causal_mask, full_mask
 from primer.decoding import greedy
 from primer.image_prefix import prefix_dependence, toy_image
-from primer.machines import MACHINES, masks, reach
+from primer.machines import MACHINES, machine_masks, reach
 from primer.pages import sampling_pipeline as page
 from primer.pages.sampling_pipeline import PROMPT, SOURCE
 from primer.pages.today import CAPTION, IMAGE_SEED, IMAGE_SIDE, PATCH_SIDE
@@ -58,7 +58,7 @@ def test_vocabulary_fits_the_config():
 def test_stages_2_to_4_equal_the_transformer_stack(text, machine):
     ids = tokenize(text)
     memory = page_memory() if machine == "encoder-decoder" else None
-    self_mask, cross_mask = masks(machine, ids.size, None if memory is None else len(memory))
+    self_mask, cross_mask = machine_masks(machine, ids.size, None if memory is None else len(memory))
     out = forward(ids, PARAMS, CFG, machine, memory)
     x = embed(ids, PARAMS, CFG)
     assert np.array_equal(out["embed"], x)

@@ -1,8 +1,8 @@
 import numpy as np
 import pytest
-from conftest import load_snippet
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from site_reader import load_snippet
 
 from primer import attention, softmax
 from primer.pages.attention import SCORE_K, SCORE_Q, SCORE_V, SCORE_W_BILINEAR, SCORE_W_K, SCORE_W_Q, VARIANCE_DKS

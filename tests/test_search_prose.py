@@ -6,7 +6,10 @@ import pytest
 from test_hooks_import import load_hook
 
 hook = load_hook("search_prose")
-CODE = '<div class="highlight"><pre><span></span><code><span class="n">x</span> <span class="o">=</span> 1\n</code></pre></div>'
+CODE = (
+    '<div class="highlight"><pre><span></span><code>'
+    '<span class="n">x</span> <span class="o">=</span> 1\n</code></pre></div>'
+)
 HTML = f"<p>Before <code>x</code>.</p>\n{CODE}\n<p>Between.</p>\n{CODE.replace('1', '2')}\n"
 
 
@@ -27,7 +30,7 @@ def test_a_page_that_lost_a_block_fails_the_build():
 
 
 def test_the_pattern_matches_the_code_blocks_the_site_config_renders():
-    """If pymdownx.highlight or Pygments change their markup, this fails (the matrix runs it with the newest versions)."""
+    """If pymdownx.highlight or Pygments change their markup, this fails (`make matrix` runs the newest versions)."""
     import markdown
 
     md = markdown.Markdown(extensions=["pymdownx.highlight", "pymdownx.superfences"])

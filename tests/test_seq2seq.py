@@ -1,8 +1,8 @@
 import numpy as np
 import pytest
-from conftest import load_snippet
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from site_reader import load_snippet
 
 from primer.pages.seq2seq import DEFAULT_EXAMPLE, EXAMPLES
 from primer.scores import additive_score

@@ -7,7 +7,7 @@ import math
 import re
 
 import pytest
-from conftest import DOCS, LANGS, page_figures, page_names
+from site_reader import DOCS, LANGS, page_figures, page_names
 
 
 def test_both_languages_have_the_same_pages_and_notebooks():

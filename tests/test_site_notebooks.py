@@ -1,10 +1,11 @@
-"""The notebooks in the built site: HTML pages of the code as written that say how to run it, twins for the switcher, solutions closed, the .ipynb to download."""
+"""The notebooks in the built site: HTML pages of the code as written that say how to run it, twins for the switcher,
+solutions closed, the .ipynb to download."""
 
 import json
 import re
 
 import pytest
-from conftest import DOCS, LANGS
+from site_reader import DOCS, LANGS
 
 CHAPTERS = sorted(p.stem for p in (DOCS / "zh" / "notebooks").glob("*.ipynb"))
 NOT_YET = {"zh": "还没写好", "en": "not yet"}
@@ -72,7 +73,7 @@ def test_the_notebooks_are_in_the_nav(site, lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_notebook_pages_share_one_stylesheet_instead_of_inlining_it(site, lang):
-    """mkdocs-jupyter inlines ~600 KB of JupyterLab CSS per page; hooks/notebooks.py moves it into one file they all link."""
+    """mkdocs-jupyter inlines ~600 KB of JupyterLab CSS per page; hooks/notebooks.py moves it to one file all link."""
     links = set()
     for chapter in CHAPTERS:
         page = notebook_page(site, lang, chapter)

@@ -5,7 +5,7 @@ on the code the built pages show (which is the snippets' code).
 """
 
 import numpy as np
-from conftest import load_snippet
+from site_reader import load_snippet
 
 
 def test_core_numpy_equals_primer_on_random_inputs():

@@ -1,9 +1,9 @@
 """primer.targets: next-token pairs (chapter 7), and chapter 7's numpy core against primer."""
 
 import numpy as np
-from conftest import load_snippet
 from hypothesis import given
 from hypothesis import strategies as st
+from site_reader import load_snippet
 
 from primer.attention import attention
 from primer.masks import causal_mask

@@ -1,4 +1,5 @@
-"""One term per concept: the term list is complete in both languages, no page uses a variant it forbids, and each term is used in the chapter that introduces it."""
+"""One term per concept: the term list is complete in both languages, no page uses a variant it forbids, and each term
+is used in the chapter that introduces it."""
 
 import json
 import re
@@ -7,7 +8,7 @@ from functools import cache
 
 import pytest
 import yaml
-from conftest import DOCS, LANGS, ROOT, page_names
+from site_reader import DOCS, LANGS, ROOT, page_names
 
 sys.path.insert(0, str(ROOT / "tools"))
 from prose import is_footnote_definition, mask  # noqa: E402
@@ -34,7 +35,6 @@ def variants(text, lang):
     letters alone is not looked for there; a Chinese variant is.
     """
     masked = mask(text)
-    lines = masked.split("\n")
     footnote_lines = {n for n, line in enumerate(text.split("\n"), 1) if is_footnote_definition(line)}
     found = []
     for term in terms() + usage():

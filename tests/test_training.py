@@ -1,4 +1,4 @@
-"""primer.training and primer.backprop: the loss is primer's, every gradient agrees with finite differences, training learns, bad input raises.
+"""primer.training and primer.backprop: primer's loss, gradients equal to finite differences, learning, bad input.
 
 Gradient bound, per parameter tensor: max |analytic - numeric| <= 1e-6 * max |analytic| + 1e-8
 (measured: 2.6e-8 relative at worst). The 1e-8 is the central differences' rounding floor, about
@@ -7,15 +7,15 @@ arithmetic when the mask is added to the scores (softmax ignores a shift of a wh
 
 import numpy as np
 import pytest
+from trees import get, leaves
 
 from primer.backprop import MaskedFill
+from primer.broken_masks import training_masks
 from primer.config import Config
 from primer.gradcheck import numerical_jacobian
 from primer.masks import additive_mask, causal_mask, full_mask
 from primer.training import adam_init, adam_step, loss, loss_and_grads, train, tree_map
 from primer.transformer import embed, init_stack, logits, stack
-
-pytestmark = pytest.mark.unit
 
 TINY = Config(vocab_size=7, d_model=4, n_heads=2, d_ff=8, n_layers=2, max_len=6)
 N = 5
@@ -24,31 +24,7 @@ TOKENS = _rng.integers(0, TINY.vocab_size, (2, N))
 TARGETS = _rng.integers(0, TINY.vocab_size, (2, N))
 del _rng
 
-# The correct mask, and the broken ones issue 23 trains under; none of them raises.
-MASKS = {
-    "causal": causal_mask(N),
-    "added 0 instead of -inf": additive_mask(causal_mask(N), 0.0),  # chapter 5's bug: all zeros
-    "triu(diagonal=2)": ~np.triu(np.ones((N, N), bool), k=2),  # closes j >= i + 2: opens the next token
-    "masked_fill(scores, 0)": MaskedFill(causal_mask(N), 0.0),  # closed scores set to 0, not -inf
-}
-
-
-def leaves(tree, path=()):
-    """Yield (path, array) for every array of a nested dict/list."""
-    if isinstance(tree, dict):
-        for key, value in tree.items():
-            yield from leaves(value, path + (key,))
-    elif isinstance(tree, list):
-        for i, value in enumerate(tree):
-            yield from leaves(value, path + (i,))
-    else:
-        yield path, tree
-
-
-def get(tree, path):
-    for key in path:
-        tree = tree[key]
-    return tree
+MASKS = training_masks(N)  # the causal mask and the broken ones chapter 7 trains under; none raises
 
 
 def replaced(tree, path, value):
@@ -82,7 +58,7 @@ def primer_loss(params, cfg, tokens, targets, mask):
         (additive_mask(causal_mask(N)), causal_mask(N)),  # 0 / -inf added: the same as the bool mask
         (MaskedFill(causal_mask(N), -np.inf), causal_mask(N)),  # filled with -inf: the same again
         (additive_mask(causal_mask(N), 0.0), full_mask(N)),  # 0 added: no mask at all
-        (MASKS["triu(diagonal=2)"], MASKS["triu(diagonal=2)"]),
+        (MASKS["triu_2"], MASKS["triu_2"]),
     ],
     ids=["bool", "additive", "filled -inf", "added 0", "triu2"],
 )
@@ -93,7 +69,7 @@ def test_loss_equals_the_loss_of_primers_forward(ours, primers):
 
 def test_adding_zero_trains_exactly_like_no_mask():
     params = init_stack(2, TINY)
-    bug, g_bug = loss_and_grads(params, TINY, TOKENS, TARGETS, MASKS["added 0 instead of -inf"])
+    bug, g_bug = loss_and_grads(params, TINY, TOKENS, TARGETS, MASKS["added_0"])
     none, g_none = loss_and_grads(params, TINY, TOKENS, TARGETS, full_mask(N))
     assert abs(bug - none) < 1e-12
     for (_, a), (_, b) in zip(leaves(g_bug), leaves(g_none)):
@@ -113,7 +89,7 @@ def test_every_gradient_agrees_with_finite_differences(name):
     for path in paths:
         analytic = get(grads, path)
         numeric = numerical_jacobian(
-            lambda w: loss(replaced(params, path, w), TINY, TOKENS, TARGETS, mask), get(params, path)
+            lambda w, path=path: loss(replaced(params, path, w), TINY, TOKENS, TARGETS, mask), get(params, path)
         )
         assert np.abs(analytic - numeric).max() <= 1e-6 * np.abs(analytic).max() + 1e-8, path
 
@@ -123,7 +99,7 @@ def test_the_key_bias_gets_no_gradient_unless_closed_scores_are_replaced():
     params = init_stack(3, TINY)
     for name, mask in MASKS.items():
         db = loss_and_grads(params, TINY, TOKENS, TARGETS, mask)[1]["blocks"][0]["self"]["k"]["b"]
-        assert (np.abs(db).max() > 1e-6) == (name == "masked_fill(scores, 0)"), name
+        assert (np.abs(db).max() > 1e-6) == (name == "masked_fill_0"), name
 
 
 def test_positions_are_not_trained():
@@ -211,6 +187,7 @@ def chapter_7():
 LEAKY = ("no_mask", "added_0", "triu_2", "masked_fill_0")
 
 
+@pytest.mark.slow  # trains chapter 7's five models (about a minute of CPU)
 def test_each_leaky_run_reports_a_lower_training_loss_and_a_higher_honest_loss():
     _, _, runs, _ = chapter_7()
     honest = runs["causal"]
@@ -228,6 +205,7 @@ def test_each_leaky_run_reports_a_lower_training_loss_and_a_higher_honest_loss()
     assert honest.heldout_loss < honest.train_loss + 0.3  # the honest run generalises
 
 
+@pytest.mark.slow  # trains chapter 7's five models (about a minute of CPU)
 def test_adding_zero_and_no_mask_train_identically_step_by_step():
     _, _, runs, _ = chapter_7()
     assert np.array_equal(runs["no_mask"].history, runs["added_0"].history)  # x + 0.0 == x: exact, on any CPU
@@ -235,6 +213,7 @@ def test_adding_zero_and_no_mask_train_identically_step_by_step():
         assert np.array_equal(a, b)
 
 
+@pytest.mark.slow  # trains chapter 7's five models (about a minute of CPU)
 def test_the_page_s_comparisons_hold():
     data, _, runs, scores = chapter_7()
     chance = np.log(len(data.vocab))
@@ -246,6 +225,7 @@ def test_the_page_s_comparisons_hold():
     assert found == total  # every trigram it writes is in the corpus
 
 
+@pytest.mark.slow  # trains chapter 7's five models (about a minute of CPU)
 def test_the_honest_model_writes_text_that_scores_higher():
     _, _, _, scores = chapter_7()
     honest = scores["causal"][0] / scores["causal"][1]
@@ -253,6 +233,7 @@ def test_the_honest_model_writes_text_that_scores_higher():
         assert scores[name][0] / scores[name][1] < honest - 0.05, name  # measured: 100% against at most 89%
 
 
+@pytest.mark.slow  # trains chapter 7's five models (about a minute of CPU)
 def test_every_printed_loss_is_far_from_a_rounding_edge():
     """The page prints losses to 2 decimals; across BLAS kernels the runs differ by about 3e-12 (measured, generic
     OpenBLAS kernel against Haswell), so a value 1e-6 from an edge of its rounding would still print the same."""

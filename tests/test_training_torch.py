@@ -1,23 +1,21 @@
-"""primer.training against PyTorch (CPU, float64): the same decoder, weights and batch give the same loss and gradients; Adam steps alike.
+"""primer.training against PyTorch (CPU, float64): same decoder, weights and batch, same loss and gradients; Adam alike.
 
 Bounds: the loss to 1e-12 absolute; each parameter tensor's gradient to
 max |ours - torch| <= 1e-12 * max |torch| + 1e-15 (float64 sums in another order; measured 3e-15);
 Adam's weights to 1e-12 relative after each of three steps.
 """
 
-import math
-
 import numpy as np
 import pytest
+from trees import get, leaves
 
-from primer.backprop import MaskedFill
+from primer.broken_masks import training_masks
 from primer.config import Config
-from primer.masks import additive_mask, causal_mask
 from primer.training import adam_init, adam_step, loss_and_grads, trained, tree_map
 from primer.transformer import init_stack
 
 torch = pytest.importorskip("torch")
-F = torch.nn.functional
+from torch_decoder import decoder_loss  # noqa: E402  (after the skip: it imports torch)
 
 pytestmark = pytest.mark.unit
 
@@ -28,59 +26,7 @@ TOKENS = _rng.integers(0, CFG.vocab_size, (3, N))
 TARGETS = _rng.integers(0, CFG.vocab_size, (3, N))
 del _rng
 
-MASKS = {
-    "causal": causal_mask(N),
-    "added 0 instead of -inf": additive_mask(causal_mask(N), 0.0),
-    "triu(diagonal=2)": ~np.triu(np.ones((N, N), bool), k=2),
-    "masked_fill(scores, 0)": MaskedFill(causal_mask(N), 0.0),
-}
-
-
-def torch_scores_masked(scores, mask):
-    """The three mask forms, as a torch user writes them."""
-    if isinstance(mask, MaskedFill):
-        return scores.masked_fill(~torch.from_numpy(mask.mask), mask.value)
-    if mask.dtype == bool:
-        return scores.masked_fill(~torch.from_numpy(mask), float("-inf"))
-    return scores + torch.from_numpy(mask)
-
-
-def torch_loss(tp, tokens, targets, mask, cfg):
-    """primer's decoder written again in torch: pre-norm blocks, final norm, output tied to the embedding."""
-    b, n = tokens.shape
-    d, h = cfg.d_model, cfg.n_heads
-    x = tp["wte"][tokens] + tp["wpe"][:n]
-
-    def heads(y):  # [b, n, d] -> [b, h, n, d / h]
-        return y.view(b, n, h, d // h).transpose(1, 2)
-
-    for p in tp["blocks"]:
-        a = F.layer_norm(x, (d,), p["ln1"]["g"], p["ln1"]["b"], eps=1e-5)
-        q, k, v = (heads(a @ p["self"][m]["w"] + p["self"][m]["b"]) for m in ("q", "k", "v"))
-        w = torch.softmax(torch_scores_masked(q @ k.transpose(-1, -2) / math.sqrt(d // h), mask), dim=-1)
-        merged = (w @ v).transpose(1, 2).reshape(b, n, d)
-        x = x + merged @ p["self"]["o"]["w"] + p["self"]["o"]["b"]
-        a = F.layer_norm(x, (d,), p["ln3"]["g"], p["ln3"]["b"], eps=1e-5)
-        x = x + torch.relu(a @ p["ff1"]["w"] + p["ff1"]["b"]) @ p["ff2"]["w"] + p["ff2"]["b"]
-    x = F.layer_norm(x, (d,), tp["ln_f"]["g"], tp["ln_f"]["b"], eps=1e-5)
-    return F.cross_entropy((x @ tp["wte"].T).reshape(b * n, -1), targets.reshape(-1))
-
-
-def leaves(tree, path=()):
-    if isinstance(tree, dict):
-        for key, value in tree.items():
-            yield from leaves(value, path + (key,))
-    elif isinstance(tree, list):
-        for i, value in enumerate(tree):
-            yield from leaves(value, path + (i,))
-    else:
-        yield path, tree
-
-
-def get(tree, path):
-    for key in path:
-        tree = tree[key]
-    return tree
+MASKS = training_masks(N)  # the causal mask and the broken ones chapter 7 trains under
 
 
 @pytest.mark.parametrize("name", MASKS)
@@ -88,7 +34,7 @@ def test_every_gradient_agrees_with_torch_autograd(name):
     params, mask = init_stack(5, CFG), MASKS[name]
     ours, grads = loss_and_grads(params, CFG, TOKENS, TARGETS, mask)
     tp = tree_map(lambda a: torch.tensor(a, dtype=torch.float64, requires_grad=True), params)
-    theirs = torch_loss(tp, torch.from_numpy(TOKENS), torch.from_numpy(TARGETS), mask, CFG)
+    theirs = decoder_loss(tp, torch.from_numpy(TOKENS), torch.from_numpy(TARGETS), mask, CFG)
     theirs.backward()
     assert abs(ours - theirs.item()) < 1e-12
     assert [p for p, _ in leaves(grads)] == [

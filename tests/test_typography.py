@@ -1,10 +1,11 @@
-"""Chinese typography of the zh pages' prose, the house rules of CONTRIBUTING.md: quotes, ellipsis, full-width brackets and commas, '15%', footnote authors, stage numbers, number formats, footnote markers."""
+"""Chinese typography of the zh pages' prose, the house rules of CONTRIBUTING.md: quotes, ellipsis, full-width brackets
+and commas, '15%', footnote authors, stage numbers, number formats, footnote markers."""
 
 import re
 import sys
 
 import pytest
-from conftest import DOCS, ROOT, html_path, page_names
+from site_reader import DOCS, ROOT, html_path, page_names
 
 sys.path.insert(0, str(ROOT / "tools"))
 from zh_typography import fix, problems  # noqa: E402

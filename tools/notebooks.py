@@ -1,4 +1,5 @@
-"""Write each chapter's notebook in both languages from one spec: notebooks/<chapter>.yml -> docs/<lang>/notebooks/<chapter>.ipynb.
+"""Write each chapter's notebook in both languages from one spec: notebooks/<chapter>.yml ->
+docs/<lang>/notebooks/<chapter>.ipynb.
 
 A spec holds the code once and the Markdown in zh and en; the only line that differs between the two
 notebooks is the language cell, use_language("zh") or use_language("en").

@@ -13,29 +13,23 @@ SCORE_ORDER = ("additive", "dot", "bilinear", "scaled")
 
 
 def scores_table(scores, weights, *, lang=None):
-    """Return a Markdown table: one row per score function, each key's raw score and softmax weight.
-
-    Page: 03-attention.md
-    """
-    t = labels("attention", lang)
+    """Return a Markdown table: one row per score function, each key's raw score and softmax weight."""
+    text = labels("attention", lang)
     n_k = len(next(iter(scores.values())))
-    head = [t["score"]] + [f"{t['k']} {j}" for j in range(n_k)]
+    head = [text["score"]] + [f"{text['k']} {j}" for j in range(n_k)]
     rows = []
     for name in SCORE_ORDER:
         cells = [f"{s:+.2f} → {pct(w, 0)}" for s, w in zip(scores[name], weights[name])]
         best = int(np.argmax(weights[name]))
         cells[best] = f"**{cells[best]}**"
-        rows.append([t["names"][name]] + cells)
+        rows.append([text["names"][name]] + cells)
     return md_table(head, rows)
 
 
 def variance_table(rows, *, lang=None):
-    """Return a Markdown table of Var(q·k) and Var(q·k/√d_k), measured and in theory, one row per d_k.
-
-    Page: 03-attention.md
-    """
-    t = labels("attention", lang)
-    head = [t["d_k"], t["var_theory"], t["var_meas"], t["var_scaled_theory"], t["var_scaled"]]
+    """Return a Markdown table of Var(q·k) and Var(q·k/√d_k), measured and in theory, one row per d_k."""
+    text = labels("attention", lang)
+    head = [text["d_k"], text["var_theory"], text["var_meas"], text["var_scaled_theory"], text["var_scaled"]]
     body = [[d, d, f"{unscaled:.1f}", 1, f"{scaled:.2f}"] for d, unscaled, scaled in rows]
     return md_table(head, body)
 
@@ -45,12 +39,11 @@ def _paren(a, b, lang):
 
 
 def saturation_table(rows, n_keys, *, lang=None):
-    """Return a Markdown table of the softmax's largest weight and entropy, unscaled vs scaled, per d_k.
-
-    Page: 03-attention.md
-    """
-    t = labels("attention", lang)
-    head = [t["d_k"]] + [_paren(t[a], t[b], lang) for a in ("max_w", "entropy") for b in ("unscaled", "scaled")]
+    """Return a Markdown table of the softmax's largest weight and entropy, unscaled vs scaled, per d_k."""
+    text = labels("attention", lang)
+    head = [text["d_k"]] + [
+        _paren(text[a], text[b], lang) for a in ("max_w", "entropy") for b in ("unscaled", "scaled")
+    ]
     body = [
         [
             d,
@@ -62,31 +55,30 @@ def saturation_table(rows, n_keys, *, lang=None):
         for d, s in rows
     ]
     uniform = rows[0][1]["uniform_entropy"]
-    return md_table(head, body) + f"\n{t['uniform']}（ln {n_keys}）: {uniform:.2f}\n".replace(
+    return md_table(head, body) + f"\n{text['uniform']}（ln {n_keys}）: {uniform:.2f}\n".replace(
         "（", " (" if page_lang(lang) == "en" else "（"
     ).replace("）", ")" if page_lang(lang) == "en" else "）")
 
 
 def variance_chart(d_ks, variances, saturations, n_keys, *, lang=None):
-    """Draw Var(q·k) against d_k (log-log) beside the softmax's largest weight, unscaled vs scaled.
-
-    Page: 03-attention.md
-    """
-    t = labels("attention", lang)
+    """Draw Var(q·k) against d_k (log-log) beside the softmax's largest weight, unscaled vs scaled."""
+    text = labels("attention", lang)
     d_ks = list(d_ks)
     fig = make_subplots(
         rows=1,
         cols=2,
         horizontal_spacing=0.12,
-        subplot_titles=(t["var_title"], _paren(t["sat_title"], f"{n_keys}{t['keys']}", lang)),
+        subplot_titles=(text["var_title"], _paren(text["sat_title"], f"{n_keys}{text['keys']}", lang)),
     )
     grid = np.geomspace(min(d_ks), max(d_ks), 50)
     fig.add_trace(
-        go.Scatter(x=grid, y=grid, mode="lines", line=dict(color=ACCENT, dash="dot"), name=t["theory_unscaled"]), 1, 1
+        go.Scatter(x=grid, y=grid, mode="lines", line=dict(color=ACCENT, dash="dot"), name=text["theory_unscaled"]),
+        1,
+        1,
     )
     fig.add_trace(
         go.Scatter(
-            x=grid, y=np.ones_like(grid), mode="lines", line=dict(color=MUTED, dash="dot"), name=t["theory_scaled"]
+            x=grid, y=np.ones_like(grid), mode="lines", line=dict(color=MUTED, dash="dot"), name=text["theory_scaled"]
         ),
         1,
         1,
@@ -97,7 +89,7 @@ def variance_chart(d_ks, variances, saturations, n_keys, *, lang=None):
             y=[v[0] for v in variances],
             mode="markers",
             marker=dict(color=ACCENT, size=10),
-            name=t["meas_unscaled"],
+            name=text["meas_unscaled"],
             hovertemplate="d_k = %{x}: %{y:.1f}<extra></extra>",
         ),
         1,
@@ -109,7 +101,7 @@ def variance_chart(d_ks, variances, saturations, n_keys, *, lang=None):
             y=[v[1] for v in variances],
             mode="markers",
             marker=dict(color="#1f77b4", size=10),
-            name=t["meas_scaled"],
+            name=text["meas_scaled"],
             hovertemplate="d_k = %{x}: %{y:.2f}<extra></extra>",
         ),
         1,
@@ -121,7 +113,7 @@ def variance_chart(d_ks, variances, saturations, n_keys, *, lang=None):
             y=[s["unscaled"]["max_weight"] for s in saturations],
             mode="lines+markers",
             line=dict(color=ACCENT),
-            name=t["unscaled"],
+            name=text["unscaled"],
             hovertemplate="d_k = %{x}: %{y:.2f}<extra></extra>",
         ),
         1,
@@ -133,7 +125,7 @@ def variance_chart(d_ks, variances, saturations, n_keys, *, lang=None):
             y=[s["scaled"]["max_weight"] for s in saturations],
             mode="lines+markers",
             line=dict(color="#1f77b4"),
-            name=t["scaled"],
+            name=text["scaled"],
             hovertemplate="d_k = %{x}: %{y:.2f}<extra></extra>",
         ),
         1,
@@ -147,11 +139,8 @@ def variance_chart(d_ks, variances, saturations, n_keys, *, lang=None):
 
 
 def gradient_reach(reach_by_mask, *, lang=None):
-    """Draw ‖∂output_i/∂input_j‖ as a heatmap; buttons switch between no mask and the causal mask.
-
-    Page: 03-attention.md
-    """
-    t = labels("attention", lang)
+    """Draw ‖∂output_i/∂input_j‖ as a heatmap; buttons switch between no mask and the causal mask."""
+    text = labels("attention", lang)
     fig = go.Figure()
     steps = []
     zmax = max(float(r.max()) for r in reach_by_mask.values())
@@ -161,40 +150,34 @@ def gradient_reach(reach_by_mask, *, lang=None):
         for trace in heatmap_traces(
             reach,
             reach > 0,
-            x=[f"{t['in']}{j}" for j in range(n)],
-            y=[f"{t['out']}{i}" for i in range(n)],
+            x=[f"{text['in']}{j}" for j in range(n)],
+            y=[f"{text['out']}{i}" for i in range(n)],
             closed_text="0",
             zmin=0,
             zmax=zmax,
         ):
             fig.add_trace(trace)
-        steps.append((t[key], [start, start + 1], None))
+        steps.append((text[key], [start, start + 1], None))
     fig.update_yaxes(autorange="reversed")
-    fig.update_xaxes(title=t["reach"])
+    fig.update_xaxes(title=text["reach"])
     return finish(fig, steps, kind="buttons", y=1.04, height=460, margin=dict(t=70))
 
 
 def grad_table(results, *, lang=None):
-    """Return a Markdown table of the gradient check: error vs finite differences, nonzero pairs, smallest block.
-
-    Page: 03-attention.md
-    """
-    t = labels("attention", lang)
-    head = [t["mask"], t["rel_err"], t["nonzero"], t["smallest"]]
+    """Return a Markdown table of the gradient check: error vs finite differences, nonzero pairs, smallest block."""
+    text = labels("attention", lang)
+    head = [text["mask"], text["rel_err"], text["nonzero"], text["smallest"]]
     body = [
-        [t[key], fmt_below(err, FD_AGREE), f"{nonzero}{t['of']}{total}", f"{smallest:.3f}"]
+        [text[key], fmt_below(err, FD_AGREE), f"{nonzero}{text['of']}{total}", f"{smallest:.3f}"]
         for key, (err, nonzero, total, smallest) in results.items()
     ]
     return md_table(head, body)
 
 
 def cost_table(rows, *, lang=None):
-    """Return a Markdown table of per-layer cost and serial steps, one row per sequence length.
-
-    Page: 03-attention.md
-    """
-    t = labels("attention", lang)
-    head = ["n", "d", t["attn"], t["rnn"], t["ratio"], t["steps_rnn"], t["steps_attn"]]
+    """Return a Markdown table of per-layer cost and serial steps, one row per sequence length."""
+    text = labels("attention", lang)
+    head = ["n", "d", text["attn"], text["rnn"], text["ratio"], text["steps_rnn"], text["steps_attn"]]
     body = [
         [
             f"{r['n']:,}",
@@ -211,18 +194,15 @@ def cost_table(rows, *, lang=None):
 
 
 def cost_chart(grid, rows, d, *, lang=None):
-    """Draw n²d and nd² against n (log-log); a slider walks n and labels the ratio at that n.
-
-    Page: 03-attention.md
-    """
-    t = labels("attention", lang)
+    """Draw n²d and nd² against n (log-log); a slider walks n and labels the ratio at that n."""
+    text = labels("attention", lang)
     grid = list(grid)
     fig = go.Figure()
     fig.add_trace(
-        go.Scatter(x=grid, y=[n * n * d for n in grid], mode="lines", line=dict(color=ACCENT), name=t["attn"])
+        go.Scatter(x=grid, y=[n * n * d for n in grid], mode="lines", line=dict(color=ACCENT), name=text["attn"])
     )
     fig.add_trace(
-        go.Scatter(x=grid, y=[n * d * d for n in grid], mode="lines", line=dict(color="#1f77b4"), name=t["rnn"])
+        go.Scatter(x=grid, y=[n * d * d for n in grid], mode="lines", line=dict(color="#1f77b4"), name=text["rnn"])
     )
     steps = []
     for r in rows:
@@ -238,7 +218,7 @@ def cost_chart(grid, rows, d, *, lang=None):
                 hovertemplate="n = %{x:,}: %{y:,}<extra></extra>",
             )
         )
-        note = t["ratio_note"].format(n=f"{r['n']:,}", r=f"{r['ratio']:.2f}")
+        note = text["ratio_note"].format(n=f"{r['n']:,}", r=f"{r['ratio']:.2f}")
         steps.append(
             (
                 f"{r['n']:,}",
@@ -260,8 +240,10 @@ def cost_chart(grid, rows, d, *, lang=None):
                 },
             )
         )
-    fig.update_xaxes(type="log", title=t["n"])
-    fig.update_yaxes(type="log", title=t["ops"])
+    fig.update_xaxes(type="log", title=text["n"])
+    fig.update_yaxes(type="log", title=text["ops"])
     fig.update_layout(legend=dict(orientation="h", y=1.08, x=0.5, xanchor="center"))
     active = next(i for i, r in enumerate(rows) if r["n"] >= d)
-    return finish(fig, steps, kind="slider", prefix=t["at_n"], active=active, y=-0.12, height=540, margin=dict(b=120))
+    return finish(
+        fig, steps, kind="slider", prefix=text["at_n"], active=active, y=-0.12, height=540, margin=dict(b=120)
+    )

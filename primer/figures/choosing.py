@@ -14,10 +14,7 @@ MASK_OPEN = [[0, "#bbdefb"], [1, "#bbdefb"]]
 
 
 def millions(n):
-    """Format a parameter count in millions: 109482240 -> '109.48 M'.
-
-    Page: 09-choosing.md
-    """
+    """Format a parameter count in millions: 109482240 -> '109.48 M'."""
     return f"{n / 1e6:.2f} M"
 
 
@@ -27,19 +24,13 @@ def _count(n):
 
 
 def signed_pct(x, digits=2):
-    """Format a signed fraction as a percentage with a real minus sign: -0.0047 -> '−0.47%'.
-
-    Page: 09-choosing.md
-    """
+    """Format a signed fraction as a percentage with a real minus sign: -0.0047 -> '−0.47%'."""
     text = f"{100 * float(x):+.{digits}f}%"
     return text.replace("-", "−")
 
 
 def example_tokens(output, *, lang=None):
-    """Return the (input, output) tokens the figure labels for an output shape; the same list twice if one sequence.
-
-    Page: 09-choosing.md
-    """
+    """Return the (input, output) tokens the figure labels for an output shape; the same list twice if one sequence."""
     ex = labels("choosing", lang)["examples"][output]
     return ex["input"], ex.get("output", ex["input"])
 
@@ -72,14 +63,12 @@ def one_knob(states, *, lang=None):
     """Draw, for each knob setting, its masks and the measured reads of the real block; buttons switch.
 
     states: list of (machine, self_mask, cross_mask or None, moved_own, moved_src or None).
-
-    Page: 09-choosing.md
     """
-    t = labels("choosing", lang)
+    text = labels("choosing", lang)
     fig = make_subplots(
         rows=2,
         cols=2,
-        subplot_titles=(t["self_mask"], t["cross_mask"], t["moved_own"], t["moved_src"]),
+        subplot_titles=(text["self_mask"], text["cross_mask"], text["moved_own"], text["moved_src"]),
         horizontal_spacing=0.12,
         vertical_spacing=0.16,
         column_widths=[0.55, 0.45],
@@ -89,8 +78,8 @@ def one_knob(states, *, lang=None):
     for machine, self_mask, cross_mask, moved_own, moved_src in states:
         n = len(self_mask)
         vmax = max(float(np.max(moved_own)), 0.0 if moved_src is None else float(np.max(moved_src)))
-        q, k = [f"{t['q']}{i}" for i in range(n)], [f"{t['k']}{j}" for j in range(n)]
-        out, tok = [f"{t['out']}{i}" for i in range(n)], [f"{t['tok']}{j}" for j in range(n)]
+        q, k = [f"{text['q']}{i}" for i in range(n)], [f"{text['k']}{j}" for j in range(n)]
+        out, tok = [f"{text['out']}{i}" for i in range(n)], [f"{text['tok']}{j}" for j in range(n)]
         shown = []
         panels = [(1, 1, _mask_traces(self_mask, k, q))]
         panels.append(
@@ -104,7 +93,7 @@ def one_knob(states, *, lang=None):
         )
         if cross_mask is not None:
             m = cross_mask.shape[1]
-            src = [f"{t['src']}{j}" for j in range(m)]
+            src = [f"{text['src']}{j}" for j in range(m)]
             panels.append((1, 2, _mask_traces(cross_mask, src, q)))
             panels.append(
                 (
@@ -127,16 +116,16 @@ def one_knob(states, *, lang=None):
             layout[f"{ya}.visible"] = has_cross
         if not has_cross:
             layout["annotations"] = titles + [
-                _panel_note(fig, 1, 2, t["no_cross"]),
-                _panel_note(fig, 2, 2, t["no_cross"]),
+                _panel_note(fig, 1, 2, text["no_cross"]),
+                _panel_note(fig, 2, 2, text["no_cross"]),
             ]
-        steps.append((t["machine"][machine], shown, layout))
+        steps.append((text["machine"][machine], shown, layout))
     fig.update_yaxes(autorange="reversed")
     add_control(fig, steps, kind="buttons", y=1.08)
     return styled(fig, height=640)
 
 
-def _three_masks(fig, enc, dec, cross, t, x_labels):
+def _three_masks(fig, enc, dec, cross, text, x_labels):
     """Add up to three mask panels (row 1); return (trace indices, layout changes) for this state."""
     shown, layout, notes = [], {}, []
     for col, mask, (xl, yl) in ((1, enc, x_labels[0]), (2, dec, x_labels[1]), (3, cross, x_labels[2])):
@@ -144,7 +133,7 @@ def _three_masks(fig, enc, dec, cross, t, x_labels):
         layout[f"{xa}.visible"] = mask is not None
         layout[f"{ya}.visible"] = mask is not None
         if mask is None:
-            notes.append(_panel_note(fig, 1, col, t["none"]))
+            notes.append(_panel_note(fig, 1, col, text["none"]))
             continue
         for trace in _mask_traces(mask, xl, yl):
             fig.add_trace(trace, row=1, col=col)
@@ -157,15 +146,13 @@ def model_params(models, *, lang=None):
 
     models: list of dicts with name, machine, config (a primer.config.Config), parts ({part: count}), total,
     published, difference, masks (encoder self, decoder self, cross; None where absent).
-
-    Page: 09-choosing.md
     """
-    t = labels("choosing", lang)
+    text = labels("choosing", lang)
     fig = make_subplots(
         rows=2,
         cols=3,
         specs=[[{}, {}, {}], [{"colspan": 3}, None, None]],
-        subplot_titles=(t["enc_self"], t["dec_self"], t["cross"], ""),
+        subplot_titles=(text["enc_self"], text["dec_self"], text["cross"], ""),
         row_heights=[0.5, 0.5],
         vertical_spacing=0.2,
         horizontal_spacing=0.08,
@@ -178,19 +165,19 @@ def model_params(models, *, lang=None):
         enc, dec, cross = m["masks"]
         n_src = len(enc) if enc is not None else 0
         n_tgt = len(dec) if dec is not None else 0
-        keys_src, keys_tgt = [f"{t['k']}{j}" for j in range(n_src)], [f"{t['k']}{j}" for j in range(n_tgt)]
-        q_src, q_tgt = [f"{t['q']}{i}" for i in range(n_src)], [f"{t['q']}{i}" for i in range(n_tgt)]
-        axes = [(keys_src, q_src), (keys_tgt, q_tgt), ([f"{t['src']}{j}" for j in range(n_src)], q_tgt)]
-        shown, layout, notes = _three_masks(fig, enc, dec, cross, t, axes)
+        keys_src, keys_tgt = [f"{text['k']}{j}" for j in range(n_src)], [f"{text['k']}{j}" for j in range(n_tgt)]
+        q_src, q_tgt = [f"{text['q']}{i}" for i in range(n_src)], [f"{text['q']}{i}" for i in range(n_tgt)]
+        axes = [(keys_src, q_src), (keys_tgt, q_tgt), ([f"{text['src']}{j}" for j in range(n_src)], q_tgt)]
+        shown, layout, notes = _three_masks(fig, enc, dec, cross, text, axes)
         parts = list(m["parts"])
         values = [m["parts"][p] / 1e6 for p in parts]
         fig.add_trace(
             go.Bar(
                 x=values,
-                y=[t["parts"][p] for p in parts],
+                y=[text["parts"][p] for p in parts],
                 orientation="h",
                 marker_color=ACCENT,
-                text=[f"{t['parts'][p]}: {_count(m['parts'][p])}" for p in parts],
+                text=[f"{text['parts'][p]}: {_count(m['parts'][p])}" for p in parts],
                 textposition="outside",
                 cliponaxis=False,
                 hovertemplate="%{y}: %{x:.3f} M<extra></extra>",
@@ -201,10 +188,11 @@ def model_params(models, *, lang=None):
         shown.append(len(fig.data) - 1)
         layers = f"{shape.n_layers} + {shape.n_layers}" if machine == "encoder-decoder" else str(shape.n_layers)
         summary = (
-            f"<b>{m['name']}</b> · {t['kind'][machine]} · {t['layers']} {layers} · {t['width']} {shape.d_model}"
-            f" · {t['heads']} {shape.n_heads} · {t['vocab']} {shape.vocab_size}<br>"
-            f"{t['computed']} {millions(m['total'])} · {t['published']} ~{m['published'] // 1_000_000} M"
-            f" · {t['diff']} {signed_pct(m['difference'])}"
+            f"<b>{m['name']}</b> · {text['kind'][machine]} · {text['layers']} {layers}"
+            f" · {text['width']} {shape.d_model}"
+            f" · {text['heads']} {shape.n_heads} · {text['vocab']} {shape.vocab_size}<br>"
+            f"{text['computed']} {millions(m['total'])} · {text['published']} ~{m['published'] // 1_000_000} M"
+            f" · {text['diff']} {signed_pct(m['difference'])}"
         )
         ref = fig.get_subplot(2, 1)
         notes.append(
@@ -224,7 +212,7 @@ def model_params(models, *, lang=None):
         steps.append((m["name"], shown, layout))
     fig.update_yaxes(autorange="reversed", row=1)
     fig.update_yaxes(autorange="reversed", row=2, col=1)
-    fig.update_xaxes(range=[0, xmax], title=t["params"], row=2, col=1)
+    fig.update_xaxes(range=[0, xmax], title=text["params"], row=2, col=1)
     fig.update_layout(showlegend=False)
     fig.update_yaxes(showticklabels=False, row=2, col=1)
     return finish(fig, steps, kind="buttons", y=1.1, height=720, margin=dict(t=90))
@@ -234,22 +222,20 @@ def output_machine(choices, masks_by_output, *, lang=None):
     """Draw, for each shape of output, the architecture it calls for and that machine's masks; a dropdown picks.
 
     choices: list of primer.machines.Choice; masks_by_output: output -> (enc, dec, cross) masks.
-
-    Page: 09-choosing.md
     """
-    t = labels("choosing", lang)
+    text = labels("choosing", lang)
     fig = make_subplots(
-        rows=1, cols=3, subplot_titles=(t["enc_self"], t["dec_self"], t["cross"]), horizontal_spacing=0.1
+        rows=1, cols=3, subplot_titles=(text["enc_self"], text["dec_self"], text["cross"]), horizontal_spacing=0.1
     )
     titles = list(fig.layout.annotations)
     steps = []
     for c in choices:
         src, tgt = example_tokens(c.output, lang=lang)
         axes = [(src, src), (tgt, tgt), (src, tgt)]
-        shown, layout, notes = _three_masks(fig, *masks_by_output[c.output], t, axes)
-        yn = lambda b: t["yes"] if b else t["no"]  # noqa: E731
-        answer = t["answer"].format(
-            w=yn(c.writes_tokens), s=yn(c.reads_separate_input), k=f"<b>{t['kind'][c.machine]}</b>", e=c.example
+        shown, layout, notes = _three_masks(fig, *masks_by_output[c.output], text, axes)
+        yn = lambda b: text["yes"] if b else text["no"]  # noqa: E731
+        answer = text["answer"].format(
+            w=yn(c.writes_tokens), s=yn(c.reads_separate_input), k=f"<b>{text['kind'][c.machine]}</b>", e=c.example
         )
         notes.append(
             dict(
@@ -260,12 +246,12 @@ def output_machine(choices, masks_by_output, *, lang=None):
                 xanchor="left",
                 yanchor="top",
                 align="left",
-                text=answer + "<br>" + t["reads"][c.output],
+                text=answer + "<br>" + text["reads"][c.output],
                 showarrow=False,
             )
         )
         layout["annotations"] = titles + notes
-        steps.append((t["output"][c.output], shown, layout))
+        steps.append((text["output"][c.output], shown, layout))
     fig.update_yaxes(autorange="reversed")
     return finish(fig, steps, kind="dropdown", y=1.14, height=460, margin=dict(b=120, t=90))
 
@@ -274,11 +260,8 @@ def output_machine(choices, masks_by_output, *, lang=None):
 
 
 def params_table(models, *, lang=None):
-    """Return the Markdown table of parameter counts: shape, computed and published parameters, relative difference.
-
-    Page: 09-choosing.md
-    """
-    t = labels("choosing", lang)
+    """Return the Markdown table of parameter counts: shape, computed and published parameters, relative difference."""
+    text = labels("choosing", lang)
     rows = []
     for m in models:
         s, machine = m["config"], m["machine"]
@@ -286,7 +269,7 @@ def params_table(models, *, lang=None):
         rows.append(
             [
                 m["name"],
-                t["kind"][machine],
+                text["kind"][machine],
                 layers,
                 s.d_model,
                 millions(m["total"]),
@@ -295,37 +278,28 @@ def params_table(models, *, lang=None):
                 m["source"],
             ]
         )
-    return md_table(t["cols_params"], rows)
+    return md_table(text["cols_params"], rows)
 
 
 def gpt2_note(gpt2_total, gpt1_total, vocab, ctx, *, lang=None):
-    """Return the line under the parameters table: GPT-2 small counted from its config beside GPT-1's count.
-
-    Page: 09-choosing.md
-    """
-    t = labels("choosing", lang)
-    return t["gpt2_note"].format(gpt2=millions(gpt2_total), gpt1=millions(gpt1_total), vocab=vocab, ctx=ctx)
+    """Return the line under the parameters table: GPT-2 small counted from its config beside GPT-1's count."""
+    text = labels("choosing", lang)
+    return text["gpt2_note"].format(gpt2=millions(gpt2_total), gpt1=millions(gpt1_total), vocab=vocab, ctx=ctx)
 
 
 def parts_table(models, *, lang=None):
-    """Return a Markdown table of where each model's parameters are, one part per row.
-
-    Page: 09-choosing.md
-    """
-    t = labels("choosing", lang)
-    head = t["cols_parts"] + [m["name"] for m in models]
+    """Return a Markdown table of where each model's parameters are, one part per row."""
+    text = labels("choosing", lang)
+    head = text["cols_parts"] + [m["name"] for m in models]
     parts = list(models[0]["parts"])
-    rows = [[t["parts"][p]] + [f"{m['parts'][p]:,}" for m in models] for p in parts]
-    rows.append([f"**{t['total']}**"] + [f"**{m['total']:,}**" for m in models])
+    rows = [[text["parts"][p]] + [f"{m['parts'][p]:,}" for m in models] for p in parts]
+    rows.append([f"**{text['total']}**"] + [f"**{m['total']:,}**" for m in models])
     return md_table(head, rows)
 
 
 def knob_table(states, *, lang=None):
-    """Return a Markdown table: per knob setting, the cells its masks open and the cells that moved when measured.
-
-    Page: 09-choosing.md
-    """
-    t = labels("choosing", lang)
+    """Return a Markdown table: per knob setting, the cells its masks open and the cells that moved when measured."""
+    text = labels("choosing", lang)
     rows = []
     for machine, self_mask, cross_mask, moved_own, moved_src in states:
         opened = int(self_mask.sum()) + (0 if cross_mask is None else int(cross_mask.sum()))
@@ -333,29 +307,26 @@ def knob_table(states, *, lang=None):
         same = np.array_equal(moved_own > BOUND, self_mask) and (
             cross_mask is None or np.array_equal(moved_src > BOUND, cross_mask)
         )
-        kind = t["full"] if self_mask.all() else t["causal"]
+        kind = text["full"] if self_mask.all() else text["causal"]
         rows.append(
             [
-                t["machine"][machine],
+                text["machine"][machine],
                 kind,
-                t["absent"] if cross_mask is None else t["rect"],
+                text["absent"] if cross_mask is None else text["rect"],
                 opened,
                 moved,
                 "✓" if same else "✗",
             ]
         )
-    return md_table(t["cols_knob"], rows)
+    return md_table(text["cols_knob"], rows)
 
 
 def choice_table(choices, *, lang=None):
-    """Return a Markdown table of the rule: output shape -> the two answers -> architecture.
-
-    Page: 09-choosing.md
-    """
-    t = labels("choosing", lang)
-    yn = lambda b: t["yes"] if b else t["no"]  # noqa: E731
+    """Return a Markdown table of the rule: output shape -> the two answers -> architecture."""
+    text = labels("choosing", lang)
+    yn = lambda b: text["yes"] if b else text["no"]  # noqa: E731
     rows = [
-        [t["output"][c.output], yn(c.writes_tokens), yn(c.reads_separate_input), t["kind"][c.machine], c.example]
+        [text["output"][c.output], yn(c.writes_tokens), yn(c.reads_separate_input), text["kind"][c.machine], c.example]
         for c in choices
     ]
-    return md_table(t["cols_choice"], rows)
+    return md_table(text["cols_choice"], rows)

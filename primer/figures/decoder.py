@@ -15,23 +15,17 @@ LEAK_COLOR = "#d62728"
 
 
 def fmt_delta(x):
-    """Format a |Δ|: rounding (below primer.rounding.BOUND, 0 in exact arithmetic) prints as 0.0, anything else with four decimals.
-
-    Page: 07-decoder.md
-    """
+    """Format a |Δ|: rounding (below primer.rounding.BOUND, 0 in exact arithmetic) prints as 0.0, anything else with four decimals."""
     x = float(x)
     return "0.0" if is_rounding(x) else f"{x:.4f}"
 
 
 def same_row(words, w_full, w_causal, row, *, lang=None):
-    """Draw the same query row under a full mask and under a causal mask, side by side.
-
-    Page: 07-decoder.md
-    """
-    t = labels("decoder", lang)
+    """Draw the same query row under a full mask and under a causal mask, side by side."""
+    text = labels("decoder", lang)
     n = len(words)
     ticks = tick_labels(words)
-    fig = make_subplots(rows=1, cols=2, subplot_titles=(t["full"], t["causal"]), horizontal_spacing=0.1)
+    fig = make_subplots(rows=1, cols=2, subplot_titles=(text["full"], text["causal"]), horizontal_spacing=0.1)
     full, causal = np.ones((n, n), bool), np.tri(n, dtype=bool)
     for col, (w, m) in enumerate(((w_full, full), (w_causal, causal)), start=1):
         for trace in heatmap_traces(
@@ -57,11 +51,8 @@ def same_row(words, w_full, w_causal, row, *, lang=None):
 
 
 def visible_range(words, weights, *, lang=None):
-    """Draw, for the chosen token, the arcs to itself and every earlier token; later tokens stay grey.
-
-    Page: 07-decoder.md
-    """
-    t = labels("decoder", lang)
+    """Draw, for the chosen token, the arcs to itself and every earlier token; later tokens stay grey."""
+    text = labels("decoder", lang)
     n = len(words)
     weights = np.asarray(weights)
 
@@ -83,35 +74,32 @@ def visible_range(words, weights, *, lang=None):
             x=[i],
             y=[-0.48],
             mode="text",
-            text=[t["self"].format(w=weights[i, i])],
+            text=[text["self"].format(w=weights[i, i])],
             hoverinfo="skip",
             showlegend=False,
             textfont=dict(color=ACCENT, size=11),
         )
 
     fig, steps = token_figure(
-        words, traces, lambda i: {"title.text": t["sees"].format(i=i, k=int(i + 1), n=n)}, bottom=-0.65
+        words, traces, lambda i: {"title.text": text["sees"].format(i=i, k=int(i + 1), n=n)}, bottom=-0.65
     )
     active = n - 1
     return finish(
-        fig, steps, kind="slider", prefix=t["token"], active=active, height=400, margin=dict(t=60), title_step=active
+        fig, steps, kind="slider", prefix=text["token"], active=active, height=400, margin=dict(t=60), title_step=active
     )
 
 
 def future_leak(words, changed, result, *, lang=None):
-    """Draw each position's max |Δ| after one future token changes; buttons switch the mask on and off.
-
-    Page: 07-decoder.md
-    """
-    t = labels("decoder", lang)
+    """Draw each position's max |Δ| after one future token changes; buttons switch the mask on and off."""
+    text = labels("decoder", lang)
     n = len(words)
     x = [f"{i} {a}" if a == b else f"{i} {a}→{b}" for i, (a, b) in enumerate(zip(words, changed))]
     fig = go.Figure()
     steps = []
     for k, (delta, note, label) in enumerate(
         (
-            (result.delta_masked, t["note_on"].format(d=fmt_delta(result.earlier_masked)), t["on"]),
-            (result.delta_unmasked, t["note_off"].format(d=fmt_delta(result.earlier_unmasked)), t["off"]),
+            (result.delta_masked, text["note_on"].format(d=fmt_delta(result.earlier_masked)), text["on"]),
+            (result.delta_unmasked, text["note_off"].format(d=fmt_delta(result.earlier_unmasked)), text["off"]),
         )
     ):
         colors = [
@@ -148,7 +136,7 @@ def future_leak(words, changed, result, *, lang=None):
                         dict(
                             x=x[result.position],
                             y=float(delta[result.position]),
-                            text=t["changed"],
+                            text=text["changed"],
                             showarrow=True,
                             arrowhead=2,
                             ay=-40,
@@ -158,17 +146,14 @@ def future_leak(words, changed, result, *, lang=None):
             )
         )
     top = 1.25 * float(max(result.delta_masked.max(), result.delta_unmasked.max()))
-    fig.update_yaxes(range=[0, top], title=t["delta"])
+    fig.update_yaxes(range=[0, top], title=text["delta"])
     add_control(fig, steps, kind="buttons")
     return styled(fig, height=420)
 
 
 def future_leak_table(words, changed, result, *, lang=None):
-    """Return a Markdown table of each position's max |Δ| with the causal mask and with a full mask.
-
-    Page: 07-decoder.md
-    """
-    t = labels("decoder_tables", lang)
+    """Return a Markdown table of each position's max |Δ| with the causal mask and with a full mask."""
+    text = labels("decoder_tables", lang)
     rows = []
     for i, (a, b) in enumerate(zip(words, changed)):
         rows.append(
@@ -182,47 +167,41 @@ def future_leak_table(words, changed, result, *, lang=None):
     rows.append(
         [
             f"0–{result.position - 1}",
-            t["earlier"],
+            text["earlier"],
             f"**{fmt_delta(result.earlier_masked)}**",
             f"**{fmt_delta(result.earlier_unmasked)}**",
         ]
     )
-    return md_table([t["pos"], t["tok"], t["on"], t["off"]], rows)
+    return md_table([text["pos"], text["tok"], text["on"], text["off"]], rows)
 
 
 def next_token_pairs_table(inputs, targets, n_tokens, bos=None, *, lang=None):
-    """Return a Markdown table of next-token exercises (input token, token to predict) and their count.
-
-    Page: 07-decoder.md
-    """
-    t = labels("decoder_tables", lang)
+    """Return a Markdown table of next-token exercises (input token, token to predict) and their count."""
+    text = labels("decoder_tables", lang)
     rows = [[i, f"`{a}`", f"`{b}`"] for i, (a, b) in enumerate(zip(inputs, targets))]
-    how = t["with_bos"].format(bos=bos) if bos is not None else t["without_bos"]
-    return md_table(t["cols_pairs"], rows) + "\n\n" + t["n_pairs"].format(n=n_tokens, m=len(targets), how=how)
+    how = text["with_bos"].format(bos=bos) if bos is not None else text["without_bos"]
+    return md_table(text["cols_pairs"], rows) + "\n\n" + text["n_pairs"].format(n=n_tokens, m=len(targets), how=how)
 
 
 def same_size_table(rows, *, lang=None):
-    """Return a Markdown table of published models of one size: shape, weights inside the blocks, mask.
-
-    Page: 07-decoder.md
-    """
-    t = labels("decoder_tables", lang)
+    """Return a Markdown table of published models of one size: shape, weights inside the blocks, mask."""
+    text = labels("decoder_tables", lang)
     body = [
         [
             r["name"],
-            t["kind"][r["machine"]],
+            text["kind"][r["machine"]],
             r["n_layers"],
             r["d_model"],
             r["n_heads"],
             r["d_ff"],
             f"{r['block_weights']:,}",
-            t["mask"][r["mask"]],
+            text["mask"][r["mask"]],
             r["source"],
         ]
         for r in rows
     ]
     same = len({r["block_weights"] for r in rows}) == 1
-    return md_table(t["cols_size"], body) + "\n\n" + t["same"].format(same=t["yes"] if same else t["no"])
+    return md_table(text["cols_size"], body) + "\n\n" + text["same"].format(same=text["yes"] if same else text["no"])
 
 
 # ---- training under broken masks
@@ -238,12 +217,12 @@ LOSS_DIGITS = 2  # losses are printed and drawn to 2 decimals: training amplifie
 
 
 def fmt_loss(x):
-    """Format a loss to LOSS_DIGITS decimals. Page: 07-decoder.md"""
+    """Format a loss to LOSS_DIGITS decimals."""
     return f"{float(x):.{LOSS_DIGITS}f}"
 
 
 def same_runs(curves):  # {run: [steps]} -> [[run, ...], ...]
-    """Group the runs whose curves are identical step by step (np.array_equal), in the order given. Page: 07-decoder.md"""
+    """Group the runs whose curves are identical step by step (np.array_equal), in the order given."""
     groups = []
     for name, curve in curves.items():
         for group in groups:
@@ -255,24 +234,23 @@ def same_runs(curves):  # {run: [steps]} -> [[run, ...], ...]
     return groups
 
 
-def run_label(group, t):
+def run_label(group, text):
     """Name a group of runs that coincide: 'no mask = 0 added'."""
-    return " = ".join(t["runs"][name] for name in group)
+    return " = ".join(text["runs"][name] for name in group)
 
 
 def training_curves(histories, heldout, *, lang=None):
     """Draw each run's training loss per step, one line for runs that coincide, and its honest held-out loss as a marker.
 
     histories: {run: [steps] training losses under its own mask}; heldout: {run: loss under the causal mask}.
-    Page: 07-decoder.md
     """
-    t = labels("decoder", lang)
+    text = labels("decoder", lang)
     fig = go.Figure()
     for group in same_runs(histories):
         color, dash = RUN_STYLE.get(group[0], (MUTED, "solid"))
         curve = np.round(np.asarray(histories[group[0]], dtype=float), LOSS_DIGITS)
         steps = np.arange(1, curve.size + 1)
-        name = run_label(group, t)
+        name = run_label(group, text)
         fig.add_trace(
             go.Scatter(
                 x=steps,
@@ -281,7 +259,7 @@ def training_curves(histories, heldout, *, lang=None):
                 name=name,
                 legendgroup=name,
                 line=dict(color=color, dash=dash, width=2),
-                hovertemplate=t["hover_train"],
+                hovertemplate=text["hover_train"],
             )
         )
         fig.add_trace(
@@ -289,18 +267,18 @@ def training_curves(histories, heldout, *, lang=None):
                 x=[curve.size],
                 y=[round(float(heldout[group[0]]), LOSS_DIGITS)],
                 mode="markers+text",
-                name=t["heldout"].format(run=name),
+                name=text["heldout"].format(run=name),
                 legendgroup=name,
                 showlegend=False,
                 marker=dict(color=color, size=11, symbol="diamond"),
                 text=[fmt_loss(heldout[group[0]])],
                 textposition="middle right",
-                hovertemplate=t["hover_heldout"],
+                hovertemplate=text["hover_heldout"],
             )
         )
-    fig.update_xaxes(title=t["step"])
-    fig.update_yaxes(title=t["loss"], type="log")  # the runs part at a loss of about 1 and end a factor of 10 apart
-    fig = styled(fig, height=440, title=t["curves_title"])
+    fig.update_xaxes(title=text["step"])
+    fig.update_yaxes(title=text["loss"], type="log")  # the runs part at a loss of about 1 and end a factor of 10 apart
+    fig = styled(fig, height=440, title=text["curves_title"])
     fig.update_layout(legend=dict(orientation="h", y=-0.2), margin=dict(b=110, r=50))
     return fig
 
@@ -310,9 +288,8 @@ def training_runs_table(runs, scores, setup, *, lang=None):
 
     runs: {run: (train_loss, heldout_loss)}; scores: {run: (found, total)} n-grams of its text found in the corpus;
     setup: the model's shape and the training's settings, for the note under the table (keys of the label "setup").
-    Page: 07-decoder.md
     """
-    t, names = labels("decoder_tables", lang), labels("decoder", lang)["runs"]
+    text, names = labels("decoder_tables", lang), labels("decoder", lang)["runs"]
     rows = [
         [
             names[r],
@@ -323,15 +300,15 @@ def training_runs_table(runs, scores, setup, *, lang=None):
         for r, (train, held) in runs.items()
     ]
     setup = dict(setup, chance=fmt_loss(np.log(setup["vocab_size"])))
-    return md_table(t["cols_runs"], rows) + "\n" + t["setup"].format(**setup)
+    return md_table(text["cols_runs"], rows) + "\n" + text["setup"].format(**setup)
 
 
 def generations_table(prompts, written, *, lang=None):
     """Return a Markdown table of what each model wrote after each prompt, greedy and sampled; models that wrote the same share a row.
 
-    written: {run: {prompt: (greedy words, sampled words)}}. Page: 07-decoder.md
+    written: {run: {prompt: (greedy words, sampled words)}}.
     """
-    t, words = labels("decoder_tables", lang), labels("decoder", lang)
+    text, words = labels("decoder_tables", lang), labels("decoder", lang)
     groups = []
     for name, texts in written.items():
         for group in groups:
@@ -346,26 +323,25 @@ def generations_table(prompts, written, *, lang=None):
         for group in groups:
             greedy, sampled = written[group[0]][prompt]
             rows.append([f"`{prompt}`", run_label(group, words), " ".join(greedy[k:]), " ".join(sampled[k:])])
-    return md_table(t["cols_texts"], rows)
+    return md_table(text["cols_texts"], rows)
 
 
 def corpus_table(grammar, data, n_possible, n_distinct, *, lang=None):
     """Return the grammar as a Markdown table and a second one with the corpus's size and split.
 
     data: primer.broken_masks.Data; n_possible: sentences the grammar can make; n_distinct: distinct ones in the training text.
-    Page: 07-decoder.md
     """
-    t = labels("decoder_tables", lang)
+    text = labels("decoder_tables", lang)
     rules = [[f"`{symbol}`", " &#124; ".join(" ".join(alt) for alt in alts)] for symbol, alts in grammar.items()]
     rows, n = data.tokens.shape
     sizes = [
-        [t["train"], data.n_sentences, len(data.words), f"{rows} × {n}"],
-        [t["heldout"], data.n_heldout_sentences, len(data.heldout_words), f"{len(data.heldout_tokens)} × {n}"],
+        [text["train"], data.n_sentences, len(data.words), f"{rows} × {n}"],
+        [text["heldout"], data.n_heldout_sentences, len(data.heldout_words), f"{len(data.heldout_tokens)} × {n}"],
     ]
     return (
-        md_table(t["cols_grammar"], rules)
+        md_table(text["cols_grammar"], rules)
         + "\n"
-        + md_table(t["cols_corpus"], sizes)
+        + md_table(text["cols_corpus"], sizes)
         + "\n"
-        + t["corpus_note"].format(v=len(data.vocab), possible=n_possible, distinct=n_distinct)
+        + text["corpus_note"].format(v=len(data.vocab), possible=n_possible, distinct=n_distinct)
     )

@@ -12,11 +12,8 @@ from primer.language import labels
 
 
 def both_directions(words, weights, *, lang=None):
-    """Draw each token's arcs to every other token: above, what it reads; below, who reads it. A slider picks the token.
-
-    Page: 06-encoder.md
-    """
-    t = labels("encoder", lang)
+    """Draw each token's arcs to every other token: above, what it reads; below, who reads it; a slider picks it."""
+    text = labels("encoder", lang)
     n = len(words)
     weights = np.asarray(weights)
 
@@ -29,20 +26,19 @@ def both_directions(words, weights, *, lang=None):
 
     fig, steps = token_figure(words, traces)
     top = arc_top(n)
-    fig.add_annotation(x=-0.55, y=top - 0.1, text=t["reads"], showarrow=False, xanchor="left", font=dict(color=ACCENT))
     fig.add_annotation(
-        x=-0.55, y=-top + 0.1, text=t["read_by"], showarrow=False, xanchor="left", font=dict(color=LEFT_COLOR)
+        x=-0.55, y=top - 0.1, text=text["reads"], showarrow=False, xanchor="left", font=dict(color=ACCENT)
     )
-    add_control(fig, steps, kind="slider", prefix=t["token"], active=2 if n > 2 else 0)
+    fig.add_annotation(
+        x=-0.55, y=-top + 0.1, text=text["read_by"], showarrow=False, xanchor="left", font=dict(color=LEFT_COLOR)
+    )
+    add_control(fig, steps, kind="slider", prefix=text["token"], active=2 if n > 2 else 0)
     return styled(fig, height=460)
 
 
 def full_masks(ns, masks, *, lang=None):
-    """Draw the n×n mask for each n; a slider changes n and every cell stays open.
-
-    Page: 06-encoder.md
-    """
-    t = labels("encoder", lang)
+    """Draw the n×n mask for each n; a slider changes n and every cell stays open."""
+    text = labels("encoder", lang)
     fig = go.Figure()
     steps = []
     for n, mask in zip(ns, masks):
@@ -59,7 +55,7 @@ def full_masks(ns, masks, *, lang=None):
             zmax=1,
         ):
             fig.add_trace(trace)
-        title = t["open"].format(n=n, k=int(mask.sum()), t=mask.size)
+        title = text["open"].format(n=n, k=int(mask.sum()), t=mask.size)
         steps.append(
             (
                 n,
@@ -68,20 +64,17 @@ def full_masks(ns, masks, *, lang=None):
             )
         )
     fig.update_layout(title=dict(text="", x=0.01))
-    fig.update_xaxes(title=t["k"], dtick=1, constrain="domain")
-    fig.update_yaxes(title=t["q"], dtick=1, scaleanchor="x")
+    fig.update_xaxes(title=text["k"], dtick=1, constrain="domain")
+    fig.update_yaxes(title=text["q"], dtick=1, scaleanchor="x")
     active = min(4, len(ns) - 1)
     return finish(
-        fig, steps, kind="slider", prefix=t["n"], active=active, height=520, margin=dict(t=60), title_step=active
+        fig, steps, kind="slider", prefix=text["n"], active=active, height=520, margin=dict(t=60), title_step=active
     )
 
 
 def mlm_walk(words, position, steps, vocab, *, top=6, lang=None):
-    """Draw the [MASK] position step by step: what it reads (arcs) and what the counting model guesses (bars).
-
-    Page: 06-encoder.md
-    """
-    t = labels("encoder", lang)
+    """Draw the [MASK] position step by step: what it reads (arcs) and what the counting model guesses (bars)."""
+    text = labels("encoder", lang)
     n = len(words)
     fig = make_subplots(rows=2, cols=1, row_heights=[0.45, 0.55], vertical_spacing=0.12)
     shown = ["[MASK]" if j == position else w for j, w in enumerate(words)]
@@ -108,7 +101,7 @@ def mlm_walk(words, position, steps, vocab, *, top=6, lang=None):
                 go.Bar(
                     x=cand_words,
                     y=[s["left_probs"][k] for k in cand],
-                    name=t["left"],
+                    name=text["left"],
                     marker_color=MUTED,
                     text=[pct(s["left_probs"][k]) for k in cand],
                     textposition="outside",
@@ -116,7 +109,7 @@ def mlm_walk(words, position, steps, vocab, *, top=6, lang=None):
                 row=2,
                 col=1,
             )
-        name = t["prior"] if s["step"] == 0 else t["both"]
+        name = text["prior"] if s["step"] == 0 else text["both"]
         colors = [
             ACCENT if (s["filled"] and vocab[k] == s["filled"]) else (LEFT_COLOR if s["step"] == 0 else RIGHT_COLOR)
             for k in cand
@@ -135,39 +128,33 @@ def mlm_walk(words, position, steps, vocab, *, top=6, lang=None):
         )
         left_words = " ".join(f"“{words[j]}”" for j in s["reads"] if j < position)
         right_words = " ".join(f"“{words[j]}”" for j in s["reads"] if j > position)
-        title = [t["step0"], t["step1"].format(l=left_words, r=right_words), t["step2"].format(w=s["filled"])][
+        title = [text["step0"], text["step1"].format(l=left_words, r=right_words), text["step2"].format(w=s["filled"])][
             s["step"]
         ]
-        specs.append((t["step"].format(s=s["step"]), list(range(start, len(fig.data))), {"title.text": title}))
+        specs.append((text["step"].format(s=s["step"]), list(range(start, len(fig.data))), {"title.text": title}))
     fig.update_xaxes(visible=False, range=[-0.6, n - 0.4], row=1, col=1)
     fig.update_yaxes(visible=False, range=[-0.5, arc_top(n, pad=0.2)], row=1, col=1)
-    fig.update_yaxes(range=[0, 1.12], tickformat=".0%", title=t["prob"], row=2, col=1)
+    fig.update_yaxes(range=[0, 1.12], tickformat=".0%", title=text["prob"], row=2, col=1)
     fig.update_layout(barmode="group", legend=dict(orientation="h", y=0.5, x=1, xanchor="right"))
-    return finish(fig, specs, kind="slider", prefix=t["step_prefix"], height=560, margin=dict(t=60), title_step=0)
+    return finish(fig, specs, kind="slider", prefix=text["step_prefix"], height=560, margin=dict(t=60), title_step=0)
 
 
 def mlm_masking_table(rows, n_tokens, rate, *, lang=None):
-    """Return a Markdown table of the positions BERT's rule picked, and a line with the rate achieved.
-
-    Page: 06-encoder.md
-    """
-    t = labels("encoder_tables", lang)
-    body = [[i, f"`{w}`", t[action], f"`{shown}`"] for i, w, action, shown in rows]
-    line = t["summary"].format(n=n_tokens, k=len(rows), r=pct(len(rows) / n_tokens), target=pct(rate, 0))
-    return md_table([t["pos"], t["tok"], t["action"], t["shown"]], body) + "\n" + line + "\n"
+    """Return a Markdown table of the positions BERT's rule picked, and a line with the rate achieved."""
+    text = labels("encoder_tables", lang)
+    body = [[i, f"`{w}`", text[action], f"`{shown}`"] for i, w, action, shown in rows]
+    line = text["summary"].format(n=n_tokens, k=len(rows), r=pct(len(rows) / n_tokens), target=pct(rate, 0))
+    return md_table([text["pos"], text["tok"], text["action"], text["shown"]], body) + "\n" + line + "\n"
 
 
 def mlm_guesses_table(guesses, *, lang=None):
-    """Return a Markdown table: for each context ('none', 'left', 'right', 'both'), the top guesses.
-
-    Page: 06-encoder.md
-    """
-    t = labels("encoder_tables", lang)
+    """Return a Markdown table: for each context ('none', 'left', 'right', 'both'), the top guesses."""
+    text = labels("encoder_tables", lang)
     k = len(next(iter(guesses.values())))
-    head = [t["sides"]] + [t["guess"].format(i=i + 1) for i in range(k)]
+    head = [text["sides"]] + [text["guess"].format(i=i + 1) for i in range(k)]
     body = []
     for sides, top in guesses.items():
         cells = [f"{w} ({pct(p)})" for w, p in top]
         cells[0] = f"**{cells[0]}**"
-        body.append([t[sides]] + cells)
+        body.append([text[sides]] + cells)
     return md_table(head, body)

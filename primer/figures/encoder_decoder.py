@@ -1,4 +1,4 @@
-"""Figures of the chapter "Encoder-decoder": two stacks, one shared memory, two sub-layers, the full rectangle, two layouts."""
+"""Figures of the chapter "Encoder-decoder": two stacks, one memory, two sub-layers, the full rectangle, two layouts."""
 
 import numpy as np
 import plotly.graph_objects as go
@@ -28,11 +28,8 @@ def _stack_boxes(n_layers, layer, x, color):
 
 
 def two_stacks(src, tgt, enc_w, dec_w, *, lang=None):
-    """Walk both stacks layer by layer: the encoder's full self-attention beside the decoder's causal one.
-
-    Page: 08-encoder-decoder.md
-    """
-    t = labels("encoder_decoder", lang)
+    """Walk both stacks layer by layer: the encoder's full self-attention beside the decoder's causal one."""
+    text = labels("encoder_decoder", lang)
     n_layers = len(enc_w)
     fig = make_subplots(
         rows=1, cols=3, column_widths=[0.16, 0.42, 0.42], horizontal_spacing=0.08, subplot_titles=("", "", "")
@@ -74,7 +71,7 @@ def two_stacks(src, tgt, enc_w, dec_w, *, lang=None):
                 {
                     "annotations": [
                         dict(
-                            text=t["enc_self"].format(l=layer + 1),
+                            text=text["enc_self"].format(l=layer + 1),
                             x=0.39,
                             y=1.06,
                             xref="paper",
@@ -82,16 +79,24 @@ def two_stacks(src, tgt, enc_w, dec_w, *, lang=None):
                             showarrow=False,
                         ),
                         dict(
-                            text=t["dec_self"].format(l=layer + 1),
+                            text=text["dec_self"].format(l=layer + 1),
                             x=0.82,
                             y=1.06,
                             xref="paper",
                             yref="paper",
                             showarrow=False,
                         ),
-                        dict(text=t["enc"], x=0, y=0, xref="x", yref="y", showarrow=False, font=dict(color=LEFT_COLOR)),
                         dict(
-                            text=t["dec"], x=1, y=0, xref="x", yref="y", showarrow=False, font=dict(color=RIGHT_COLOR)
+                            text=text["enc"], x=0, y=0, xref="x", yref="y", showarrow=False, font=dict(color=LEFT_COLOR)
+                        ),
+                        dict(
+                            text=text["dec"],
+                            x=1,
+                            y=0,
+                            xref="x",
+                            yref="y",
+                            showarrow=False,
+                            font=dict(color=RIGHT_COLOR),
                         ),
                     ]
                 },
@@ -103,15 +108,12 @@ def two_stacks(src, tgt, enc_w, dec_w, *, lang=None):
     fig.update_yaxes(autorange="reversed", row=1, col=3)
     fig.update_xaxes(tickangle=-45, row=1, col=2)
     fig.update_xaxes(tickangle=-45, row=1, col=3)
-    return finish(fig, steps, kind="slider", prefix=t["layer_prefix"], height=480, margin=dict(t=70))
+    return finish(fig, steps, kind="slider", prefix=text["layer_prefix"], height=480, margin=dict(t=70))
 
 
 def shared_memory(src, tgt, cross_w, *, lang=None):
-    """Show that every decoder layer reads the same memory: a slider picks the layer, its arc lands on one memory box.
-
-    Page: 08-encoder-decoder.md
-    """
-    t = labels("encoder_decoder", lang)
+    """Show that every decoder layer reads the same memory: a slider picks the layer; its arc lands on one box."""
+    text = labels("encoder_decoder", lang)
     n_layers = len(cross_w)
     m, n = len(src), len(tgt)
     fig = make_subplots(rows=1, cols=2, column_widths=[0.38, 0.62], horizontal_spacing=0.12)
@@ -164,7 +166,7 @@ def shared_memory(src, tgt, cross_w, *, lang=None):
                 {
                     "annotations": [
                         dict(
-                            text=t["memory"],
+                            text=text["memory"],
                             x=0,
                             y=(n_layers + 1) / 2 - 1.5,
                             xref="x",
@@ -173,10 +175,16 @@ def shared_memory(src, tgt, cross_w, *, lang=None):
                             font=dict(color=LEFT_COLOR),
                         ),
                         dict(
-                            text=t["dec"], x=1, y=0, xref="x", yref="y", showarrow=False, font=dict(color=RIGHT_COLOR)
+                            text=text["dec"],
+                            x=1,
+                            y=0,
+                            xref="x",
+                            yref="y",
+                            showarrow=False,
+                            font=dict(color=RIGHT_COLOR),
                         ),
                         dict(
-                            text=t["cross_w"].format(l=layer + 1),
+                            text=text["cross_w"].format(l=layer + 1),
                             x=0.7,
                             y=1.07,
                             xref="paper",
@@ -184,7 +192,7 @@ def shared_memory(src, tgt, cross_w, *, lang=None):
                             showarrow=False,
                         ),
                         dict(
-                            text=t["once"],
+                            text=text["once"],
                             x=0,
                             y=-0.25,
                             xref="paper",
@@ -201,22 +209,19 @@ def shared_memory(src, tgt, cross_w, *, lang=None):
     fig.update_yaxes(visible=False, range=[-0.4, n_layers + 0.6], row=1, col=1)
     fig.update_yaxes(autorange="reversed", row=1, col=2)
     fig.update_xaxes(tickangle=-45, row=1, col=2)
-    return finish(fig, steps, kind="slider", prefix=t["layer_prefix"], y=-0.3, height=520, margin=dict(b=150, t=70))
+    return finish(fig, steps, kind="slider", prefix=text["layer_prefix"], y=-0.3, height=520, margin=dict(b=150, t=70))
 
 
 def two_sublayers(src, tgt, self_w, cross_w, row, *, lang=None):
-    """Draw one decoder block's two attention sub-layers side by side; the same query row is outlined in both.
-
-    Page: 08-encoder-decoder.md
-    """
-    t = labels("encoder_decoder", lang)
+    """Draw one decoder block's two attention sub-layers side by side; the same query row is outlined in both."""
+    text = labels("encoder_decoder", lang)
     m, n = len(src), len(tgt)
     fig = make_subplots(
         rows=1,
         cols=2,
         column_widths=[n / (n + m), m / (n + m)],
         horizontal_spacing=0.1,
-        subplot_titles=(t["self_sub"], t["cross_sub"]),
+        subplot_titles=(text["self_sub"], text["cross_sub"]),
     )
     for trace in heatmap_traces(
         self_w,
@@ -259,11 +264,8 @@ def two_sublayers(src, tgt, self_w, cross_w, row, *, lang=None):
 
 
 def cross_rows(src, tgt, cross_w, mask, *, lang=None):
-    """Walk the decoder rows of the cross-attention: every source column is open on every row.
-
-    Page: 08-encoder-decoder.md
-    """
-    t = labels("encoder_decoder", lang)
+    """Walk the decoder rows of the cross-attention: every source column is open on every row."""
+    text = labels("encoder_decoder", lang)
     m, n = len(src), len(tgt)
     mask = np.asarray(mask)
     fig = go.Figure()
@@ -272,20 +274,18 @@ def cross_rows(src, tgt, cross_w, mask, *, lang=None):
     steps = []
     for i in range(n):
         box = dict(type="rect", x0=-0.5, x1=m - 0.5, y0=i - 0.5, y1=i + 0.5, line=dict(color=ACCENT, width=3))
-        title = t["row_title"].format(i=i, w=tgt[i], k=int(mask[i].sum()), m=m)
+        title = text["row_title"].format(i=i, w=tgt[i], k=int(mask[i].sum()), m=m)
         steps.append((f"{i} {tgt[i]}", [0, 1], {"shapes": [box], "title.text": title}))
     fig.update_yaxes(autorange="reversed")
-    return finish(fig, steps, kind="slider", prefix=t["row"], height=440, margin=dict(t=60), title_step=0)
+    return finish(fig, steps, kind="slider", prefix=text["row"], height=440, margin=dict(t=60), title_step=0)
 
 
 def two_layouts(two, one, *, lang=None):
     """Draw the two layouts of a translation on one grid each; buttons switch layout.
 
     two and one are (words, mask, region codes) as primer.encoder_decoder builds them.
-
-    Page: 08-encoder-decoder.md
     """
-    t = labels("encoder_decoder", lang)
+    text = labels("encoder_decoder", lang)
     fig = go.Figure()
     steps = []
     scale = [
@@ -299,7 +299,7 @@ def two_layouts(two, one, *, lang=None):
         [1.0, REGION_COLORS[4]],
     ]
     for k, ((words, mask, region), name, names) in enumerate(
-        ((two, t["two"], t["legend_two"]), (one, t["one"], t["legend_one"]))
+        ((two, text["two"], text["legend_two"]), (one, text["one"], text["legend_one"]))
     ):
         codes = (1, 2, 3) if k == 0 else (4, 2, 3)
         legend = "　".join(f'<span style="color:{REGION_COLORS[c]}">■</span> {label}' for c, label in zip(codes, names))
@@ -334,40 +334,31 @@ def two_layouts(two, one, *, lang=None):
 
 
 def projection_table(rows, *, lang=None):
-    """Return a Markdown table: steps, projections when reused, projections when recomputed.
-
-    Page: 08-encoder-decoder.md
-    """
-    t = labels("encoder_decoder_tables", lang)
-    return md_table([t["steps"], t["once"], t["naive"]], [[s, f"**{a}**", b] for s, a, b in rows])
+    """Return a Markdown table: steps, projections when reused, projections when recomputed."""
+    text = labels("encoder_decoder_tables", lang)
+    return md_table([text["steps"], text["once"], text["naive"]], [[s, f"**{a}**", b] for s, a, b in rows])
 
 
 def layout_table(summary, *, lang=None):
-    """Return a Markdown table comparing the two translation layouts.
-
-    Page: 08-encoder-decoder.md
-    """
-    t = labels("encoder_decoder_tables", lang)
+    """Return a Markdown table comparing the two translation layouts."""
+    text = labels("encoder_decoder_tables", lang)
     return md_table(
-        [t["layout"], t["side"], t["open"], t["bidir"]],
-        [[t[name], side, cells, t["yes"] if bidir else t["no"]] for name, side, cells, bidir in summary],
+        [text["layout"], text["side"], text["open"], text["bidir"]],
+        [[text[name], side, cells, text["yes"] if bidir else text["no"]] for name, side, cells, bidir in summary],
     )
 
 
 def anatomy_table(rows, *, lang=None):
-    """Return a Markdown table of each sub-layer's weight count in an encoder block and a decoder block.
-
-    Page: 08-encoder-decoder.md
-    """
-    t = labels("encoder_decoder_anatomy", lang)
-    cell = lambda n: t["none"] if n is None else f"{n:,}"  # noqa: E731
-    body = [[t[name][0], f"`{t[name][1]}`", cell(enc), cell(dec)] for name, enc, dec in rows]
+    """Return a Markdown table of each sub-layer's weight count in an encoder block and a decoder block."""
+    text = labels("encoder_decoder_anatomy", lang)
+    cell = lambda n: text["none"] if n is None else f"{n:,}"  # noqa: E731
+    body = [[text[name][0], f"`{text[name][1]}`", cell(enc), cell(dec)] for name, enc, dec in rows]
     body.append(
         [
-            f"**{t['total']}**",
+            f"**{text['total']}**",
             "",
             f"**{sum(e or 0 for _, e, _ in rows):,}**",
             f"**{sum(d or 0 for _, _, d in rows):,}**",
         ]
     )
-    return md_table(t["head"], body)
+    return md_table(text["head"], body)

@@ -9,7 +9,7 @@ OTHER = {"zh": "en", "en": "zh"}
 def glossary_table(terms, words, *, lang=None):
     """Return the glossary as a Markdown table in the page language, in the list's (chapter) order.
 
-    terms: the list's entries; words: its per-language glossary words. Page: glossary.md
+    terms: the list's entries; words: its per-language glossary words.
     Exec output is not link-rewritten by MkDocs, so a chapter is linked by its built URL (../05-mask/).
     """
     lang = page_lang(lang)

@@ -3,7 +3,6 @@
 import base64
 import copy
 import functools
-import json
 import math
 import re
 from html import escape as html_escape
@@ -22,10 +21,10 @@ HOVER_DIGITS = 6  # significant digits of a number hovered without a format (plo
 def to_html(fig, div_id, *, label=None):
     """Return the figure as an HTML fragment with a fixed div id; plotly.js is loaded once by the page.
 
-    The figure is written lean (see `lean`): the site's small template, numbers to the precision shown,
-    no duplicate trace for a state a control switches to. It sits in a <figure> named for screen
-    readers (label, else `describe`); a figure with a heatmap gets a closed "show as table" below it,
-    which the page's figure-a11y.js fills with the numbers of the heatmaps shown at the moment.
+    The figure is written lean (see `lean`): the site's small template, numbers to the precision shown.
+    It sits in a <figure> named for screen readers (label, else `describe`); a figure with a heatmap gets a
+    closed "show as table" below it, which the page's figure-a11y.js fills with the numbers of the heatmaps
+    shown at the moment.
     """
     fig_dict = lean(fig)
     words = labels("figure_html")
@@ -153,77 +152,8 @@ def trace_rounders(trace):
     return out
 
 
-def _visibility(fig_dict):
-    """Return the visible flags of every trace in every state (the initial one, then each control step), or None.
-
-    None when a control does more than switch visibility (restyles data, names traces): then traces
-    cannot be merged safely.
-    """
-    n = len(fig_dict["data"])
-    flags = [t.get("visible", True) for t in fig_dict["data"]]
-    if any(not isinstance(f, bool) for f in flags):
-        return None  # 'legendonly' is neither shown nor hidden
-    states = [flags]
-    for step in control_steps(fig_dict.get("layout", {})):
-        args = step["args"]
-        if step["method"] == "relayout":
-            continue
-        if step["method"] not in ("update", "restyle") or len(args) > 2 or not isinstance(args[0], dict):
-            return None
-        if set(args[0]) - {"visible"}:
-            return None
-        vis = args[0].get("visible")
-        if vis is not None:
-            if not isinstance(vis, list) or len(vis) != n or any(not isinstance(v, bool) for v in vis):
-                return None
-            states.append(vis)
-    return states
-
-
-def merge_duplicate_traces(fig_dict):
-    """Merge traces that are identical but for `visible` and never shown together; remap every control.
-
-    A slider that shows the same curve in several states then carries it once. What is drawn in
-    each state does not change.
-    """
-    data = fig_dict["data"]
-    states = _visibility(fig_dict)
-    if states is None or len(data) < 2:
-        return fig_dict
-    keys = [json.dumps({k: v for k, v in t.items() if k != "visible"}, sort_keys=True, default=str) for t in data]
-    keep, target = [], {}
-    for i, key in enumerate(keys):
-        for j in keep:
-            if keys[j] == key and not any(s[i] and s[j] for s in states):
-                target[i] = j
-                break
-        else:
-            keep.append(i)
-            target[i] = i
-    if len(keep) == len(data):
-        return fig_dict
-    new_index = {old: new for new, old in enumerate(keep)}
-
-    def remap(flags):
-        out = [False] * len(keep)
-        for i, on in enumerate(flags):
-            out[new_index[target[i]]] |= on is True
-        return out
-
-    initial = remap([t.get("visible", True) for t in data])
-    fig_dict["data"] = [
-        dict(data[i], visible=initial[new_index[i]]) if "visible" in data[i] or not initial[new_index[i]] else data[i]
-        for i in keep
-    ]
-    for step in control_steps(fig_dict.get("layout", {})):
-        vis = step["args"][0].get("visible") if step["args"] and isinstance(step["args"][0], dict) else None
-        if vis is not None:
-            step["args"][0]["visible"] = remap(vis)
-    return fig_dict
-
-
 def lean(fig):
-    """Return the figure as a dict to write: site template, numbers rounded to the precision shown, duplicates merged.
+    """Return the figure as a dict to write: the site template, numbers rounded to the precision they are shown at.
 
     x, y and z are rounded to the format the hover template prints them with (to 6 significant digits
     when plotly prints them itself, to 4 when they are only drawn); customdata, text and ids are kept
@@ -256,4 +186,4 @@ def lean(fig):
     out = {"data": traces, "layout": lean_layout}
     if fig_dict.get("frames"):
         out["frames"] = fig_dict["frames"]
-    return merge_duplicate_traces(out)
+    return out

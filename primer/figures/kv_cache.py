@@ -15,10 +15,8 @@ def loop_steps(steps, probs, vocab, *, top_k=6, lang=None):
     """Draw the loop without a cache: each step reruns the whole prefix, then appends its prediction; a slider steps.
 
     probs[s]: step s's next-token probabilities, [vocab].
-
-    Page: 10-kv-cache.md
     """
-    t = labels("kv_cache", lang)
+    text = labels("kv_cache", lang)
     n_steps = len(steps)
     width = len(steps[-1]["input"]) + 1
     fig = make_subplots(
@@ -26,27 +24,27 @@ def loop_steps(steps, probs, vocab, *, top_k=6, lang=None):
         cols=1,
         row_heights=[0.58, 0.42],
         vertical_spacing=0.2,
-        subplot_titles=(t["grid"], t["bars"].format(k=top_k)),
+        subplot_titles=(text["grid"], text["bars"].format(k=top_k)),
     )
     titles = [a.to_plotly_json() for a in fig.layout.annotations]  # the subplot titles: every step keeps them
-    y = [t["step"].format(s=s + 1) for s in range(n_steps)]
+    y = [text["step"].format(s=s + 1) for s in range(n_steps)]
     x = list(range(width))
     control = []
     for s, step in enumerate(steps):
         z = np.full((n_steps, width), np.nan)
-        text = [["" for _ in range(width)] for _ in range(n_steps)]
+        cells = [["" for _ in range(width)] for _ in range(n_steps)]
         for r in range(s + 1):
             inp = steps[r]["input"]
             z[r, : len(inp)] = 1.0
             z[r, len(inp)] = 2.0
             for j, tok in enumerate(list(inp) + [steps[r]["next"]]):
-                text[r][j] = vocab[int(tok)]
+                cells[r][j] = vocab[int(tok)]
         fig.add_trace(
             go.Heatmap(
                 z=z.tolist(),
                 x=x,
                 y=y,
-                text=text,
+                text=cells,
                 texttemplate="%{text}",
                 zmin=1,
                 zmax=2,
@@ -73,7 +71,7 @@ def loop_steps(steps, probs, vocab, *, top_k=6, lang=None):
             row=2,
             col=1,
         )
-        note = t["run"].format(s=s + 1, n=len(step["input"]), w=vocab[step["next"]])
+        note = text["run"].format(s=s + 1, n=len(step["input"]), w=vocab[step["next"]])
         control.append(
             (
                 s + 1,
@@ -98,24 +96,21 @@ def loop_steps(steps, probs, vocab, *, top_k=6, lang=None):
             )
         )
     fig.update_yaxes(autorange="reversed", row=1, col=1)
-    fig.update_xaxes(title=t["pos"], dtick=1, row=1, col=1)
-    fig.update_yaxes(range=[0, 1.15], title=t["prob"], row=2, col=1)
+    fig.update_xaxes(title=text["pos"], dtick=1, row=1, col=1)
+    fig.update_yaxes(range=[0, 1.15], title=text["prob"], row=2, col=1)
     fig.update_layout(showlegend=False)
-    return finish(fig, control, kind="slider", prefix=t["steps"], active=0, height=680, margin=dict(t=130))
+    return finish(fig, control, kind="slider", prefix=text["steps"], active=0, height=680, margin=dict(t=130))
 
 
 def work_curves(ns, without, with_cache, marks, *, lang=None):
-    """Draw total attention work over N on log axes, without and with a cache; a slider picks N and shows the ratio.
-
-    Page: 10-kv-cache.md
-    """
-    t = labels("kv_cache", lang)
+    """Draw total attention work over N on log axes, without and with a cache; a slider picks N and shows the ratio."""
+    text = labels("kv_cache", lang)
     fig = go.Figure()
     fig.add_trace(
-        go.Scatter(x=list(ns), y=list(without), mode="lines", name=t["without"], line=dict(color="#d62728", width=3))
+        go.Scatter(x=list(ns), y=list(without), mode="lines", name=text["without"], line=dict(color="#d62728", width=3))
     )
     fig.add_trace(
-        go.Scatter(x=list(ns), y=list(with_cache), mode="lines", name=t["with"], line=dict(color="#1f77b4", width=3))
+        go.Scatter(x=list(ns), y=list(with_cache), mode="lines", name=text["with"], line=dict(color="#1f77b4", width=3))
     )
     control = []
     for n, a, b, ratio in marks:
@@ -131,7 +126,7 @@ def work_curves(ns, without, with_cache, marks, *, lang=None):
                 hovertemplate="%{y:,}<extra></extra>",
             )
         )
-        note = t["mark"].format(n=f"{n:,}", a=f"{a:,}", b=f"{b:,}", r=ratio)
+        note = text["mark"].format(n=f"{n:,}", a=f"{a:,}", b=f"{b:,}", r=ratio)
         control.append(
             (
                 f"{n:,}",
@@ -155,11 +150,11 @@ def work_curves(ns, without, with_cache, marks, *, lang=None):
                 },
             )
         )
-    fig.update_xaxes(type="log", title=t["n"])
-    fig.update_yaxes(type="log", title=t["work"], exponentformat="power")
+    fig.update_xaxes(type="log", title=text["n"])
+    fig.update_yaxes(type="log", title=text["work"], exponentformat="power")
     fig.update_layout(legend=dict(x=0.98, xanchor="right", y=0.02, yanchor="bottom"))
     active = next((i for i, m in enumerate(marks) if m[0] == 1000), 0)
-    add_control(fig, control, kind="slider", prefix=t["slider"], active=active)
+    add_control(fig, control, kind="slider", prefix=text["slider"], active=active)
     return styled(fig, height=500)
 
 
@@ -168,54 +163,42 @@ def _e(x):
 
 
 def cache_equal(rows, *, lang=None):
-    """Return a Markdown table of (layers, heads, length, max |difference|) rows.
-
-    Page: 10-kv-cache.md
-    """
-    t = labels("kv_cache_tables", lang)
-    return md_table([t["layers"], t["heads"], t["n"], t["diff"]], [[a, b, c, _e(d)] for a, b, c, d in rows])
+    """Return a Markdown table of (layers, heads, length, max |difference|) rows."""
+    text = labels("kv_cache_tables", lang)
+    return md_table([text["layers"], text["heads"], text["n"], text["diff"]], [[a, b, c, _e(d)] for a, b, c, d in rows])
 
 
 def drift_table(causal, full, *, lang=None):
-    """Return a Markdown table of how far the old positions move when a token is appended, per mask.
-
-    Page: 10-kv-cache.md
-    """
-    t = labels("kv_cache_tables", lang)
+    """Return a Markdown table of how far the old positions move when a token is appended, per mask."""
+    text = labels("kv_cache_tables", lang)
     rows = []
     for i in range(len(causal["k"])):
-        rows.append([t["k"].format(i=i + 1), _e(causal["k"][i]), _e(full["k"][i])])
-        rows.append([t["v"].format(i=i + 1), _e(causal["v"][i]), _e(full["v"][i])])
-    rows.append([t["logits"], _e(causal["logits"]), f"**{_e(full['logits'])}**"])
-    return md_table([t["what"], t["causal"], t["full"]], rows)
+        rows.append([text["k"].format(i=i + 1), _e(causal["k"][i]), _e(full["k"][i])])
+        rows.append([text["v"].format(i=i + 1), _e(causal["v"][i]), _e(full["v"][i])])
+    rows.append([text["logits"], _e(causal["logits"]), f"**{_e(full['logits'])}**"])
+    return md_table([text["what"], text["causal"], text["full"]], rows)
 
 
 def kv_dependence_table(change, *, lang=None):
-    """Return a Markdown table: which old rows, once replaced by noise, move the new row's output.
-
-    Page: 10-kv-cache.md
-    """
-    t = labels("kv_cache_tables", lang)
+    """Return a Markdown table: which old rows, once replaced by noise, move the new row's output."""
+    text = labels("kv_cache_tables", lang)
     rows = [
-        [t["old"][name], f"**{_e(change[name])}**" if is_rounding(change[name]) else _e(change[name])]
+        [text["old"][name], f"**{_e(change[name])}**" if is_rounding(change[name]) else _e(change[name])]
         for name in ("q", "k", "v")
     ]
-    return md_table([t["changed"], t["moved"]], rows)
+    return md_table([text["changed"], text["moved"]], rows)
 
 
 def work_table(rows, *, lang=None):
-    """Return a Markdown table of (N, sum n^2, sum n, score ratio, lower-triangle ratio, row ratio) rows; ratios shown as N×.
-
-    Page: 10-kv-cache.md
-    """
-    t = labels("kv_cache_tables", lang)
+    """Return a Markdown table of (N, sum n^2, sum n, score ratio, lower-triangle ratio, row ratio) rows; ratios: N×."""
+    text = labels("kv_cache_tables", lang)
     out = []
     for n, sq, lin, *ratios in rows:
         cells = [_times(r) for r in ratios]
         if n == 1000:
             cells[0] = f"**{cells[0]}**"
         out.append([f"{n:,}", f"{sq:,}", f"{lin:,}", *cells])
-    return md_table([t["N"], t["sq"], t["lin"], t["ratio"], t["ratio_causal"], t["ratio_rows"]], out)
+    return md_table([text["N"], text["sq"], text["lin"], text["ratio"], text["ratio_causal"], text["ratio_rows"]], out)
 
 
 def _times(ratio):
@@ -224,27 +207,35 @@ def _times(ratio):
 
 
 def ops_table(rows, *, keys=("scores", "kv_rows"), lang=None):
-    """Return a Markdown table of counted vs predicted work, for (N, counted no-cache, model, counted cache, model) rows.
-
-    Page: 10-kv-cache.md
-    """
-    t = labels("kv_cache_tables", lang)
+    """Return a Markdown table of counted vs predicted work: (N, counted no-cache, model, counted cache, model) rows."""
+    text = labels("kv_cache_tables", lang)
     out = []
     for n, cw, mw, cc, mc in rows:
         for key in keys:
             ok = "✓" if (cw[key], cc[key]) == (mw[key], mc[key]) else "✗"
             out.append([n, f"`{key}`", f"{cw[key]:,}", f"{mw[key]:,}", f"{cc[key]:,}", f"{mc[key]:,}", ok])
-    return md_table([t["N"], t["counter"], t["count_wo"], t["model_wo"], t["count_w"], t["model_w"], t["match"]], out)
+    return md_table(
+        [
+            text["N"],
+            text["counter"],
+            text["count_wo"],
+            text["model_wo"],
+            text["count_w"],
+            text["model_w"],
+            text["match"],
+        ],
+        out,
+    )
 
 
 def trained_cached_text(rows, *, lang=None):
-    """Return a Markdown table: per prompt, the text written by recomputing every step and with the KV cache, and how far apart.
+    """Return a Markdown table: per prompt, the text written recomputing every step and with the cache, how far apart.
 
-    rows: (prompt, recomputed words, cached words, max |Δ logits| over every step). Page: 10-kv-cache.md
+    rows: (prompt, recomputed words, cached words, max |Δ logits| over every step).
     """
-    t = labels("kv_cache_tables", lang)
+    text = labels("kv_cache_tables", lang)
     body = [
-        [f"`{prompt}`", " ".join(full), " ".join(cached), t["yes"] if full == cached else t["no"], _e(diff)]
+        [f"`{prompt}`", " ".join(full), " ".join(cached), text["yes"] if full == cached else text["no"], _e(diff)]
         for prompt, full, cached, diff in rows
     ]
-    return md_table(t["cols_trained"], body)
+    return md_table(text["cols_trained"], body)

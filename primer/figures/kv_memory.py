@@ -15,21 +15,19 @@ def fill_chart(models, lengths, curve_x, curves, filled, fmt, *, active_model=0,
     models: list of (name, max_context, window); curves[m]: bytes at curve_x; filled[m][j]: bytes at lengths[j];
     fmt formats a byte count.
     Every (model, length) state is precomputed: the dropdown swaps in that model's slider.
-
-    Page: 11-kv-memory.md
     """
-    t = labels("kv_memory", lang)
+    text = labels("kv_memory", lang)
     fig = go.Figure()
     n_len = len(lengths)
     per_model = 2 + n_len
-    for m, (name, max_ctx, window) in enumerate(models):
+    for m, (name, max_ctx, _window) in enumerate(models):
         fig.add_trace(
             go.Scatter(
                 x=list(curve_x),
                 y=[b / GIB for b in curves[m]],
                 mode="lines",
                 line=dict(color=MUTED, dash="dash"),
-                name=t["curve"].format(m=name),
+                name=text["curve"].format(m=name),
                 hovertemplate="%{x:,} → %{y:.3f} GiB<extra></extra>",
             )
         )
@@ -40,10 +38,10 @@ def fill_chart(models, lengths, curve_x, curves, filled, fmt, *, active_model=0,
                 y=[0, top],
                 mode="lines+text",
                 line=dict(color="#2ca02c", dash="dot"),
-                text=["", t["max"].format(c=f"{max_ctx:,}")],
+                text=["", text["max"].format(c=f"{max_ctx:,}")],
                 textposition="bottom right",
                 textfont=dict(color="#2ca02c"),
-                name=t["max"].format(c=f"{max_ctx:,}"),
+                name=text["max"].format(c=f"{max_ctx:,}"),
                 hoverinfo="skip",
             )
         )
@@ -58,7 +56,7 @@ def fill_chart(models, lengths, curve_x, curves, filled, fmt, *, active_model=0,
                     fill="tozeroy",
                     line=dict(color=ACCENT, width=3),
                     fillcolor="rgba(232,113,10,0.35)",
-                    name=t["filled"],
+                    name=text["filled"],
                     hovertemplate="%{x:,} → %{y:.3f} GiB<extra></extra>",
                 )
             )
@@ -69,12 +67,12 @@ def fill_chart(models, lengths, curve_x, curves, filled, fmt, *, active_model=0,
 
     def note(m, j):
         name, _, window = models[m]
-        text = t["note"].format(m=name, n=f"{lengths[j]:,}", b=fmt(filled[m][j]))
+        line = text["note"].format(m=name, n=f"{lengths[j]:,}", b=fmt(filled[m][j]))
         if window is not None and lengths[j] > window:
-            text += t["window"].format(w=f"{window:,}")
+            line += text["window"].format(w=f"{window:,}")
         return [
             dict(
-                text=text,
+                text=line,
                 x=0,
                 xref="paper",
                 y=1.01,
@@ -91,7 +89,7 @@ def fill_chart(models, lengths, curve_x, curves, filled, fmt, *, active_model=0,
             dict(label=f"{n:,}", method="update", args=[{"visible": visible(m, j)}, {"annotations": note(m, j)}])
             for j, n in enumerate(lengths)
         ]
-        return dict(active=active, steps=steps, currentvalue=dict(prefix=t["slider"]), pad=dict(t=50))
+        return dict(active=active, steps=steps, currentvalue=dict(prefix=text["slider"]), pad=dict(t=50))
 
     j0 = n_len - 1 if active_length is None else active_length
     buttons = [
@@ -112,49 +110,40 @@ def fill_chart(models, lengths, curve_x, curves, filled, fmt, *, active_model=0,
         ],
         showlegend=False,
     )
-    fig.update_xaxes(title=t["tokens"], range=[0, max(curve_x)])
-    fig.update_yaxes(title=t["gib"], rangemode="tozero")
+    fig.update_xaxes(title=text["tokens"], range=[0, max(curve_x)])
+    fig.update_yaxes(title=text["gib"], rangemode="tozero")
     styled(fig, height=540)
     fig.update_layout(margin=dict(t=120))
     return fig
 
 
 def per_token_table(cfg, bytes_per_value, per_token, fmt, *, lang=None):
-    """Return the factors of one token's KV cache for a shape (a primer.config.Config), and their product.
-
-    Page: 11-kv-memory.md
-    """
-    t = labels("kv_memory_tables", lang)
+    """Return the factors of one token's KV cache for a shape (a primer.config.Config), and their product."""
+    text = labels("kv_memory_tables", lang)
     rows = [
-        [t["kv"], 2],
-        [t["layers"], cfg.n_layers],
-        [t["kv_heads"], cfg.n_kv_heads],
-        [t["head_dim"].format(d=cfg.d_model, h=cfg.n_heads), cfg.d_head],
-        [t["bytes"], bytes_per_value],
-        [f"**{t['per_token']}**", f"**{fmt(per_token)}** ({per_token:,} B)"],
+        [text["kv"], 2],
+        [text["layers"], cfg.n_layers],
+        [text["kv_heads"], cfg.n_kv_heads],
+        [text["head_dim"].format(d=cfg.d_model, h=cfg.n_heads), cfg.d_head],
+        [text["bytes"], bytes_per_value],
+        [f"**{text['per_token']}**", f"**{fmt(per_token)}** ({per_token:,} B)"],
     ]
-    return md_table([t["factor"], t["value"]], rows)
+    return md_table([text["factor"], text["value"]], rows)
 
 
 def context_table(rows, fmt, *, bold=None, lang=None):
-    """Return a Markdown table of (tokens, bytes) rows; the row whose tokens equal bold is set in bold.
-
-    Page: 11-kv-memory.md
-    """
-    t = labels("kv_memory_tables", lang)
+    """Return a Markdown table of (tokens, bytes) rows; the row whose tokens equal bold is set in bold."""
+    text = labels("kv_memory_tables", lang)
     out = [[f"{n:,}", f"**{fmt(b)}**" if n == bold else fmt(b)] for n, b in rows]
-    return md_table([t["tokens"], t["cache"]], out)
+    return md_table([text["tokens"], text["cache"]], out)
 
 
 def models_table(rows, fmt, *, lang=None):
-    """Return a Markdown table of published models: (name, Config, per-token bytes, bytes at max_len) rows.
-
-    Page: 11-kv-memory.md
-    """
-    t = labels("kv_memory_tables", lang)
+    """Return a Markdown table of published models: (name, Config, per-token bytes, bytes at max_len) rows."""
+    text = labels("kv_memory_tables", lang)
     out = [
         [
-            name + (t["with_window"].format(w=f"{c.window:,}") if c.window else ""),
+            name + (text["with_window"].format(w=f"{c.window:,}") if c.window else ""),
             c.n_layers,
             c.n_heads,
             c.n_kv_heads,
@@ -166,49 +155,50 @@ def models_table(rows, fmt, *, lang=None):
         for name, c, per, full in rows
     ]
     return md_table(
-        [t["model"], t["layers"], t["q_heads"], t["kv_heads"], t["hd"], t["per_tok"], t["max"], t["at_max"]], out
+        [
+            text["model"],
+            text["layers"],
+            text["q_heads"],
+            text["kv_heads"],
+            text["hd"],
+            text["per_tok"],
+            text["max"],
+            text["at_max"],
+        ],
+        out,
     )
 
 
 def savings_table(rows, fmt, *, lang=None):
-    """Return a Markdown table of (kind, fields, bytes without, bytes with) rows; kind is 'gqa' or 'swa'.
-
-    Page: 11-kv-memory.md
-    """
-    t = labels("kv_memory_tables", lang)
+    """Return a Markdown table of (kind, fields, bytes without, bytes with) rows; kind is 'gqa' or 'swa'."""
+    text = labels("kv_memory_tables", lang)
     out = []
     for kind, fields, without, with_ in rows:
         out.append(
             [
-                t[kind].format(**fields),
+                text[kind].format(**fields),
                 fmt(without),
                 fmt(with_),
                 f"1/{without // with_}" if without % with_ == 0 else f"{with_ / without:.2f}",
             ]
         )
-    return md_table([t["case"], t["without"], t["with"], t["saved"]], out)
+    return md_table([text["case"], text["without"], text["with"], text["saved"]], out)
 
 
 def nbytes_table(rows, *, lang=None):
-    """Return a Markdown table of (dtype, tokens, actual nbytes, formula bytes) rows.
-
-    Page: 11-kv-memory.md
-    """
-    t = labels("kv_memory_tables", lang)
+    """Return a Markdown table of (dtype, tokens, actual nbytes, formula bytes) rows."""
+    text = labels("kv_memory_tables", lang)
     out = [[f"`{d}`", n, f"{a:,}", f"{f:,}", "✓" if a == f else "✗"] for d, n, a, f in rows]
-    return md_table([t["dtype"], t["tokens"], t["nbytes"], t["formula"], t["equal"]], out)
+    return md_table([text["dtype"], text["tokens"], text["nbytes"], text["formula"], text["equal"]], out)
 
 
 def weights_table(name, n_params, n_tokens, weight_bytes, cache_bytes, fmt, *, lang=None):
-    """Return a Markdown table setting a model's own weights beside its KV cache at n_tokens, and the batch at which the cache outweighs them.
-
-    Page: 11-kv-memory.md
-    """
-    t = labels("kv_memory_tables", lang)
+    """Return a table of a model's weights beside its KV cache at n_tokens, and the batch where the cache wins."""
+    text = labels("kv_memory_tables", lang)
     batch = weight_bytes // cache_bytes + 1  # the smallest batch whose caches weigh more than the weights
     rows = [
-        [t["weights_row"].format(m=name, p=f"{n_params:,}"), fmt(weight_bytes)],
-        [t["cache_row"].format(m=name, n=f"{n_tokens:,}"), fmt(cache_bytes)],
-        [t["outweigh_row"].format(n=f"{n_tokens:,}"), f"{batch}"],
+        [text["weights_row"].format(m=name, p=f"{n_params:,}"), fmt(weight_bytes)],
+        [text["cache_row"].format(m=name, n=f"{n_tokens:,}"), fmt(cache_bytes)],
+        [text["outweigh_row"].format(n=f"{n_tokens:,}"), f"{batch}"],
     ]
-    return md_table([t["held"], t["size"]], rows)
+    return md_table([text["held"], text["size"]], rows)

@@ -15,15 +15,12 @@ def _ticks(n, word):
 
 
 def scores_mask_softmax(scores, mask, weights, *, lang=None):
-    """Draw scores, the additive mask and the softmax weights as three heatmaps side by side.
-
-    Page: 05-mask.md
-    """
-    t = labels("mask", lang)
+    """Draw scores, the additive mask and the softmax weights as three heatmaps side by side."""
+    text = labels("mask", lang)
     n_q, n_k = np.shape(scores)
-    x, y = _ticks(n_k, t["k"]), _ticks(n_q, t["q"])
+    x, y = _ticks(n_k, text["k"]), _ticks(n_q, text["q"])
     fig = make_subplots(
-        rows=1, cols=3, subplot_titles=(t["scores"], t["mask"], "= " + t["weights"]), horizontal_spacing=0.06
+        rows=1, cols=3, subplot_titles=(text["scores"], text["mask"], "= " + text["weights"]), horizontal_spacing=0.06
     )
     for trace in heatmap_traces(
         scores, np.ones_like(mask), x=x, y=y, fmt="{:.1f}", colorscale="Greys", zmin=-1, zmax=6
@@ -42,44 +39,38 @@ def scores_mask_softmax(scores, mask, weights, *, lang=None):
 
 
 def row_walk(weights, mask, *, lang=None):
-    """Draw one query row's weights as bars; a slider walks the rows.
-
-    Page: 05-mask.md
-    """
-    t = labels("mask", lang)
+    """Draw one query row's weights as bars; a slider walks the rows."""
+    text = labels("mask", lang)
     n_q, n_k = np.shape(weights)
-    x = _ticks(n_k, t["k"])
+    x = _ticks(n_k, text["k"])
     fig = go.Figure()
     steps = []
     for i in range(n_q):
         colors = [ACCENT if mask[i][j] else CLOSED_COLOR for j in range(n_k)]
-        text = [f"{weights[i][j]:.2f}" if mask[i][j] else f"0 ({t['masked']})" for j in range(n_k)]
+        cells = [f"{weights[i][j]:.2f}" if mask[i][j] else f"0 ({text['masked']})" for j in range(n_k)]
         fig.add_trace(
             go.Bar(
                 x=x,
                 y=list(weights[i]),
                 marker_color=colors,
-                text=text,
+                text=cells,
                 textposition="outside",
-                name=f"{t['row']}{i}",
+                name=f"{text['row']}{i}",
                 hovertemplate="%{x}: %{y:.4f}<extra></extra>",
             )
         )
         steps.append((i, [i], None))
-    fig.update_yaxes(range=[0, 1.15], title=t["weight"])
+    fig.update_yaxes(range=[0, 1.15], title=text["weight"])
     fig.update_layout(showlegend=False)
-    add_control(fig, steps, kind="slider", prefix=t["row"])
+    add_control(fig, steps, kind="slider", prefix=text["row"])
     return styled(fig, height=400)
 
 
 def fill_rule(correct, buggy, open_row, *, leak_key, lang=None):
-    """Draw one row's weights under the −∞ rule and the 0 rule; buttons switch the rule.
-
-    Page: 05-mask.md
-    """
-    t = labels("mask", lang)
+    """Draw one row's weights under the −∞ rule and the 0 rule; buttons switch the rule."""
+    text = labels("mask", lang)
     n_k = len(correct)
-    x = _ticks(n_k, t["k"])
+    x = _ticks(n_k, text["k"])
     fig = go.Figure()
     for weights, leak_color in ((correct, CLOSED_COLOR), (buggy, "#d62728")):
         colors = [ACCENT if open_row[j] else leak_color for j in range(n_k)]
@@ -93,15 +84,15 @@ def fill_rule(correct, buggy, open_row, *, leak_key, lang=None):
                 hovertemplate="%{x}: %{y:.4f}<extra></extra>",
             )
         )
-    fig.update_yaxes(range=[0, 0.85], title=t["weight"], tickformat=".0%")
+    fig.update_yaxes(range=[0, 0.85], title=text["weight"], tickformat=".0%")
     fig.update_layout(showlegend=False)
-    note = t["leak"].format(k=leak_key, p=pct(buggy[leak_key]))
+    note = text["leak"].format(k=leak_key, p=pct(buggy[leak_key]))
     add_control(
         fig,
         [
-            (t["rule_inf"], [0], {"annotations": []}),
+            (text["rule_inf"], [0], {"annotations": []}),
             (
-                t["rule_zero"],
+                text["rule_zero"],
                 [1],
                 {
                     "annotations": [
@@ -122,13 +113,10 @@ def fill_rule(correct, buggy, open_row, *, leak_key, lang=None):
 
 
 def sliding_window(scores, windows, weights_by_window, refusals, *, lang=None):
-    """Draw the weights under each window; the slider runs down to windows that primer refuses.
-
-    Page: 05-mask.md
-    """
-    t = labels("mask", lang)
+    """Draw the weights under each window; the slider runs down to windows that primer refuses."""
+    text = labels("mask", lang)
     n = np.shape(scores)[0]
-    x, y = _ticks(n, t["k"]), _ticks(n, t["q"])
+    x, y = _ticks(n, text["k"]), _ticks(n, text["q"])
     fig = go.Figure()
     steps = []
     for w in windows:
@@ -142,7 +130,7 @@ def sliding_window(scores, windows, weights_by_window, refusals, *, lang=None):
             start = len(fig.data)
             for trace in heatmap_traces(np.zeros((n, n)), np.zeros((n, n), bool), x=x, y=y, closed_text=NEG_INF):
                 fig.add_trace(trace)
-            msg = t["refused"] + refusals[w]
+            msg = text["refused"] + refusals[w]
             steps.append(
                 (
                     w,
@@ -166,7 +154,7 @@ def sliding_window(scores, windows, weights_by_window, refusals, *, lang=None):
                 )
             )
     fig.update_yaxes(autorange="reversed")
-    add_control(fig, steps, kind="slider", prefix=t["window"], active=0)
+    add_control(fig, steps, kind="slider", prefix=text["window"], active=0)
     fig.update_xaxes(color=MUTED)
     return styled(fig, height=460)
 
@@ -175,9 +163,9 @@ def padding_masks(batch, cases, *, lang=None):
     """Draw the mask of each padded sentence side by side; buttons switch mask (full/causal) and padding side.
 
     batch: the sentences' tokens; cases: list of (causal, side, masks [b, n, n], real [b, n],
-    empty_under_and [b, n]) with primer's masks. Page: 05-mask.md
+    empty_under_and [b, n]) with primer's masks.
     """
-    t = labels("mask", lang)
+    text = labels("mask", lang)
     n = np.shape(cases[0][2])[-1]
     b = len(batch)
     colors = [
@@ -190,35 +178,35 @@ def padding_masks(batch, cases, *, lang=None):
         [1, "#d62728"],
     ]
     fig = make_subplots(
-        rows=1, cols=b, subplot_titles=[f"{t['sentence']} {s}" for s in range(b)], horizontal_spacing=0.05
+        rows=1, cols=b, subplot_titles=[f"{text['sentence']} {s}" for s in range(b)], horizontal_spacing=0.05
     )
     steps = []
     for causal, side, masks, real, empty in cases:
         shown = []
         for s in range(b):
             words = list(batch[s])
-            pad = [t["pad"]] * (n - len(words))
+            pad = [text["pad"]] * (n - len(words))
             ticks = words + pad if side == "right" else pad + words
             ticks = [f"{i} {w}" for i, w in enumerate(ticks)]
-            z, text, hover = [], [], []
+            z, cells, hover = [], [], []
             for i in range(n):
                 zr, tr, hr = [], [], []
                 for j in range(n):
                     if not masks[s][i][j]:
                         zr.append(0), tr.append(""), hr.append("−∞")
                     elif real[s][i]:
-                        zr.append(1), tr.append("✓"), hr.append(t["open"])
+                        zr.append(1), tr.append("✓"), hr.append(text["open"])
                     elif empty[s][i]:
-                        zr.append(3), tr.append("!"), hr.append(t["empty"] + " → " + t["self"])
+                        zr.append(3), tr.append("!"), hr.append(text["empty"] + " → " + text["self"])
                     else:
-                        zr.append(2), tr.append("○"), hr.append(t["self"])
-                z.append(zr), text.append(tr), hover.append(hr)
+                        zr.append(2), tr.append("○"), hr.append(text["self"])
+                z.append(zr), cells.append(tr), hover.append(hr)
             fig.add_trace(
                 go.Heatmap(
                     z=z,
                     x=ticks,
                     y=ticks,
-                    text=text,
+                    text=cells,
                     texttemplate="%{text}",
                     customdata=hover,
                     colorscale=colors,
@@ -233,7 +221,7 @@ def padding_masks(batch, cases, *, lang=None):
                 col=s + 1,
             )
             shown.append(len(fig.data) - 1)
-        label = t["state"].format(m=t["causal" if causal else "full"], s=t[side])
+        label = text["state"].format(m=text["causal" if causal else "full"], s=text[side])
         steps.append((label, shown, None))
     fig.update_yaxes(autorange="reversed")
     fig.update_xaxes(tickangle=-45)
@@ -242,48 +230,48 @@ def padding_masks(batch, cases, *, lang=None):
 
 
 def weights_table(weights, *, digits=1, lang=None):
-    """Return a Markdown table of attention weights in percent, one query row per line.
-
-    Page: 05-mask.md
-    """
-    t = labels("mask_tables", lang)
+    """Return a Markdown table of attention weights in percent, one query row per line."""
+    text = labels("mask_tables", lang)
     n_q, n_k = np.shape(weights)
-    head = [t["q"]] + [f"{t['k']} {j}" for j in range(n_k)]
-    rows = [[f"{t['q']} {i}"] + [pct(w, digits) for w in weights[i]] for i in range(n_q)]
+    head = [text["q"]] + [f"{text['k']} {j}" for j in range(n_k)]
+    rows = [[f"{text['q']} {i}"] + [pct(w, digits) for w in weights[i]] for i in range(n_q)]
     return md_table(head, rows)
 
 
 def padding_table(rows, *, lang=None):
-    """Return a Markdown table, one line per (mask, padding side): padded query rows, rows the plain AND empties, and the largest difference of the real rows from each sentence alone.
+    """Return a Markdown table, one line per (mask, padding side): padded query rows, rows the plain AND empties.
 
-    rows: (causal, side, n_padded, n_empty, diff_text). Page: 05-mask.md
+    The last column is the largest difference of the real rows from each sentence run alone.
+
+    rows: (causal, side, n_padded, n_empty, diff_text).
     """
-    t = labels("mask_tables", lang)
-    head = [t["mask_kind"], t["side"], t["padded_rows"], t["empty_rows"], t["real_rows"]]
-    return md_table(head, [[t["causal" if c else "full"], t[side], p, e, d] for c, side, p, e, d in rows])
+    text = labels("mask_tables", lang)
+    head = [text["mask_kind"], text["side"], text["padded_rows"], text["empty_rows"], text["real_rows"]]
+    return md_table(head, [[text["causal" if c else "full"], text[side], p, e, d] for c, side, p, e, d in rows])
 
 
 def conventions_table(conventions, *, lang=None):
     """Return a Markdown table of how each library spells a mask and what it does with an empty row.
 
-    conventions: primer.conventions.CONVENTIONS. Page: 05-mask.md
+    conventions: primer.conventions.CONVENTIONS.
     """
-    t = labels("mask_tables", lang)
-    head = [t["conv_call"], t["conv_arg"], t["conv_true"], t["conv_causal"], t["conv_empty"]]
-    rows = [[f"`{c.call}`", f"`{c.argument}`", t[c.true_means], t[c.causal], t[c.empty_row]] for c in conventions]
+    text = labels("mask_tables", lang)
+    head = [text["conv_call"], text["conv_arg"], text["conv_true"], text["conv_causal"], text["conv_empty"]]
+    rows = [
+        [f"`{c.call}`", f"`{c.argument}`", text[c.true_means], text[c.causal], text[c.empty_row]] for c in conventions
+    ]
     return md_table(head, rows)
 
 
 def fill_rule_table(correct, buggy, open_row, *, leak_key, replaced=None, lang=None):
-    """Return a Markdown table of one row's weights under the −∞ rule, the add-0 bug and, if given, the masked_fill(0) bug.
-
-    Page: 05-mask.md
-    """
-    t = labels("mask_tables", lang)
+    """Return a Markdown table of one row's weights under the −∞ rule, the add-0 bug and, if given, masked_fill(0)."""
+    text = labels("mask_tables", lang)
     n_k = len(correct)
-    head = [t["rule"]] + [f"{t['k']} {j}" + ("" if open_row[j] else t["closed"]) for j in range(n_k)]
+    head = [text["rule"]] + [f"{text['k']} {j}" + ("" if open_row[j] else text["closed"]) for j in range(n_k)]
     rows = []
-    ways = ((t["inf"], correct), (t["zero"], buggy)) + (() if replaced is None else ((t["fill_zero"], replaced),))
+    ways = ((text["inf"], correct), (text["zero"], buggy)) + (
+        () if replaced is None else ((text["fill_zero"], replaced),)
+    )
     for label, weights in ways:
         cells = [pct(w) for w in weights]
         cells[leak_key] = f"**{cells[leak_key]}**"

@@ -1,4 +1,4 @@
-"""Figures and tables of the chapter "Sampling and the seven-stage pipeline": temperature, seeded draws, the stages, one mask swapped."""
+"""Figures and tables of the chapter "Sampling and the seven-stage pipeline": temperature, draws, stages, mask swap."""
 
 import numpy as np
 import plotly.graph_objects as go
@@ -14,21 +14,19 @@ def temperature(temperatures, probs, freqs, entropies, *, n_draws, active=0, lan
     """Draw probabilities as bars and seeded-draw frequencies as dots, one slider step per temperature.
 
     temperatures may hold 0, drawn as the greedy step; probs, freqs and entropies are per step.
-
-    Page: 12-sampling-pipeline.md
     """
-    t, x, fig, steps = _word_figure(lang)
+    text, x, fig, steps = _word_figure(lang)
     for k, temp in enumerate(temperatures):
         fig.add_trace(
             go.Bar(
                 x=x,
                 y=list(probs[k]),
                 marker_color=ACCENT,
-                name=t["prob"],
+                name=text["prob"],
                 hovertemplate="%{x}: %{y:.4f}<extra></extra>",
             )
         )
-        fig.add_trace(_frequency_dots(x, freqs[k], t["freq"].format(n=f"{n_draws:,}")))
+        fig.add_trace(_frequency_dots(x, freqs[k], text["freq"].format(n=f"{n_draws:,}")))
         fig.add_trace(
             go.Scatter(
                 x=x,
@@ -39,27 +37,24 @@ def temperature(temperatures, probs, freqs, entropies, *, n_draws, active=0, lan
                 hoverinfo="skip",
             )
         )
-        label = t["greedy"] if temp == 0 else f"{temp:g}"
-        title = f"{t['temp']}{label} · {t['entropy'].format(h=entropies[k])}"
+        label = text["greedy"] if temp == 0 else f"{temp:g}"
+        title = f"{text['temp']}{label} · {text['entropy'].format(h=entropies[k])}"
         steps.append((label, [3 * k, 3 * k + 1, 3 * k + 2], {"title.text": title}))
-    fig.update_yaxes(range=[0, 1.12], title=t["y"], tickformat=".0%")
+    fig.update_yaxes(range=[0, 1.12], title=text["y"], tickformat=".0%")
     fig.update_xaxes(color=MUTED)
     fig.update_layout(legend=dict(orientation="h", x=0, y=1.0, yanchor="bottom"), bargap=0.35)
     styled(fig, height=460, title=" ")
-    add_control(fig, steps, kind="slider", prefix=t["temp"], active=active)
+    add_control(fig, steps, kind="slider", prefix=text["temp"], active=active)
     return fig
 
 
 def frequency_table(temperatures, probs, freqs, *, lang=None):
-    """Return a Markdown table: one row per temperature, each cell 'probability / frequency' in percent.
-
-    Page: 12-sampling-pipeline.md
-    """
-    t = labels("sampling", lang)
-    head = [t["t"]] + list(t["words"])
+    """Return a Markdown table: one row per temperature, each cell 'probability / frequency' in percent."""
+    text = labels("sampling", lang)
+    head = [text["t"]] + list(text["words"])
     rows = []
     for k, temp in enumerate(temperatures):
-        label = t["greedy"] if temp == 0 else f"{temp:g}"
+        label = text["greedy"] if temp == 0 else f"{temp:g}"
         rows.append([label] + [f"{pct(p)} / {pct(f)}" for p, f in zip(probs[k], freqs[k])])
     return md_table(head, rows)
 
@@ -81,10 +76,8 @@ def pipeline_stages(stages, probs, vocab, *, temperature, lang=None):
     """Draw each stage's real array as a heatmap; a slider steps through the seven stages.
 
     stages: the seven (name, array) records of primer.sampling_pipeline.run; probs: stage 6's distribution.
-
-    Page: 12-sampling-pipeline.md
     """
-    t = labels("pipeline", lang)
+    text = labels("pipeline", lang)
     arr = {s.name: s.array for s in stages}
     ids = arr["tokenize"]
     chars = [visible_char(vocab[i]) for i in ids]
@@ -99,15 +92,15 @@ def pipeline_stages(stages, probs, vocab, *, temperature, lang=None):
         steps.append((len(steps) + 1, [start, start + 1], layout))
 
     def title(k, shape, extra=""):
-        return {"title.text": f"{t['stages'][k]} · {'×'.join(map(str, shape))}" + (f" · {extra}" if extra else "")}
+        return {"title.text": f"{text['stages'][k]} · {'×'.join(map(str, shape))}" + (f" · {extra}" if extra else "")}
 
     # 1 tokenize: one row of ids
     add(
         ids[None, :].astype(float),
         np.ones((1, ids.size), bool),
         {
-            **title(0, ids.shape, t["ids"]),
-            **_axis("xaxis", chars, t["pos"]),
+            **title(0, ids.shape, text["ids"]),
+            **_axis("xaxis", chars, text["pos"]),
             **_axis("yaxis", [""], "", reverse=True),
             "shapes": [],
         },
@@ -125,8 +118,8 @@ def pipeline_stages(stages, probs, vocab, *, temperature, lang=None):
             np.ones(a.shape, bool),
             {
                 **title(k, a.shape),
-                **_axis("xaxis", [str(j) for j in range(a.shape[1])], t["dim"]),
-                **_axis("yaxis", pos, t["pos"], reverse=True),
+                **_axis("xaxis", [str(j) for j in range(a.shape[1])], text["dim"]),
+                **_axis("yaxis", pos, text["pos"], reverse=True),
                 "shapes": [],
             },
             fmt="{:.1f}",
@@ -150,8 +143,8 @@ def pipeline_stages(stages, probs, vocab, *, temperature, lang=None):
         np.ones(a.shape, bool),
         {
             **title(4, a.shape),
-            **_axis("xaxis", [visible_char(c) for c in vocab], t["vocab"]),
-            **_axis("yaxis", pos, t["pos"], reverse=True),
+            **_axis("xaxis", [visible_char(c) for c in vocab], text["vocab"]),
+            **_axis("yaxis", pos, text["pos"], reverse=True),
             "shapes": [last],
         },
         fmt="",
@@ -169,9 +162,9 @@ def pipeline_stages(stages, probs, vocab, *, temperature, lang=None):
         np.ones(p.shape, bool),
         {
             **title(
-                5, arr["sample"].shape, t["prob"].format(t=temperature, c=f"'{visible_char(vocab[pick])}' = {pick}")
+                5, arr["sample"].shape, text["prob"].format(t=temperature, c=f"'{visible_char(vocab[pick])}' = {pick}")
             ),
-            **_axis("xaxis", [visible_char(c) for c in vocab], t["vocab"]),
+            **_axis("xaxis", [visible_char(c) for c in vocab], text["vocab"]),
             **_axis("yaxis", [""], "", reverse=True),
             "shapes": [box],
         },
@@ -187,12 +180,12 @@ def pipeline_stages(stages, probs, vocab, *, temperature, lang=None):
     kind = np.where(g < 0, 0.0, np.where(np.arange(g.shape[1]) < n0, 1.0, 2.0))
     for k in range(1, g.shape[0]):
         kind[k, n0 + k - 1] = 3.0
-    text = [[visible_char(vocab[v]) if v >= 0 else "" for v in row] for row in g]
+    cells = [[visible_char(vocab[v]) if v >= 0 else "" for v in row] for row in g]
     start = len(fig.data)
     fig.add_trace(
         go.Heatmap(
             z=np.where(g < 0, np.nan, kind).tolist(),
-            text=text,
+            text=cells,
             texttemplate="%{text}",
             x=list(range(g.shape[1])),
             y=list(range(g.shape[0])),
@@ -224,9 +217,9 @@ def pipeline_stages(stages, probs, vocab, *, temperature, lang=None):
             7,
             [start, start + 1],
             {
-                **title(6, g.shape, t["loop"]),
-                **_axis("xaxis", [str(j) for j in range(g.shape[1])], t["pos"]),
-                **_axis("yaxis", [str(k) for k in range(g.shape[0])], t["step"], reverse=True),
+                **title(6, g.shape, text["loop"]),
+                **_axis("xaxis", [str(j) for j in range(g.shape[1])], text["pos"]),
+                **_axis("yaxis", [str(k) for k in range(g.shape[0])], text["step"], reverse=True),
                 "shapes": [],
             },
         )
@@ -234,16 +227,13 @@ def pipeline_stages(stages, probs, vocab, *, temperature, lang=None):
     fig.update_xaxes(color=MUTED)
     styled(fig, height=480, title=" ")
     fig.update_layout(margin=dict(l=70, r=20, t=60, b=60))
-    add_control(fig, steps, kind="slider", prefix=t["stage"])
+    add_control(fig, steps, kind="slider", prefix=text["stage"])
     return fig
 
 
 def pipeline_stages_table(stages, vocab, *, lang=None):
-    """Return a Markdown table of the seven stages: name, shape and the first values of the first row.
-
-    Page: 12-sampling-pipeline.md
-    """
-    t = labels("pipeline", lang)
+    """Return a Markdown table of the seven stages: name, shape and the first values of the first row."""
+    text = labels("pipeline", lang)
     rows = []
     for k, s in enumerate(stages):
         a = np.asarray(s.array)
@@ -254,22 +244,20 @@ def pipeline_stages_table(stages, vocab, *, lang=None):
                 glimpse += " = '" + "".join(visible_char(vocab[int(v)]) for v in first) + "'"
         else:
             glimpse = ", ".join(f"{v:.2f}" for v in first)
-        rows.append([t["stages"][k], f"`{s.name}`", "×".join(map(str, a.shape)), glimpse + " …" * (a.size > 4)])
-    return md_table([t["col_stage"], t["col_name"], t["col_shape"], t["col_glimpse"]], rows)
+        rows.append([text["stages"][k], f"`{s.name}`", "×".join(map(str, a.shape)), glimpse + " …" * (a.size > 4)])
+    return md_table([text["col_stage"], text["col_name"], text["col_shape"], text["col_glimpse"]], rows)
 
 
-def mask_swap(masks, deps, text, source, *, lang=None):
+def mask_swap(masks, deps, prompt, source, *, lang=None):
     """Draw stage 3's masks and the measured dependence side by side; buttons switch the machine.
 
     masks[machine] and deps[machine] are [n, n + m] bool: text columns, then source columns.
-
-    Page: 12-sampling-pipeline.md
     """
-    t = labels("pipeline", lang)
-    n, m = len(text), len(source)
-    x = [visible_char(c) for c in text] + [visible_char(c) for c in source]
-    y = [f"{i} {visible_char(c)}" for i, c in enumerate(text)]
-    fig = make_subplots(rows=1, cols=2, subplot_titles=(t["mask"], t["dep"]), horizontal_spacing=0.08)
+    text = labels("pipeline", lang)
+    n, m = len(prompt), len(source)
+    x = [visible_char(c) for c in prompt] + [visible_char(c) for c in source]
+    y = [f"{i} {visible_char(c)}" for i, c in enumerate(prompt)]
+    fig = make_subplots(rows=1, cols=2, subplot_titles=(text["mask"], text["dep"]), horizontal_spacing=0.08)
     steps = []
     for name in masks:
         start = len(fig.data)
@@ -284,14 +272,14 @@ def mask_swap(masks, deps, text, source, *, lang=None):
             ):
                 trace.update(hovertemplate=None, hoverinfo="skip")
                 fig.add_trace(trace, row=1, col=col)
-        steps.append((t["machines"][name], list(range(start, start + 4)), None))
+        steps.append((text["machines"][name], list(range(start, start + 4)), None))
     for col in (1, 2):
         fig.update_xaxes(
             tickvals=list(range(n + m)),
             ticktext=x,
             row=1,
             col=col,
-            title=t["xtitle"].format(p=f"'{text}'", s=f"'{source}'"),
+            title=text["xtitle"].format(p=f"'{prompt}'", s=f"'{source}'"),
         )
         fig.update_yaxes(tickvals=list(range(n)), ticktext=y, autorange="reversed", row=1, col=col)
         fig.add_vline(x=n - 0.5, line=dict(color=ACCENT, width=2, dash="dot"), row=1, col=col)
@@ -302,42 +290,34 @@ def mask_swap(masks, deps, text, source, *, lang=None):
 
 
 def reads(dep_row, n, *, lang=None):
-    """Describe one dependence row: text positions it reads, then source positions, e.g. '0–3 + source 0–6'.
-
-    Page: 12-sampling-pipeline.md
-    """
-    t = labels("pipeline", lang)
+    """Describe one dependence row: text positions it reads, then source positions, e.g. '0–3 + source 0–6'."""
+    text = labels("pipeline", lang)
     row = np.asarray(dep_row, bool)
-    text = ranges([j for j in range(n) if row[j]])
+    in_text = ranges([j for j in range(n) if row[j]])
     src = ranges([j - n for j in range(n, row.size) if row[j]])
-    parts = [text or t["none"]] + ([t["source"] + src] if src else [])
+    parts = [in_text or text["none"]] + ([text["source"] + src] if src else [])
     return " + ".join(parts)
 
 
-def dependence_table(deps, text, *, lang=None):
-    """Return a Markdown table: for each output position, the inputs it depends on under each machine.
-
-    Page: 12-sampling-pipeline.md
-    """
-    t = labels("pipeline", lang)
-    n = len(text)
-    head = [t["out"]] + [t["machines"][name] for name in deps]
+def dependence_table(deps, prompt, *, lang=None):
+    """Return a Markdown table: for each output position, the inputs it depends on under each machine."""
+    text = labels("pipeline", lang)
+    n = len(prompt)
+    head = [text["out"]] + [text["machines"][name] for name in deps]
     rows = [
-        [t["row_out"].format(i=i, c=visible_char(c))] + [reads(deps[name][i], n, lang=lang) for name in deps]
-        for i, c in enumerate(text)
+        [text["row_out"].format(i=i, c=visible_char(c))] + [reads(deps[name][i], n, lang=lang) for name in deps]
+        for i, c in enumerate(prompt)
     ]
     return md_table(head, rows)
 
 
 def top_k_top_p(settings, before, after, masses, freqs, *, n_draws, active=0, lang=None):
-    """Draw one distribution before and after a top-k / top-p filter, with seeded-draw frequencies; a menu picks the filter.
+    """Draw one distribution before and after a top-k / top-p filter, with seeded-draw frequencies; a menu picks one.
 
     settings: one menu label per filter, e.g. "top-k = 2" (None: no filter); after, masses (the kept
     candidates' probability before the filter) and freqs are per setting.
-
-    Page: 12-sampling-pipeline.md
     """
-    t, x, fig, steps = _word_figure(lang)
+    text, x, fig, steps = _word_figure(lang)
     for k, name in enumerate(settings):
         start = len(fig.data)
         kept = [q > 0 for q in after[k]]
@@ -345,7 +325,7 @@ def top_k_top_p(settings, before, after, masses, freqs, *, n_draws, active=0, la
             go.Bar(
                 x=x,
                 y=list(before),
-                name=t["before"],
+                name=text["before"],
                 marker_color="rgba(0,0,0,0)",
                 marker_line=dict(color=MUTED, width=2),
                 hovertemplate="%{x}: %{y:.4f}<extra></extra>",
@@ -355,18 +335,18 @@ def top_k_top_p(settings, before, after, masses, freqs, *, n_draws, active=0, la
             go.Bar(
                 x=x,
                 y=list(after[k]),
-                name=t["after"],
+                name=text["after"],
                 marker_color=[ACCENT if c else CLOSED_COLOR for c in kept],
                 text=[pct(q) if c else "" for q, c in zip(after[k], kept)],
                 textposition="outside",
                 hovertemplate="%{x}: %{y:.4f}<extra></extra>",
             )
         )
-        fig.add_trace(_frequency_dots(x, freqs[k], t["freq"].format(n=f"{n_draws:,}")))
-        label = t["none"] if name is None else name
-        title = f"{label} · {t['kept'].format(n=sum(kept), m=pct(masses[k]))}"
+        fig.add_trace(_frequency_dots(x, freqs[k], text["freq"].format(n=f"{n_draws:,}")))
+        label = text["none"] if name is None else name
+        title = f"{label} · {text['kept'].format(n=sum(kept), m=pct(masses[k]))}"
         steps.append((label, [start, start + 1, start + 2], {"title.text": title}))
-    fig.update_yaxes(range=[0, 1.15], title=t["y"], tickformat=".0%")
+    fig.update_yaxes(range=[0, 1.15], title=text["y"], tickformat=".0%")
     fig.update_xaxes(color=MUTED)
     fig.update_layout(barmode="overlay", legend=dict(orientation="h", x=0, y=-0.18, yanchor="top"), bargap=0.35)
     return finish(
@@ -375,22 +355,21 @@ def top_k_top_p(settings, before, after, masses, freqs, *, n_draws, active=0, la
 
 
 def filter_table(settings, after, masses, *, lang=None):
-    """Return a Markdown table: per filter setting, the candidates kept, their mass before the filter, and each renormalised probability.
-
-    Page: 12-sampling-pipeline.md
-    """
-    t = labels("sampling", lang)
+    """Return a Markdown table: per filter setting, the candidates kept, their mass before, each new probability."""
+    text = labels("sampling", lang)
     rows = []
     for name, probs, mass in zip(settings, after, masses):
-        kept = [w for w, q in zip(t["words"], probs) if q > 0]
-        rows.append([t["none"] if name is None else name, t["sep"].join(kept), pct(mass)] + [pct(q) for q in probs])
-    return md_table([t["setting"], t["kept_col"], t["mass"]] + list(t["words"]), rows)
+        kept = [w for w, q in zip(text["words"], probs) if q > 0]
+        rows.append(
+            [text["none"] if name is None else name, text["sep"].join(kept), pct(mass)] + [pct(q) for q in probs]
+        )
+    return md_table([text["setting"], text["kept_col"], text["mass"]] + list(text["words"]), rows)
 
 
 def _word_figure(lang):
     # the five candidate words' labels, an empty figure and its control steps
-    t = labels("sampling", lang)
-    return t, list(t["words"]), go.Figure(), []
+    text = labels("sampling", lang)
+    return text, list(text["words"]), go.Figure(), []
 
 
 def _frequency_dots(x, freqs, name):
@@ -405,7 +384,7 @@ def _frequency_dots(x, freqs, name):
 
 
 def setting_name(temperature, top_k=None, top_p=None):
-    """Name a sampling setting: 'T = 2.0, top-p = 0.9'. Page: 12-sampling-pipeline.md"""
+    """Name a sampling setting: 'T = 2.0, top-p = 0.9'."""
     return f"T = {temperature}" + (f", top-k = {top_k}" if top_k else "") + (f", top-p = {top_p}" if top_p else "")
 
 
@@ -414,9 +393,9 @@ def trained_sampling_table(vocab, next_settings, probs, sample_settings, samples
 
     probs: [next_settings, vocab]; rows are the words that reach 1% under some setting, most likely first at the
     first setting, then the other words together. A word a filter removed prints as 0. samples: per sample setting,
-    (the first sample's words, (found, total) n-grams of all n_samples samples in the corpus). Page: 12-sampling-pipeline.md
+    (the first sample's words, (found, total) n-grams of all n_samples samples in the corpus).
     """
-    t = labels("sampling", lang)
+    text = labels("sampling", lang)
     probs = np.asarray(probs)
     order = [i for i in np.argsort(-probs[0], kind="stable") if probs[:, i].max() >= 0.01]
     rest = np.ones(len(vocab), bool)
@@ -426,9 +405,9 @@ def trained_sampling_table(vocab, next_settings, probs, sample_settings, samples
         return pct(p) if p > 0 else "0"  # "0": cut by the filter; 0.0%: too small to show
 
     rows = [[f"`{vocab[i]}`"] + [cell(q[i]) for q in probs] for i in order]
-    rows.append([t["others"].format(n=int(rest.sum()))] + [cell(q[rest].sum()) for q in probs])
-    first = md_table([t["word"]] + [setting_name(*s) for s in next_settings], rows)
-    cols = t["cols_samples"][:2] + [t["cols_samples"][2].format(n=n_samples)]
+    rows.append([text["others"].format(n=int(rest.sum()))] + [cell(q[rest].sum()) for q in probs])
+    first = md_table([text["word"]] + [setting_name(*s) for s in next_settings], rows)
+    cols = text["cols_samples"][:2] + [text["cols_samples"][2].format(n=n_samples)]
     second = md_table(
         cols,
         [

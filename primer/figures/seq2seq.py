@@ -10,11 +10,8 @@ from primer.language import labels
 
 
 def alignment_heatmaps(examples, *, active=0, lang=None):
-    """Draw one alignment heatmap per example (label, source words, target words, weights); a dropdown picks it.
-
-    Page: 02-seq2seq.md
-    """
-    t = labels("seq2seq", lang)
+    """Draw one alignment heatmap per example (label, source words, target words, weights); a dropdown picks it."""
+    text = labels("seq2seq", lang)
     fig = go.Figure()
     steps = []
     for k, (label, source, target, weights) in enumerate(examples):
@@ -34,7 +31,7 @@ def alignment_heatmaps(examples, *, active=0, lang=None):
                 xgap=2,
                 ygap=2,
                 showscale=True,
-                colorbar=dict(title=dict(text=t["weight"], side="right"), thickness=12),
+                colorbar=dict(title=dict(text=text["weight"], side="right"), thickness=12),
                 hovertemplate="%{customdata}: %{z:.3f}<extra></extra>",
             )
         )
@@ -46,9 +43,9 @@ def alignment_heatmaps(examples, *, active=0, lang=None):
             "xaxis.range": [-0.5, len(source) - 0.5],
             "yaxis.range": [len(target) - 0.5, -0.5],
         }
-        steps.append((t["example"] + label, [k], axes))
-    fig.update_xaxes(title=t["src"], tickfont=dict(size=14))
-    fig.update_yaxes(title=t["tgt"], tickfont=dict(size=14))
+        steps.append((text["example"] + label, [k], axes))
+    fig.update_xaxes(title=text["src"], tickfont=dict(size=14))
+    fig.update_yaxes(title=text["tgt"], tickfont=dict(size=14))
     return finish(fig, steps, kind="dropdown", active=active, y=1.04, height=500, margin=dict(l=90, r=20, t=70, b=60))
 
 
@@ -57,14 +54,11 @@ def _escape(word):
 
 
 def alignment_table(source, target, weights, *, lang=None):
-    """Return a Markdown table: each target word, the source word it weights most, and that weight.
-
-    Page: 02-seq2seq.md
-    """
-    t = labels("seq2seq", lang)
+    """Return a Markdown table: each target word, the source word it weights most, and that weight."""
+    text = labels("seq2seq", lang)
     weights = np.asarray(weights, dtype=float)
     rows = []
     for i, word in enumerate(target):
         j = int(np.argmax(weights[i]))
         rows.append([_escape(word), _escape(source[j]), pct(weights[i, j])])
-    return md_table([t["target"], t["best"], t["share"]], rows)
+    return md_table([text["target"], text["best"], text["share"]], rows)

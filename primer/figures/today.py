@@ -9,36 +9,32 @@ from primer.figures.tables import md_table, ranges, visible_char
 from primer.language import labels
 
 
-def image_prefix_table(dep, n_patches, text, *, lang=None):
-    """Return a Markdown table: each row of [image patches; text], the patches and text positions its output depends on.
-
-    Page: 13-today.md
-    """
-    t = labels("today", lang)
+def image_prefix_table(dep, n_patches, caption, *, lang=None):
+    """Return a Markdown table: each row of [image patches; text], the patches and text positions its output reads."""
+    text = labels("today", lang)
     dep = np.asarray(dep, bool)
     rows = []
     for i in range(dep.shape[0]):
         label = (
-            t["row_img"].format(k=i)
+            text["row_img"].format(k=i)
             if i < n_patches
-            else t["row_txt"].format(k=i - n_patches, c=visible_char(text[i - n_patches]))
+            else text["row_txt"].format(k=i - n_patches, c=visible_char(caption[i - n_patches]))
         )
-        patches = ranges([j for j in range(n_patches) if dep[i, j]]) or t["none"]
-        chars = ranges([j - n_patches for j in range(n_patches, dep.shape[1]) if dep[i, j]]) or t["none"]
+        patches = ranges([j for j in range(n_patches) if dep[i, j]]) or text["none"]
+        chars = ranges([j - n_patches for j in range(n_patches, dep.shape[1]) if dep[i, j]]) or text["none"]
         rows.append([label, patches, chars])
-    return md_table([t["row_kind"], t["col_patches"], t["col_text"]], rows)
+    return md_table([text["row_kind"], text["col_patches"], text["col_text"]], rows)
 
 
-def image_prefix(image, dep, n_patches, text, *, lang=None):
-    """Draw the toy image cut into patches, and the measured dependence of every row of [patches; text].
-
-    Page: 13-today.md
-    """
-    t = labels("today", lang)
+def image_prefix(image, dep, n_patches, caption, *, lang=None):
+    """Draw the toy image cut into patches, and the measured dependence of every row of [patches; text]."""
+    text = labels("today", lang)
     dep = np.asarray(dep, bool)
-    ticks = [f"{t['patch']}{i}" for i in range(n_patches)] + [f"{i} {visible_char(c)}" for i, c in enumerate(text)]
+    ticks = [f"{text['patch']}{i}" for i in range(n_patches)] + [
+        f"{i} {visible_char(c)}" for i, c in enumerate(caption)
+    ]
     fig = make_subplots(
-        rows=1, cols=2, column_widths=[0.36, 0.64], horizontal_spacing=0.1, subplot_titles=(t["image"], t["dep"])
+        rows=1, cols=2, column_widths=[0.36, 0.64], horizontal_spacing=0.1, subplot_titles=(text["image"], text["dep"])
     )
     img = np.asarray(image)
     fig.add_trace(
@@ -56,7 +52,7 @@ def image_prefix(image, dep, n_patches, text, *, lang=None):
         fig.add_annotation(
             x=c * step + (step - 1) / 2,
             y=r * step + (step - 1) / 2,
-            text=f"<b>{t['patch']}{k}</b>",
+            text=f"<b>{text['patch']}{k}</b>",
             showarrow=False,
             bgcolor="rgba(255,255,255,0.85)",
             font=dict(color=ACCENT, size=13),
@@ -88,13 +84,14 @@ def image_prefix(image, dep, n_patches, text, *, lang=None):
 
 
 def block_kinds_table(kinds, *, lang=None):
-    """Return a Markdown table of each design's kinds of block: sub-layers, parameters per block, how many.
-
-    Page: 13-today.md
-    """
-    t = labels("today", lang)
+    """Return a Markdown table of each design's kinds of block: sub-layers, parameters per block, how many."""
+    text = labels("today", lang)
     rows = []
     for design, entries in kinds.items():
         for k, (subs, n_params, count) in enumerate(entries):
-            rows.append([t["designs"][design], k + 1, " + ".join(t["sub"][s] for s in subs), f"{n_params:,}", count])
-    return md_table([t["col_design"], t["col_kind"], t["col_sub"], t["col_params"], t["col_count"]], rows)
+            rows.append(
+                [text["designs"][design], k + 1, " + ".join(text["sub"][s] for s in subs), f"{n_params:,}", count]
+            )
+    return md_table(
+        [text["col_design"], text["col_kind"], text["col_sub"], text["col_params"], text["col_count"]], rows
+    )

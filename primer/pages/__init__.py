@@ -1,1 +1,1 @@
-"""The inputs each chapter's page feeds to primer (sentences, prompts, seeds, sizes): constants only, one module per chapter."""
+"""The inputs each chapter's page feeds primer (sentences, prompts, seeds, sizes): constants, a module per chapter."""

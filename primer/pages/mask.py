@@ -5,7 +5,7 @@ import numpy as np
 # 3x3 raw scores (rows: queries, columns: keys); used in chapter 5.
 SCORES_3X3 = np.array([[1.2, 3.4, 0.8], [2.1, 0.5, 1.9], [0.4, 1.7, 2.2]])
 
-# Four raw scores one apart; every query row sees the same scores, so the last key always scores highest. Used in chapter 5.
+# Four raw scores one apart; every query row sees the same scores, so the last key always scores highest.
 FOUR_SCORES = np.tile(np.arange(4.0), (4, 1))
 
 # The query row of the leak example, and the future key it must not read; used in chapter 5.

@@ -1,4 +1,4 @@
-"""Inputs of chapter 12 (sampling-pipeline): the five illustrative logits, the temperatures, the toy pipeline's text and seeds."""
+"""Inputs of chapter 12 (sampling-pipeline): five illustrative logits, temperatures, the toy pipeline's text, seeds."""
 
 import numpy as np
 

@@ -21,7 +21,7 @@ for loss, y in targets.items():
             loss,
             "dz",
             out.error,
-            numerical_jacobian(lambda zz: readout(zz, np.eye(k), np.zeros(k), y, loss=loss).loss, z),
+            numerical_jacobian(lambda zz, y=y, loss=loss: readout(zz, np.eye(k), np.zeros(k), y, loss=loss).loss, z),
         )
     )
     # BPTT fed with the direct terms V^T (ŷ_t − y_t), against finite differences of L in W
@@ -31,7 +31,9 @@ for loss, y in targets.items():
             loss,
             "dw",
             grads.w,
-            numerical_jacobian(lambda ww: readout(rnn_forward(x, ww, u, b), v, c, y, loss=loss).loss, w),
+            numerical_jacobian(
+                lambda ww, y=y, loss=loss: readout(rnn_forward(x, ww, u, b), v, c, y, loss=loss).loss, w
+            ),
         )
     )
 print(figures.error_check_table(rows))

@@ -14,7 +14,8 @@ def merge_heads(x):  # [h, n, d_h] -> [n, h * d_h]
 
 
 def multi_head_attention(x_q, x_kv, w_q, w_k, w_v, w_o, h):  # [n_q, d], [n_k, d], ..., h -> [n_q, d_out]
-    # nn.MultiheadAttention computes the same with weights stored [out, in]: in_proj_weight = cat([w_q.T, w_k.T, w_v.T]).
+    # nn.MultiheadAttention computes the same with weights stored [out, in]:
+    # in_proj_weight = cat([w_q.T, w_k.T, w_v.T]).
     q, k, v = split_heads(x_q @ w_q, h), split_heads(x_kv @ w_k, h), split_heads(x_kv @ w_v, h)
     return merge_heads(F.scaled_dot_product_attention(q, k, v)) @ w_o  # each head: its own weights table
 

@@ -1,11 +1,11 @@
 from primer.config import Config
 from primer.figures import choosing as figures
-from primer.machines import MACHINES, masks
+from primer.machines import MACHINES, machine_masks
 from primer.pages.choosing import SEEDS, SOURCE, TARGET
 from primer.probe import influence
 
 states = [
-    (machine, *masks(machine, len(TARGET), len(SOURCE)), *influence(machine, TARGET, SOURCE, Config(), SEEDS))
+    (machine, *machine_masks(machine, len(TARGET), len(SOURCE)), *influence(machine, TARGET, SOURCE, Config(), SEEDS))
     for machine in MACHINES
 ]
 print(figures.knob_table(states))

@@ -7,7 +7,8 @@ def decode_step(x_new, k_cache, v_cache, w_q, w_k, w_v):  # [d], [t, d_k], [t, d
     q = (x_new @ w_q)[None]  # [1, d_k]: only the new token asks
     k_cache = torch.cat([k_cache, (x_new @ w_k)[None]])  # its key and value join the cache,
     v_cache = torch.cat([v_cache, (x_new @ w_v)[None]])  # the old rows stay as they are
-    # No mask: every cached key is in the past. is_causal=True would align top-left and let this one query read key 0 only.
+    # No mask: every cached key is in the past. is_causal=True would align top-left
+    # and let this one query read key 0 only.
     return F.scaled_dot_product_attention(q, k_cache, v_cache)[0], k_cache, v_cache
 
 

@@ -1,5 +1,6 @@
 from primer.config import Config
-from primer.counts import measured_ops, predicted_ops
+from primer.counts import predicted_ops
+from primer.decoding import measured_ops
 from primer.figures import kv_cache as figures
 from primer.transformer import init_stack
 

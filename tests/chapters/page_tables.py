@@ -3,7 +3,7 @@
 import html as htmllib
 import re
 
-from conftest import table_rows, tables
+from site_reader import table_rows, tables
 
 CELL_HTML = re.compile(r"<t[dh]>(.*?)</t[dh]>", re.S)
 BODY_CELL = re.compile(r"<td>(.*?)</td>", re.S)
@@ -23,13 +23,6 @@ def has_row(html, row):
     """Return True if the cells of row appear consecutively in one of the page's tables."""
     cs = cell_texts(html)
     return any(cs[i : i + len(row)] == row for i in range(len(cs)))
-
-
-def assert_figures(html, divs):
-    """Assert that each figure div is on the page with the Plotly.newPlot call that draws it."""
-    for div in divs:
-        assert f'id="{div}"' in html
-        assert re.search(r'Plotly\.newPlot\(\s*"' + re.escape(div) + '"', html), div
 
 
 def table_with(html, header_cell):  # -> rows of cell texts, header first

@@ -1,10 +1,8 @@
 """Chapter 8 (encoder-decoder) over the built site: the numbers primer printed, the figures and their controls."""
 
-import re
-
 import pytest
-from conftest import LANGS, table_rows
 from page_tables import unescaped
+from site_reader import LANGS, table_rows
 
 from primer import encoder_decoder
 from primer.config import Config
@@ -55,11 +53,3 @@ def test_block_anatomy_table_is_on_the_page(read_page, lang):
     html = read_page(lang, "08-encoder-decoder.md")
     for count in ("1,120", "1,104", "<strong>2,224</strong>", "<strong>3,344</strong>"):
         assert count in html
-
-
-@pytest.mark.parametrize("lang", LANGS)
-def test_each_figure_has_its_div_and_a_plot(read_page, lang):
-    html = read_page(lang, PAGE)
-    for div in ("fig-two-stacks", "fig-shared-memory", "fig-two-sublayers", "fig-cross-rows", "fig-two-layouts"):
-        assert f'id="{div}"' in html
-        assert re.search(r'Plotly\.newPlot\(\s*"' + div + '"', html)

@@ -3,23 +3,24 @@
 import html as htmllib
 
 import pytest
-from conftest import LANGS
 from page_tables import cell_texts, has_row
+from site_reader import LANGS
+
+from primer.language import labels
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_ch13_tables_and_figure(read_page, lang):
     page = read_page(lang, "13-today.md")
-    assert 'id="fig-image-prefix"' in page
     design = {"zh": ("仅解码器", "编码器-解码器"), "en": ("decoder-only", "encoder-decoder")}[lang]
     cs = cell_texts(page)
     assert has_row(page, [design[0], "1"]) and "2,224" in cs and "3,344" in cs
     assert [cs[i + 3] for i in range(len(cs) - 4) if cs[i] in design] == ["2,224", "2,224", "3,344"]
     for k in range(4):
-        label = f"图像前缀：图块 {k}" if lang == "zh" else f"image prefix: patch {k}"
+        label = labels("today", lang)["row_img"].format(k=k)
         assert has_row(page, [label, "0–3", "—"]), label
     for k, c in enumerate("a␣cat"):
-        label = f"文本：{k}（{c}）" if lang == "zh" else f"text: {k} ({c})"
+        label = labels("today", lang)["row_txt"].format(k=k, c=c)
         assert has_row(page, [label, "0–3", "0" if k == 0 else f"0–{k}"]), label
 
 

@@ -5,8 +5,8 @@ import re
 import markdown
 import numpy as np
 import pytest
-from conftest import LANGS, table_rows, tables
 from page_tables import table_with
+from site_reader import LANGS, table_rows, tables
 
 from primer import causal_mask, masked_softmax
 from primer.conventions import CONVENTIONS
@@ -14,20 +14,11 @@ from primer.figures import mask as figures
 from primer.pages.mask import FOUR_SCORES, SCORES_3X3
 
 PAGE = "05-mask.md"
-FIGURES = ("fig-scores-mask-softmax", "fig-row-walk", "fig-fill-rule", "fig-sliding-window", "fig-padding-masks")
 
 
 def rendered(table_markdown):
     """Return the rows of a Markdown table as the page shows them."""
     return tables(markdown.markdown(table_markdown, extensions=["tables"]))[0]
-
-
-@pytest.mark.parametrize("lang", LANGS)
-def test_each_figure_has_its_div_and_a_plot(read_page, lang):
-    html = read_page(lang, PAGE)
-    for div in FIGURES:
-        assert f'id="{div}"' in html
-        assert re.search(r'Plotly\.newPlot\(\s*"' + div + '"', html)
 
 
 @pytest.mark.parametrize("lang", LANGS)

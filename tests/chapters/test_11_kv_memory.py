@@ -1,11 +1,13 @@
-"""Chapter 11 (what the cache costs in memory) over the built site: the numbers primer printed, the figures and their controls."""
+"""Chapter 11 (what the cache costs in memory) over the built site: the numbers primer printed."""
 
 import html as htmllib
 import re
 
 import pytest
-from conftest import LANGS
 from page_tables import table_with
+from site_reader import LANGS
+
+from primer.language import labels
 
 PAGE = "11-kv-memory.md"
 
@@ -19,7 +21,7 @@ def test_512_kib_per_token(read_page, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_2_gib_at_4096_tokens(read_page, lang):
     page = read_page(lang, PAGE)
-    rows = table_with(page, {"zh": "上下文 token 数", "en": "context tokens"}[lang])
+    rows = table_with(page, labels("kv_memory_tables", lang)["tokens"])
     assert ["4,096", "2 GiB"] in rows
     assert "<strong>2 GiB</strong>" in page
     assert "2 GiB" in re.search(r'id="fig-fill-chart".*?</script>', page, re.S).group(0)  # the figure's default state
@@ -29,12 +31,11 @@ def test_2_gib_at_4096_tokens(read_page, lang):
 def test_published_shapes_and_savings(read_page, lang):
     page = read_page(lang, PAGE)
     rows = {
-        r[0].split(" ")[0].split("（")[0]: r
-        for r in table_with(page, {"zh": "查询头数", "en": "query heads"}[lang])[1:]
+        r[0].split(" ")[0].split("（")[0]: r for r in table_with(page, labels("kv_memory_tables", lang)["q_heads"])[1:]
     }
     assert rows["Llama-2-70B"][1:6] == ["80", "64", "8", "128", "320 KiB"]
     assert rows["GPT-2"][1:6] == ["12", "12", "12", "64", "36 KiB"]
-    saved = table_with(page, {"zh": "缩小为", "en": "shrinks to"}[lang])[1:]
+    saved = table_with(page, labels("kv_memory_tables", lang)["saved"])[1:]
     assert saved[0][1:] == ["10 GiB", "1.25 GiB", "1/8"]  # Llama-2-70B: 64 KV heads -> 8
     assert saved[2][1:] == saved[3][1:] == ["2 GiB", "1 GiB", "1/2"]  # Llama-2-7B: FP8; two layers sharing one K/V
     assert saved[-1][1:] == ["4 GiB", "512 MiB", "1/8"]  # a 4,096 window at 32,768 tokens
@@ -43,7 +44,7 @@ def test_published_shapes_and_savings(read_page, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_factor_names_a_method_and_its_source(read_page, lang):
     page = read_page(lang, PAGE)
-    rows = table_with(page, {"zh": "办法", "en": "method"}[lang])[1:]
+    rows = table_with(page, {"zh": "办法", "en": "method"}[lang])[1:]  # a table typed in the prose
     assert len(rows) == 6  # KV heads, their width, layers, bytes, tokens, batch
     for method in ("GQA", "MLA", "CLA", "FP8", "INT8"):
         assert any(method in r[1] for r in rows), method
@@ -54,7 +55,7 @@ def test_every_factor_names_a_method_and_its_source(read_page, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_formula_matches_the_nbytes_of_primers_cache(read_page, lang):
     page = read_page(lang, PAGE)
-    rows = table_with(page, {"zh": "缓存的 dtype", "en": "cache dtype"}[lang])[1:]
+    rows = table_with(page, labels("kv_memory_tables", lang)["dtype"])[1:]
     assert {r[0] for r in rows} == {"float64", "float16"}
     assert all(r[2] == r[3] and r[4] == "✓" for r in rows)
 
@@ -67,16 +68,9 @@ def test_the_memory_dozen_lines_print_their_check(read_page, lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_figures_have_fixed_div_ids(read_page, lang):
-    page = read_page(lang, PAGE)
-    for div in ("fig-fill-chart",):
-        assert f'id="{div}"' in page
-
-
-@pytest.mark.parametrize("lang", LANGS)
 def test_the_cache_is_measured_against_the_models_own_weights(read_page, lang):
     import markdown
-    from conftest import tables
+    from site_reader import tables
 
     from primer.counts import count_params, format_bytes, kv_cache_bytes
     from primer.figures import kv_memory as figures

@@ -3,8 +3,8 @@
 import json
 
 import pytest
-from conftest import LANGS, table_rows
 from page_tables import figure_script, rows_starting
+from site_reader import LANGS, table_rows
 
 PAGE = "03-attention.md"
 
@@ -48,7 +48,7 @@ def test_variance_table(read_page, lang):
         if len(r) == 5 and r[0] in {"4", "16", "64", "256", "1024"} and not r[1].endswith("%")
     ]
     assert rows == VARIANCE
-    for d_k, theory, measured, one, scaled in rows:
+    for _d_k, theory, measured, _one, scaled in rows:
         assert abs(float(measured) / int(theory) - 1) < 0.05  # Var(q·k) ≈ d_k
         assert abs(float(scaled) - 1) < 0.05  # Var(q·k/√d_k) ≈ 1
 
@@ -94,8 +94,6 @@ def test_gradient_check_table(read_page, lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_chapter_3_figures(read_page, lang):
+def test_gradient_reach_has_buttons(read_page, lang):
     html = read_page(lang, PAGE)
-    for div in ("fig-variance-chart", "fig-gradient-reach", "fig-cost-chart"):
-        assert f'id="{div}"' in html
     assert '"updatemenus"' in figure_script(html, "fig-gradient-reach")

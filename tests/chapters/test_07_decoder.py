@@ -1,8 +1,8 @@
 """Chapter 7 (decoder-only) over the built site: the numbers primer printed, the figures and their controls."""
 
 import pytest
-from conftest import LANGS, page_figures, table_rows
-from page_tables import assert_figures, table_with
+from page_tables import table_with
+from site_reader import LANGS, page_figures, table_rows
 
 from primer import leak, mlm
 from primer.config import Config
@@ -32,12 +32,6 @@ def test_leak_table_both_outcomes(read_page, lang):
 def test_section_3_1_points_to_the_quote_in_chapter_9(read_page, lang):
     html = read_page(lang, PAGE)
     assert "§3.1" in html and 'href="../09-choosing/"' in html
-
-
-@pytest.mark.parametrize("lang", LANGS)
-def test_each_figure_has_its_div_and_a_plot(read_page, lang):
-    html = read_page(lang, PAGE)
-    assert_figures(html, ("fig-same-row", "fig-visible-range", "fig-future-leak", "fig-training-curves"))
 
 
 # ---- training under broken masks: the page prints what primer measures, and the claims hold

@@ -1,0 +1,82 @@
+"""Readers the tests share: the pages and notebooks of docs/, a built page's tables and figures, a snippet's code."""
+
+import html as htmllib
+import json
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+LANGS = ("zh", "en")
+# The session's site is built as the deploy builds it: under a sub-path of its address, with a repository link.
+SITE_URL = "https://example.org/primer/sub/"
+REPO_URL = "https://github.com/example/primer"
+SUB_PATH = "primer/sub"
+
+
+def page_names():
+    """Return the Markdown pages of the zh side, as paths relative to docs/zh."""
+    return sorted(p.relative_to(DOCS / "zh").as_posix() for p in (DOCS / "zh").rglob("*.md"))
+
+
+def notebook_names():
+    """Return the notebook pages of the zh side (mkdocs-jupyter renders each), as paths relative to docs/zh."""
+    return sorted(p.relative_to(DOCS / "zh").as_posix() for p in (DOCS / "zh").rglob("*.ipynb"))
+
+
+def html_path(site, lang, md_name):
+    """Return the built HTML file of docs/<lang>/<md_name> (a .md page or an .ipynb notebook)."""
+    stem = Path(md_name).with_suffix("")
+    rel = Path("index.html") if stem.as_posix() == "index" else stem / "index.html"
+    return site / rel if lang == "zh" else site / "en" / rel
+
+
+def tables(html):
+    """Return every table of a built page as rows of cell texts (tags stripped, entities decoded)."""
+    out = []
+    for table in re.findall(r"<table>(.*?)</table>", html, re.S):
+        rows = []
+        for row in re.findall(r"<tr>(.*?)</tr>", table, re.S):
+            cells = re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)
+            rows.append([htmllib.unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in cells])
+        out.append(rows)
+    return out
+
+
+def table_rows(html):
+    """Return every table row of a built page, across all its tables, as cell texts."""
+    return [row for table in tables(html) for row in table]
+
+
+NEW_PLOT = re.compile(r'Plotly\.newPlot\(\s*"([^"]+)",\s*')
+BETWEEN_ARGS = re.compile(r"\s*,?\s*")
+
+
+def page_figures(html):
+    """Return {div id: [data, layout, config]} of every Plotly.newPlot call in a built page."""
+    figures, decode = {}, json.JSONDecoder().raw_decode
+    for m in NEW_PLOT.finditer(html):
+        args, pos = [], m.end()
+        for _ in range(3):
+            value, pos = decode(html, pos)
+            args.append(value)
+            pos = BETWEEN_ARGS.match(html, pos).end()
+        figures[m.group(1)] = args
+    return figures
+
+
+def figure_controls(layout):
+    """Yield (kind, index, control, steps) for each slider, then each menu (kind: 'buttons' or 'dropdown'), of a
+    figure's layout."""
+    for i, slider in enumerate(layout.get("sliders", [])):
+        yield "slider", i, slider, slider.get("steps", [])
+    for i, menu in enumerate(layout.get("updatemenus", [])):
+        yield menu.get("type", "dropdown"), i, menu, menu.get("buttons", [])
+
+
+def load_snippet(name):
+    """Run docs/snippets/<name> with print silenced and return its namespace (the functions it defines)."""
+    path = DOCS / "snippets" / name
+    namespace = {"print": lambda *a, **k: None}
+    exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), namespace)
+    return namespace

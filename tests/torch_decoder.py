@@ -1,0 +1,39 @@
+"""primer's decoder written again in PyTorch: the one twin tests/test_training_torch.py checks and bench/training.py
+times. Only the tests and the benchmark use it; torch is not a dependency of primer."""
+
+import math
+
+import torch
+import torch.nn.functional as F
+
+from primer.backprop import MaskedFill
+
+
+def scores_masked(scores, mask):
+    """Apply each of primer's mask forms (bool, additive, MaskedFill) as a torch user writes it."""
+    if isinstance(mask, MaskedFill):
+        return scores.masked_fill(~torch.from_numpy(mask.mask), mask.value)
+    if mask.dtype == bool:
+        return scores.masked_fill(~torch.from_numpy(mask), float("-inf"))
+    return scores + torch.from_numpy(mask)
+
+
+def decoder_loss(tp, tokens, targets, mask, cfg):  # torch trees and [b, n] ids, a primer mask [n, n] -> scalar
+    """Return primer's training loss in torch: pre-norm blocks, final norm, output tied to the embedding."""
+    b, n = tokens.shape
+    d, h = cfg.d_model, cfg.n_heads
+    x = tp["wte"][tokens] + tp["wpe"][:n]
+
+    def heads(y):  # [b, n, d] -> [b, h, n, d / h]
+        return y.view(b, n, h, d // h).transpose(1, 2)
+
+    for p in tp["blocks"]:
+        a = F.layer_norm(x, (d,), p["ln1"]["g"], p["ln1"]["b"], eps=1e-5)
+        q, k, v = (heads(a @ p["self"][m]["w"] + p["self"][m]["b"]) for m in ("q", "k", "v"))
+        w = torch.softmax(scores_masked(q @ k.transpose(-1, -2) / math.sqrt(d // h), mask), dim=-1)
+        merged = (w @ v).transpose(1, 2).reshape(b, n, d)
+        x = x + merged @ p["self"]["o"]["w"] + p["self"]["o"]["b"]
+        a = F.layer_norm(x, (d,), p["ln3"]["g"], p["ln3"]["b"], eps=1e-5)
+        x = x + torch.relu(a @ p["ff1"]["w"] + p["ff1"]["b"]) @ p["ff2"]["w"] + p["ff2"]["b"]
+    x = F.layer_norm(x, (d,), tp["ln_f"]["g"], tp["ln_f"]["b"], eps=1e-5)
+    return F.cross_entropy((x @ tp["wte"].T).reshape(b * n, -1), targets.reshape(-1))
