@@ -194,8 +194,8 @@ PLANT_JS = """() => {
        marker: {symbol: 'diamond'}},
       {x: [3], y: [2.02], mode: 'markers+text', text: ['2.24'], textposition: 'middle right', showlegend: false,
        marker: {symbol: 'diamond'}},
-    ], {title: {text: long, x: 0.01, xanchor: 'left'}, height: 300,
-        annotations: [{x: 1, y: 3, xref: 'paper', yref: 'paper', text: 'a note past the right edge of the figure',
+    ], {title: {text: long, x: 0.01, xanchor: 'left'}, height: 300, margin: {t: 30}, xaxis: {range: [1, 3]},
+        annotations: [{x: 1, y: 0.5, xref: 'paper', yref: 'paper', text: 'a note past the right edge of the figure',
                        showarrow: false, xanchor: 'left'}]},
     {responsive: true});
 }"""
@@ -210,5 +210,5 @@ def test_the_measurement_finds_a_planted_clip_an_overlap_a_title_under_the_toolb
     assert "title 'A title long enough" in problems and "is under the toolbar" in problems, problems
     assert "mark label '2.87' and mark label '2.24' overlap" in problems, problems
     assert "mark label '2.87' is cut by the plot area's edge" in problems, problems
-    assert "annotation 'a note past the right edge of the figu…' is clipped: outside the figure by right" in problems
+    assert "annotation 'a note past the right edge of the figure' is clipped: outside the figure by right" in problems
     assert "the diamond markers have no legend entry" in problems, problems

@@ -7,7 +7,7 @@ from primer.pages.kv_cache import LOOP_PROMPT, STEPS
 from primer.softmax import softmax
 from primer.vocab import to_ids
 
-# Chapter 7's decoder, trained under the causal mask on the grammar's sentences (2 layers, 2 heads, d = 16)
+# Chapter 7's decoder, trained under the causal mask on the grammar's sentences
 data, cfg, runs = broken_masks.experiment(GRAMMAR, model=MODEL, corpus_args=CORPUS, **TRAINING)
 steps = []
 prompt = to_ids(LOOP_PROMPT.split(), data.vocab)
