@@ -132,17 +132,17 @@ SCHEME_DRAWN_JS = """scheme => document.body.getAttribute('data-md-color-scheme'
                                                                    || (el.dataset.scheme || 'default') === scheme)"""
 
 
-def settle(page, js, arg=None, timeout=10):
-    """Wait until js(arg) is true (a relayout after a resize, a redraw after a scheme switch)."""
+def settle(page, js, arg=None, timeout=10, pause=150):
+    """Wait until js(arg) is true (a relayout after a resize, a redraw after a scheme switch), then pause ms."""
     page.wait_for_function(js, arg=arg, polling=50, timeout=timeout * 1000)
-    page.wait_for_timeout(150)  # plotly's responsive resize is debounced: let its last frame land
+    page.wait_for_timeout(pause)  # plotly's responsive resize is debounced: let its last frame land
 
 
 def switch_scheme(page, scheme):
     """Press the header's palette toggle, as a reader does, until the page is in scheme."""
     if page.evaluate("() => document.body.getAttribute('data-md-color-scheme')") != scheme:
         page.locator("[data-md-component=palette] label:visible").first.click()
-    settle(page, SCHEME_DRAWN_JS, scheme)
+    settle(page, SCHEME_DRAWN_JS, scheme, pause=50)
 
 
 def legibility_problems(page, divs):
@@ -160,11 +160,15 @@ def measure_page(page, divs):
     found = {f"{div}: never drew": ["-"] for div in divs if div not in drawn}
     for div in drawn:
         page.locator(f'[id="{div}"]').evaluate(REVEAL_JS)
+    if not page.evaluate(ALL_SIZED_JS):  # a figure drawn while hidden keeps its size until the window resizes
+        page.evaluate("() => window.dispatchEvent(new Event('resize'))")
+        settle(page, ALL_SIZED_JS)
     for scheme in SCHEMES:
         switch_scheme(page, scheme)
         for name, size in VIEWPORTS.items():
-            page.set_viewport_size(size)
-            settle(page, ALL_SIZED_JS)
+            if page.viewport_size != size:  # the page opens at the first: no resize to wait for
+                page.set_viewport_size(size)
+                settle(page, ALL_SIZED_JS)
             for problem in legibility_problems(page, drawn):
                 found.setdefault(problem, []).append(f"{name} {'dark' if scheme == 'slate' else 'light'}")
     return found
