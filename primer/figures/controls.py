@@ -1,6 +1,6 @@
 """The controls of a figure: a slider or buttons that switch which traces show, and the walk over their steps."""
 
-from primer.figures.look import styled
+from primer.figures.look import styled, title_layout
 
 
 def add_control(fig, steps, *, kind="slider", prefix="", active=0, y=None):
@@ -72,7 +72,8 @@ def finish(fig, steps, *, height, margin=None, title_step=None, **control):
     if margin:
         fig.update_layout(margin=margin)
     if title_step is not None:
-        fig.update_layout(title=dict(text=steps[title_step][2]["title.text"], x=0.01, xanchor="left"))
+        text = steps[title_step][2]["title.text"]
+        fig.update_layout(title=title_layout(text, height=height, top=fig.layout.margin.t))
     return fig
 
 

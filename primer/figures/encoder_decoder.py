@@ -86,13 +86,14 @@ def two_stacks(src, tgt, enc_w, dec_w, *, lang=None):
                             yref="paper",
                             showarrow=False,
                         ),
+                        # the two columns stand closer than their names are wide: one name under the other
                         dict(
                             text=text["enc"], x=0, y=0, xref="x", yref="y", showarrow=False, font=dict(color=LEFT_COLOR)
                         ),
                         dict(
                             text=text["dec"],
                             x=1,
-                            y=0,
+                            y=-0.6,
                             xref="x",
                             yref="y",
                             showarrow=False,
@@ -103,7 +104,7 @@ def two_stacks(src, tgt, enc_w, dec_w, *, lang=None):
             )
         )
     fig.update_xaxes(visible=False, range=[-0.9, 1.9], row=1, col=1)
-    fig.update_yaxes(visible=False, range=[-0.4, n_layers + 0.6], row=1, col=1)
+    fig.update_yaxes(visible=False, range=[-1.0, n_layers + 0.6], row=1, col=1)
     fig.update_yaxes(autorange="reversed", row=1, col=2)
     fig.update_yaxes(autorange="reversed", row=1, col=3)
     fig.update_xaxes(tickangle=-45, row=1, col=2)
@@ -206,7 +207,7 @@ def shared_memory(src, tgt, cross_w, *, lang=None):
             )
         )
     fig.update_xaxes(visible=False, range=[-0.6, 1.5], row=1, col=1)
-    fig.update_yaxes(visible=False, range=[-0.4, n_layers + 0.6], row=1, col=1)
+    fig.update_yaxes(visible=False, range=[-1.0, n_layers + 0.6], row=1, col=1)
     fig.update_yaxes(autorange="reversed", row=1, col=2)
     fig.update_xaxes(tickangle=-45, row=1, col=2)
     return finish(fig, steps, kind="slider", prefix=text["layer_prefix"], y=-0.3, height=520, margin=dict(b=150, t=70))

@@ -66,12 +66,24 @@ def tick_labels(words):
     return [f"{i} {w}" for i, w in enumerate(words)]
 
 
+TITLE_MIDDLE = 44  # px from the top: the toolbar plotly shows on hover covers the top 29 px, and a title its height
+TITLE_ROOM = 58  # px of top margin a title needs below the toolbar
+
+
+def title_layout(text, *, height, top):
+    """Return a title at the left of the figure; below the toolbar when the top margin (top px) has room for it."""
+    out = dict(text=text, x=0.01, xanchor="left")
+    if top >= TITLE_ROOM:
+        out.update(y=1 - TITLE_MIDDLE / height, yanchor="middle")
+    return out
+
+
 def styled(fig, *, height=420, title=None):
     """Apply the site look: transparent background (the page's light/dark scheme shows through)."""
     fig.update_layout(
         template=TEMPLATE,
         height=height,
-        title=dict(text=title, x=0.01, xanchor="left") if title else None,
+        title=title_layout(title, height=height, top=60) if title else None,
         font=dict(family=FONT, size=13),
         paper_bgcolor="rgba(0,0,0,0)",
         plot_bgcolor="rgba(0,0,0,0)",

@@ -44,6 +44,7 @@ def temperature(temperatures, probs, freqs, entropies, *, n_draws, active=0, lan
     fig.update_xaxes(color=MUTED)
     fig.update_layout(legend=dict(orientation="h", x=0, y=1.0, yanchor="bottom"), bargap=0.35)
     styled(fig, height=460, title=" ")
+    fig.update_layout(margin=dict(t=90))  # the legend sits on the plot, the title above it, below the toolbar
     add_control(fig, steps, kind="slider", prefix=text["temp"], active=active)
     return fig
 
@@ -416,3 +417,17 @@ def trained_sampling_table(vocab, next_settings, probs, sample_settings, samples
         ],
     )
     return first + "\n" + second
+
+
+def same_draws_table(low, high, prompt, p_same, n_same, n_seeds, n_new, *, lang=None):
+    """Return a Markdown table: how often two temperatures, drawing with the same seeds, pick the same words.
+
+    p_same: the chance that one uniform draw picks the same next word after the prompt at both temperatures;
+    n_same: the seeds (of n_seeds) whose whole samples of n_new words are the same at both.
+    """
+    text = labels("sampling", lang)
+    rows = [
+        [text["same_next"].format(prompt=prompt), pct(p_same, 0)],
+        [text["same_samples"].format(n=n_new), f"{n_same} / {n_seeds}"],
+    ]
+    return md_table([text["same_cols"][0].format(low=low, high=high), text["same_cols"][1]], rows)

@@ -50,3 +50,4 @@ TRAINED_SAMPLES = (
 )  # (T, top_k, top_p); chapter 12
 TRAINED_N_NEW = 12  # words each sample writes; used in chapter 12
 TRAINED_SEEDS = tuple(range(20))  # one sample per seed and setting; the first is shown; chapter 12
+SAME_DRAWS_TEMPERATURES = (0.5, 1.0)  # two settings of TRAINED_SAMPLES whose samples share their uniform draws

@@ -137,3 +137,42 @@ def test_the_trained_models_distribution_and_samples_are_printed_and_the_prose_h
     assert hot < 0.9
     for s in ((2.0, 2, None), (2.0, None, 0.9)):  # either filter takes back most of the loss
         assert share[s] - hot > 0.5 * (1 - hot)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_two_temperatures_drawing_with_the_same_seeds_often_write_the_same_and_the_page_says_why(read_page, lang):
+    import numpy as np
+    from page_tables import table_with
+
+    from primer import broken_masks
+    from primer.language import labels
+    from primer.pages.decoder import CORPUS, GRAMMAR, MODEL, TRAINING
+    from primer.pages.sampling_pipeline import (
+        SAME_DRAWS_TEMPERATURES,
+        TRAINED_N_NEW,
+        TRAINED_PROMPT,
+        TRAINED_SAMPLES,
+        TRAINED_SEEDS,
+    )
+
+    low, high = SAME_DRAWS_TEMPERATURES
+    assert {(low, None, None), (high, None, None)} <= set(TRAINED_SAMPLES)  # two rows of the samples' table
+    data, cfg, runs = broken_masks.experiment(GRAMMAR, model=MODEL, corpus_args=CORPUS, **TRAINING)
+    model, prompt = (runs["causal"].params, cfg, data.vocab), TRAINED_PROMPT.split()
+    p_low, p_high = broken_masks.next_word_probs(*model, prompt, [(low, None, None), (high, None, None)])
+    u = (np.arange(200_000) + 0.5) / 200_000  # every u in [0, 1), finely: the share picking the same word at both
+    same_word = np.mean(np.searchsorted(np.cumsum(p_low), u, "right") == np.searchsorted(np.cumsum(p_high), u, "right"))
+    same = [
+        broken_masks.write(*model, prompt, TRAINED_N_NEW, seed=s, temperature=low)
+        == broken_masks.write(*model, prompt, TRAINED_N_NEW, seed=s, temperature=high)
+        for s in TRAINED_SEEDS
+    ]
+    t = labels("sampling", lang)
+    rows = table_with(read_page(lang, "12-sampling-pipeline.md"), t["same_cols"][1])
+    assert rows[0] == [t["same_cols"][0].format(low=low, high=high), t["same_cols"][1]]
+    first, whole = rows[1:]
+    assert first[0] == t["same_next"].format(prompt=TRAINED_PROMPT).replace("`", "")
+    assert first[1].endswith("%") and abs(float(first[1][:-1]) / 100 - same_word) <= 0.005 + 1e-4  # whole percent
+    assert whole == [t["same_samples"].format(n=TRAINED_N_NEW), f"{sum(same)} / {len(TRAINED_SEEDS)}"]
+    assert same_word > 0.5  # the prose: most values of u fall in the same word's bin at both temperatures
+    assert 0 < sum(same) < len(same)  # some seeds write the same sample at both, and not all

@@ -24,6 +24,7 @@ def mask_tokens(ids, mask_id, vocab_size, rate=0.15, generator=None):  # [n] tok
 sentence = "the cat sat on the mat while the dog slept by the fire and the bird sang outside the window".split()
 vocab = sorted(set(sentence)) + ["[MASK]"]  # ids: the sorted words, then [MASK]
 ids = torch.tensor([vocab.index(t) for t in sentence])
+# Seeded with 0 like the numpy tab, but torch's generator is not numpy's: other draws, so other positions and words.
 masked = mask_tokens(ids, len(vocab) - 1, len(vocab) - 1, generator=torch.Generator().manual_seed(0))
 print(" ".join(vocab[i] for i in masked))
 

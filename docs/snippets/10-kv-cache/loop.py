@@ -1,13 +1,14 @@
 import numpy as np
 
-from primer.config import Config
-from primer.pages.kv_cache import PROMPT, SEED, VOCAB
-from primer.transformer import decode, init_stack
+from primer import broken_masks
+from primer.pages.decoder import CORPUS, GRAMMAR, MODEL, TRAINING
+from primer.pages.kv_cache import LOOP_PROMPT, STEPS
+from primer.transformer import decode
 
-cfg = Config()
-params = init_stack(SEED, cfg)
-tokens = list(PROMPT)
-for _ in range(4):
+data, cfg, runs = broken_masks.experiment(GRAMMAR, model=MODEL, corpus_args=CORPUS, **TRAINING)
+params, vocab = runs["causal"].params, data.vocab  # chapter 7's trained decoder and its words
+tokens = [vocab.index(w) for w in LOOP_PROMPT.split()]
+for _ in range(STEPS):
     logits = decode(np.array(tokens), params, cfg)  # the whole prefix, from scratch, every step
     tokens.append(int(np.argmax(logits[-1])))  # only the last row: predict, then append
-print(" ".join(VOCAB[t] for t in tokens))
+print(" ".join(vocab[t] for t in tokens))

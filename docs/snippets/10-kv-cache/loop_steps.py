@@ -1,15 +1,17 @@
-from primer.config import Config
+from primer import broken_masks
 from primer.decoding import generate
 from primer.figures import kv_cache as figures
 from primer.figures import to_html
-from primer.pages.kv_cache import PROMPT, SEED, STEPS, VOCAB
+from primer.pages.decoder import CORPUS, GRAMMAR, MODEL, TRAINING
+from primer.pages.kv_cache import LOOP_PROMPT, STEPS
 from primer.softmax import softmax
-from primer.transformer import init_stack
+from primer.vocab import to_ids
 
-cfg = Config()  # primer's tiny decoder: 2 layers, 4 heads, d = 16, 32 toy words
-params = init_stack(SEED, cfg)  # random weights fixed by a seed: not trained, so the words are noise
+# Chapter 7's decoder, trained under the causal mask on the grammar's sentences
+data, cfg, runs = broken_masks.experiment(GRAMMAR, model=MODEL, corpus_args=CORPUS, **TRAINING)
 steps = []
-generate(PROMPT, params, cfg, STEPS, record=steps)  # predict, append, run the whole prefix again
+prompt = to_ids(LOOP_PROMPT.split(), data.vocab)
+generate(prompt, runs["causal"].params, cfg, STEPS, record=steps)  # predict, append, run the whole prefix again
 probs = [softmax(step["logits"]) for step in steps]  # what the bars show
-fig = figures.loop_steps(steps, probs, VOCAB)
+fig = figures.loop_steps(steps, probs, data.vocab)
 print(to_html(fig, div_id="fig-loop-steps"))
