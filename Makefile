@@ -43,13 +43,17 @@ system-deps:
 # containers): without it every run compiles the tests again, assertion rewriting included (about 4 s a pytest worker).
 KEEP_BYTECODE := PYTHONDONTWRITEBYTECODE=
 
-# Everything: unit tests, the strict build and the tests over it, the browser checks.
-test: system-deps install $(VENV)/.torch
+# Everything: lint, unit tests, the strict build and the tests over it, the browser checks.
+test: system-deps lint $(VENV)/.torch
 	$(KEEP_BYTECODE) $(BIN)/python -m pytest
 
+# ruff, configured in pyproject.toml ([tool.ruff]): `ruff format .` and `ruff check --fix .` fix most findings.
+lint: install
+	$(BIN)/ruff check --quiet .
+	$(BIN)/ruff format --check --quiet .
 
-# The edit loop: unit tests only, no build, no browser.
-check: install $(VENV)/.torch
+# The edit loop: lint and the unit tests, no build, no browser.
+check: lint $(VENV)/.torch
 	$(KEEP_BYTECODE) $(BIN)/python -m pytest -m unit -q --hypothesis-profile=quick
 
 # Unit tests and the site's text under other numeric setups (generic BLAS kernel, oldest and newest
