@@ -1,0 +1,169 @@
+// "Run it here": Run, Edit, Reset and Stop under each block hooks/runner.py marked (data-runnable). Nothing of the
+// runtime loads until the reader presses Run: then one Web Worker per page (worker.js) loads the vendored Pyodide and
+// numpy, and primer.zip. Labels come from the block's data-runner-labels (primer/labels/<lang>.json, "runner").
+(function () {
+  "use strict";
+  var script = document.currentScript;
+  var base = new URL(".", script.src).href; // .../assets/runner/, whatever sub-path the site lives under
+  var supported = typeof WebAssembly === "object" && typeof Worker === "function";
+  var worker = null, pending = null, seq = 0;
+
+  var css = ".primer-runner{margin:-.6em 0 1em;display:flex;flex-wrap:wrap;gap:.4em;align-items:center}"
+    + ".primer-runner button{font:inherit;font-size:.7rem;padding:.25em .9em;border-radius:.2em;cursor:pointer;"
+    + "border:1px solid var(--md-primary-fg-color);background:var(--md-default-bg-color);color:var(--md-typeset-color)}"
+    + ".primer-runner button:disabled{opacity:.55;cursor:not-allowed}"
+    + ".primer-runner button:focus-visible{outline:2px solid var(--md-accent-fg-color);outline-offset:1px}"
+    + ".primer-runner [role=status]{font-size:.65rem;color:var(--md-default-fg-color--light)}"
+    + ".primer-runner-edit{display:block;width:100%;box-sizing:border-box;min-height:12em;margin:0 0 .6em;"
+    + "font-family:var(--md-code-font-family);font-size:.75rem;line-height:1.4;tab-size:4;white-space:pre;"
+    + "padding:.8em 1.2em;background:var(--md-code-bg-color);color:var(--md-code-fg-color);"
+    + "border:1px solid var(--md-default-fg-color--lightest);border-radius:.1rem}"
+    + ".primer-runner-out{flex-basis:100%}"
+    + ".primer-runner-out pre{margin:0;padding:.6em 1.2em;font-size:.75rem;overflow:auto;"
+    + "background:var(--md-code-bg-color);color:var(--md-code-fg-color);border-left:3px solid var(--md-accent-fg-color)}"
+    + ".primer-runner-out.error pre{border-left-color:var(--md-typeset-del-color,#d33)}"
+    + "@media print{.primer-runner,.primer-runner-edit{display:none!important}"
+    + "[data-runnable][hidden]{display:block!important}}";
+  var style = document.createElement("style");
+  style.textContent = css;
+  document.head.appendChild(style);
+
+  function startWorker() {
+    worker = new Worker(base + "worker.js");
+    worker.onmessage = function (e) {
+      if (pending) pending.onMessage(e.data);
+    };
+    worker.onerror = function (e) {
+      if (pending) pending.onMessage({ type: "result", output: "", error: String(e.message || e) });
+    };
+  }
+
+  function stopWorker() {
+    if (worker) worker.terminate();
+    worker = null;
+  }
+
+  function setup(block) {
+    var text = JSON.parse(block.getAttribute("data-runner-labels"));
+    var limit = Number(block.getAttribute("data-time-limit")) * 1000;
+    var original = block.querySelector("code").textContent.replace(/\n+$/, "") + "\n";
+    var anchor = block.nextElementSibling && block.nextElementSibling.classList.contains("result")
+      ? block.nextElementSibling : block;
+    var bar = document.createElement("div");
+    bar.className = "primer-runner";
+    bar.setAttribute("role", "group");
+    bar.setAttribute("aria-label", text.toolbar);
+    function button(label) {
+      var b = document.createElement("button");
+      b.type = "button";
+      b.textContent = label;
+      bar.appendChild(b);
+      return b;
+    }
+    var run = button(text.run), edit = button(text.edit), reset = button(text.reset), stop = button(text.stop);
+    reset.disabled = stop.disabled = true;
+    var status = document.createElement("span");
+    status.setAttribute("role", "status");
+    bar.appendChild(status);
+    var out = document.createElement("div");
+    out.className = "primer-runner-out";
+    out.setAttribute("role", "region");
+    out.setAttribute("aria-label", text.output);
+    out.hidden = true;
+    var pre = document.createElement("pre");
+    pre.tabIndex = 0;
+    out.appendChild(pre);
+    bar.appendChild(out);
+    anchor.insertAdjacentElement("afterend", bar);
+    var editor = null;
+
+    if (!supported) {
+      run.disabled = edit.disabled = true;
+      status.textContent = text.unsupported;
+      return;
+    }
+
+    function code() {
+      return editor ? editor.value : original;
+    }
+
+    function openEditor() {
+      if (editor) return editor;
+      editor = document.createElement("textarea");
+      editor.className = "primer-runner-edit";
+      editor.value = original;
+      editor.spellcheck = false;
+      editor.setAttribute("aria-label", text.editor);
+      editor.setAttribute("autocapitalize", "off");
+      var escaped = false; // Esc, then Tab: leave the editor (no keyboard trap)
+      editor.addEventListener("keydown", function (e) {
+        if (e.key === "Escape") { escaped = true; return; }
+        if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); start(); return; }
+        if (e.key === "Tab" && !escaped && !e.shiftKey) {
+          e.preventDefault();
+          editor.setRangeText("    ", editor.selectionStart, editor.selectionEnd, "end");
+        }
+        escaped = false;
+      });
+      block.insertAdjacentElement("beforebegin", editor);
+      block.hidden = true; // the page's code stays in the DOM: print shows it, Reset restores it
+      edit.disabled = true;
+      reset.disabled = false;
+      return editor;
+    }
+
+    function finish(message, output, isError) {
+      clearTimeout(pending && pending.timer);
+      pending = null;
+      run.disabled = false;
+      stop.disabled = true;
+      run.textContent = text.rerun;
+      status.textContent = message;
+      if (output !== null) {
+        pre.textContent = output;
+        out.hidden = false;
+        out.classList.toggle("error", !!isError);
+      }
+    }
+
+    function start() {
+      if (pending) return; // one run at a time on a page
+      if (!worker) { startWorker(); status.textContent = text.loading; }
+      else status.textContent = text.running;
+      run.disabled = true;
+      stop.disabled = false;
+      var id = ++seq, began = 0;
+      pending = {
+        stop: function (message) { stopWorker(); finish(message, null); },
+        onMessage: function (m) {
+          if (m.id !== undefined && m.id !== id) return;
+          if (m.type === "started") {
+            began = performance.now();
+            status.textContent = text.running;
+            pending.timer = setTimeout(function () { pending && pending.stop(text.timeout); }, limit);
+          } else if (m.type === "result") {
+            var seconds = ((performance.now() - began) / 1000).toFixed(1);
+            var shown = m.error ? (m.output ? m.output + "\n" : "") + text.error + "\n" + m.error : m.output;
+            finish(text.done.replace("{seconds}", seconds), shown, !!m.error);
+          }
+        },
+      };
+      worker.postMessage({ id: id, code: code() });
+    }
+
+    run.addEventListener("click", function () { start(); });
+    edit.addEventListener("click", function () { openEditor().focus(); });
+    stop.addEventListener("click", function () { if (pending) pending.stop(text.stopped); });
+    reset.addEventListener("click", function () {
+      if (editor) { editor.remove(); editor = null; }
+      block.hidden = false;
+      edit.disabled = false;
+      reset.disabled = true;
+      out.hidden = true;
+      pre.textContent = "";
+      edit.focus();
+    });
+  }
+
+  document.querySelectorAll("div[data-runnable]").forEach(setup);
+})();
