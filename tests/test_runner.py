@@ -6,16 +6,15 @@ import json
 import math
 import re
 import subprocess
-import sys
 import zipfile
 
 import pytest
 from browser_util import axe_problems, serve
 from conftest import LANGS, ROOT, html_path
 from node_tools import node
+from test_hooks_import import load_hook
 
-sys.path.insert(0, str(ROOT / "hooks"))
-import runner  # noqa: E402
+runner = load_hook("runner")
 
 CHAPTERS = sorted(p.name for p in (ROOT / "docs" / "zh").glob("[0-9][0-9]-*.md"))
 BLOCK = re.compile(
