@@ -213,6 +213,8 @@ def test_run_in_the_page_prints_what_the_build_printed_offline(site, browser, su
     if lang == "en":  # edit to an error, then a loop stopped by Stop, then Reset
         block.get_by_role("button", name=text["edit"], exact=True).click()
         editor = page.get_by_role("textbox", name=text["editor"])
+        editor.wait_for()
+        assert page.locator(".cm-editor").count() == 1  # CodeMirror, fetched on this first Edit
         editor.fill("print(1)\nraise ValueError('mask: bad')\n")
         editor.press("Control+Enter")
         page.wait_for_function("b => b.querySelector('.primer-runner-out.error')", arg=block.element_handle())

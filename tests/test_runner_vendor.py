@@ -9,6 +9,7 @@ import sys
 from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "tools"))
+import vendor_editor  # noqa: E402
 import vendor_pyodide  # noqa: E402
 
 DEST = vendor_pyodide.DEST
@@ -51,3 +52,7 @@ def test_a_tampered_or_stray_file_is_reported(monkeypatch, tmp_path):
     problems = vendor_pyodide.check()
     assert "pyodide.js: sha256 differs from SHA256SUMS" in problems
     assert any(p.startswith("extra.js") for p in problems)
+
+
+def test_the_editor_bundle_matches_its_pin():
+    assert vendor_editor.check() == []

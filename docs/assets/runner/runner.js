@@ -18,15 +18,31 @@
     + "font-family:var(--md-code-font-family);font-size:.75rem;line-height:1.4;tab-size:4;white-space:pre;"
     + "padding:.8em 1.2em;background:var(--md-code-bg-color);color:var(--md-code-fg-color);"
     + "border:1px solid var(--md-default-fg-color--lightest);border-radius:.1rem}"
+    + ".primer-runner-editor{margin:0 0 .6em;border:1px solid var(--md-default-fg-color--lightest);border-radius:.1rem}"
+    + ".primer-runner-editor .primer-runner-edit{margin:0;border:0}"
     + ".primer-runner-out{flex-basis:100%}"
     + ".primer-runner-out pre{margin:0;padding:.6em 1.2em;font-size:.75rem;overflow:auto;"
     + "background:var(--md-code-bg-color);color:var(--md-code-fg-color);border-left:3px solid var(--md-accent-fg-color)}"
     + ".primer-runner-out.error pre{border-left-color:var(--md-typeset-del-color,#d33)}"
-    + "@media print{.primer-runner,.primer-runner-edit{display:none!important}"
+    + "@media print{.primer-runner,.primer-runner-editor{display:none!important}"
     + "[data-runnable][hidden]{display:block!important}}";
   var style = document.createElement("style");
   style.textContent = css;
   document.head.appendChild(style);
+
+  var editorLoad = null;
+  function loadEditor() { // CodeMirror (editor.min.js), fetched on the first Edit; resolves false if it cannot load
+    if (!editorLoad) {
+      editorLoad = new Promise(function (resolve) {
+        var tag = document.createElement("script");
+        tag.src = base + "editor.min.js";
+        tag.onload = function () { resolve(!!window.PrimerEditor); };
+        tag.onerror = function () { resolve(false); };
+        document.head.appendChild(tag);
+      });
+    }
+    return editorLoad;
+  }
 
   function startWorker() {
     worker = new Worker(base + "worker.js");
@@ -84,32 +100,48 @@
     }
 
     function code() {
-      return editor ? editor.value : original;
+      return editor ? editor.value() : original;
     }
 
-    function openEditor() {
-      if (editor) return editor;
-      editor = document.createElement("textarea");
-      editor.className = "primer-runner-edit";
-      editor.value = original;
-      editor.spellcheck = false;
-      editor.setAttribute("aria-label", text.editor);
-      editor.setAttribute("autocapitalize", "off");
-      var escaped = false; // Esc, then Tab: leave the editor (no keyboard trap)
-      editor.addEventListener("keydown", function (e) {
+    // A plain textarea (Tab indents; Escape then Tab leaves), if the editor bundle cannot load.
+    function textarea(parent) {
+      var area = document.createElement("textarea");
+      area.className = "primer-runner-edit";
+      area.value = original;
+      area.spellcheck = false;
+      area.setAttribute("aria-label", text.editor);
+      var escaped = false;
+      area.addEventListener("keydown", function (e) {
         if (e.key === "Escape") { escaped = true; return; }
         if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); start(); return; }
         if (e.key === "Tab" && !escaped && !e.shiftKey) {
           e.preventDefault();
-          editor.setRangeText("    ", editor.selectionStart, editor.selectionEnd, "end");
+          area.setRangeText("    ", area.selectionStart, area.selectionEnd, "end");
         }
         escaped = false;
       });
-      block.insertAdjacentElement("beforebegin", editor);
-      block.hidden = true; // the page's code stays in the DOM: print shows it, Reset restores it
+      parent.appendChild(area);
+      return {
+        value: function () { return area.value; },
+        setValue: function (v) { area.value = v; },
+        focus: function () { area.focus(); },
+        destroy: function () { area.remove(); },
+      };
+    }
+
+    function openEditor() {
+      if (editor) { editor.focus(); return; }
       edit.disabled = true;
-      reset.disabled = false;
-      return editor;
+      loadEditor().then(function (ok) {
+        var holder = document.createElement("div");
+        holder.className = "primer-runner-editor";
+        block.insertAdjacentElement("beforebegin", holder);
+        editor = ok ? window.PrimerEditor.create(holder, original, text.editor, start) : textarea(holder);
+        editor.holder = holder;
+        block.hidden = true; // the page's code stays in the DOM: print shows it, Reset brings it back
+        reset.disabled = false;
+        editor.focus();
+      });
     }
 
     function finish(message, output, isError) {
@@ -152,10 +184,10 @@
     }
 
     run.addEventListener("click", function () { start(); });
-    edit.addEventListener("click", function () { openEditor().focus(); });
+    edit.addEventListener("click", openEditor);
     stop.addEventListener("click", function () { if (pending) pending.stop(text.stopped); });
     reset.addEventListener("click", function () {
-      if (editor) { editor.remove(); editor = null; }
+      if (editor) { editor.destroy(); editor.holder.remove(); editor = null; }
       block.hidden = false;
       edit.disabled = false;
       reset.disabled = true;
