@@ -45,7 +45,7 @@ def timed_run(page, label):
 def markup_overhead(site):
     """Return (runner.js gzipped, the page's gzipped HTML minus the same HTML without the runner's markup)."""
     html = (Path(site) / PAGE.strip("/") / "index.html").read_bytes()
-    bare = re.sub(rb' data-(?:runnable|time-limit|runner-labels)="[^"]*"| data-runner-static', b"", html)
+    bare = re.sub(rb'\n<div class="primer-runner-mark" [^>]*></div>', b"", html)
     bare = re.sub(rb'\s*<script defer src="[^"]*runner\.js"></script>', b"", bare)
     size = lambda b: len(gzip.compress(b, 6, mtime=0))  # noqa: E731
     script = (Path(site) / "assets" / "runner" / "runner.js").read_bytes()
@@ -68,7 +68,7 @@ def measure(site):
         page.goto(base + PAGE, wait_until="load")
         r["visit_bytes"], paths = settle(log, mark)
         r["runtime_before_run"] = [p for p in paths if "pyodide" in p or "/runner/worker" in p or "primer.zip" in p]
-        text = json.loads(page.locator("[data-runnable]").first.get_attribute("data-runner-labels"))
+        text = json.loads(page.locator(".primer-runner-mark").first.get_attribute("data-runner-labels"))
         mark = log.mark()
         r["cold_s"] = timed_run(page, text["run"])
         r["cold_bytes"], r["cold_files"] = settle(log, mark)

@@ -25,9 +25,8 @@ ZIP_PATH = "assets/runner/primer.zip"  # under site_dir; the worker fetches it n
 FENCE = re.compile(
     r'^[ \t]*```python\b[^\n]*\bexec="1"[^\n]*\n[ \t]*--8<-- "([\w-]+/(?:core_\w+|\w+_numpy)\.py)"', re.M
 )
-OPEN = '<div class="highlight"'
 # A runnable block is its source, then (markdown-exec, source="above" result="text") the text it printed.
-CODE_DIV = re.compile(OPEN + r"><pre><span></span><code>(.*?)</code></pre></div>", re.S)
+CODE_DIV = re.compile(r'<div class="highlight"><pre><span></span><code>(.*?)</code></pre></div>', re.S)
 KEYS = (  # every key of the "runner" label section, read here (tests/test_figures_labels.py)
     "run",
     "rerun",
@@ -109,7 +108,7 @@ def on_page_markdown(markdown, page, config, files):
 
 
 def on_page_content(html_text, page, config, files):
-    """Mark each runnable block's source with its snippet and the runner's labels; flag the page for the script."""
+    """Mark each runnable block (snippet, time limit, the runner's labels) after what it printed; flag the page."""
     snippets = page.meta.get("runnable") or []
     if not snippets:
         return html_text
@@ -127,10 +126,14 @@ def on_page_content(html_text, page, config, files):
         snippet = sources.get(html.unescape(re.sub(r"<[^>]+>", "", div.group(1))).strip())
         if snippet is None or html_text[div.end() : after.start()].strip():
             continue  # not runnable, or not followed by what it printed
-        attrs = f' data-runnable="{snippet}" data-time-limit="{TIME_LIMIT_S}" data-runner-labels="{data}"'
-        parts += [html_text[pos : div.start()], OPEN + attrs, html_text[div.start() + len(OPEN) : after.start()]]
-        parts += [OPEN + " data-runner-static"]
-        pos, marked = after.start() + len(OPEN), marked + 1
+        # A hidden mark after the two blocks, which stay untouched (hooks/search_prose.py sets them aside by their
+        # exact markup); runner.js finds the source and the output as the mark's previous siblings.
+        mark = (
+            f'\n<div class="primer-runner-mark" hidden data-runnable="{snippet}" data-time-limit="{TIME_LIMIT_S}" '
+            f'data-runner-labels="{data}"></div>'
+        )
+        parts += [html_text[pos : after.end()], mark]
+        pos, marked = after.end(), marked + 1
     html_text = "".join(parts) + html_text[pos:]
     if marked != len(snippets):
         raise ValueError(f"{page.file.src_uri}: {len(snippets)} runnable blocks, {marked} found in the HTML")

@@ -18,8 +18,9 @@ runner = load_hook("runner")
 
 CHAPTERS = sorted(p.name for p in (ROOT / "docs" / "zh").glob("[0-9][0-9]-*.md"))
 BLOCK = re.compile(
-    r'<div class="highlight" data-runnable="([^"]+)"[^>]*><pre><span></span><code>(.*?)</code></pre></div>\s*'
-    r'<div class="highlight" data-runner-static><pre><span></span><code>(.*?)</code></pre></div>',
+    r'<div class="highlight"><pre><span></span><code>((?:(?!<div).)*?)</code></pre></div>\s*'
+    r'<div class="highlight"><pre><span></span><code>([^<]*)</code></pre></div>\s*'
+    r'<div class="primer-runner-mark" hidden data-runnable="([^"]+)"',
     re.S,
 )
 NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
@@ -32,7 +33,7 @@ def text_of(fragment):
 def page_blocks(site, lang, name):
     """Return [(snippet, code, what the build printed)] of a built page's runnable blocks."""
     page = html_path(site, lang, name).read_text(encoding="utf-8")
-    return [(s, text_of(code), text_of(out)) for s, code, out in BLOCK.findall(page)]
+    return [(s, text_of(code), text_of(out)) for code, out, s in BLOCK.findall(page)]
 
 
 def last_place(token):
@@ -204,7 +205,7 @@ def test_run_in_the_page_prints_what_the_build_printed_offline(site, browser, su
     ((_, _, printed),) = page_blocks(site, lang, name)
     assert not [u for u in requests if "pyodide" in u or "/runner/worker" in u or "primer.zip" in u]
     block = page.locator(".primer-runner").first
-    text = json.loads(page.locator("[data-runnable]").first.get_attribute("data-runner-labels"))
+    text = json.loads(page.locator(".primer-runner-mark").first.get_attribute("data-runner-labels"))
     block.get_by_role("button", name=text["run"], exact=True).click()
     page.wait_for_function(OUTPUT_SHOWN, arg=block.element_handle(), timeout=180_000)
     got = block.locator(".primer-runner-out pre").text_content()
@@ -229,7 +230,7 @@ def test_run_in_the_page_prints_what_the_build_printed_offline(site, browser, su
         assert block.get_by_role("status").text_content() == text["stopped"]
         assert axe_problems(page) == []
         block.get_by_role("button", name=text["reset"], exact=True).click()
-        assert page.locator("[data-runnable]").first.is_visible() and editor.count() == 0
+        assert page.locator(".primer-runner-src").first.is_visible() and editor.count() == 0
     else:
         assert axe_problems(page) == []
     assert foreign == []
@@ -239,12 +240,12 @@ def test_run_in_the_page_prints_what_the_build_printed_offline(site, browser, su
 @pytest.mark.browser
 def test_without_webassembly_the_button_says_so_and_the_builds_output_stays(site, browser, base_url):
     page, requests, foreign = open_offline(browser, base_url + "en/05-mask/", "delete window.WebAssembly;")
-    text = json.loads(page.locator("[data-runnable]").first.get_attribute("data-runner-labels"))
+    text = json.loads(page.locator(".primer-runner-mark").first.get_attribute("data-runner-labels"))
     bar = page.locator(".primer-runner").first
     assert bar.get_by_role("button", name=text["run"], exact=True).is_disabled()
     assert bar.get_by_role("status").text_content() == text["unsupported"]
-    assert page.locator("[data-runner-static]").first.is_visible()
+    assert page.locator(".primer-runner-static").first.is_visible()
     page.emulate_media(media="print")
-    assert not bar.is_visible() and page.locator("[data-runner-static]").first.is_visible()
+    assert not bar.is_visible() and page.locator(".primer-runner-static").first.is_visible()
     assert foreign == []
     page.context.close()

@@ -25,7 +25,7 @@
     + "background:var(--md-code-bg-color);color:var(--md-code-fg-color);border-left:3px solid var(--md-accent-fg-color)}"
     + ".primer-runner-out.error pre{border-left-color:var(--md-typeset-del-color,#d33)}"
     + "@media print{.primer-runner,.primer-runner-editor{display:none!important}"
-    + "[data-runnable][hidden]{display:block!important}}";
+    + ".primer-runner-src[hidden]{display:block!important}}";
   var style = document.createElement("style");
   style.textContent = css;
   document.head.appendChild(style);
@@ -59,12 +59,13 @@
     worker = null;
   }
 
-  function setup(block) {
-    var text = JSON.parse(block.getAttribute("data-runner-labels"));
-    var limit = Number(block.getAttribute("data-time-limit")) * 1000;
+  function setup(mark) { // the mark follows the block's source and the output the build printed
+    var text = JSON.parse(mark.getAttribute("data-runner-labels"));
+    var limit = Number(mark.getAttribute("data-time-limit")) * 1000;
+    var anchor = mark.previousElementSibling, block = anchor.previousElementSibling;
+    block.classList.add("primer-runner-src");
+    anchor.classList.add("primer-runner-static");
     var original = block.querySelector("code").textContent.replace(/\n+$/, "") + "\n";
-    var anchor = block.nextElementSibling && block.nextElementSibling.classList.contains("result")
-      ? block.nextElementSibling : block;
     var bar = document.createElement("div");
     bar.className = "primer-runner";
     bar.setAttribute("role", "group");
@@ -90,7 +91,7 @@
     pre.tabIndex = 0;
     out.appendChild(pre);
     bar.appendChild(out);
-    anchor.insertAdjacentElement("afterend", bar);
+    mark.insertAdjacentElement("afterend", bar);
     var editor = null;
 
     if (!supported) {
@@ -197,5 +198,5 @@
     });
   }
 
-  document.querySelectorAll("div[data-runnable]").forEach(setup);
+  document.querySelectorAll("div.primer-runner-mark[data-runnable]").forEach(setup);
 })();
