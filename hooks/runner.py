@@ -115,7 +115,6 @@ def on_page_content(html_text, page, config, files):
     text = labels("runner", lang_of(page))
     words = {key: text[key] for key in KEYS}
     words["loading"] = words["loading"].format(size=f"{load_size(STATE['zip']):.1f}")
-    words["timeout"] = words["timeout"].format(seconds=TIME_LIMIT_S)
     data = html.escape(json.dumps(words, ensure_ascii=False, sort_keys=True), quote=True)
     sources = {}
     for snippet in snippets:

@@ -109,7 +109,7 @@ def test_every_chapter_page_marks_its_block_and_loads_only_the_small_script(site
             re.search(r'data-runner-labels="([^"]+)"', (site / "en/05-mask/index.html").read_text()).group(1)
         )
     )
-    assert set(labels) == set(runner.KEYS) and "MB" in labels["loading"]
+    assert set(labels) == set(runner.KEYS) and "MB" in labels["loading"] and "{seconds}" in labels["timeout"]
     assert (site / runner.ZIP_PATH).read_bytes() == runner.primer_zip()
 
 
@@ -174,15 +174,21 @@ def sub_path_url(site, tmp_path_factory):
         yield url + "primer/sub/"
 
 
-def open_offline(browser, url, init_script=None):
-    """Open url in a fresh context that aborts and counts every request for another host; return (page, requests,
-    foreign)."""
+def open_offline(browser, url, init_script=None, time_limit=None):
+    """Open url in a fresh context that aborts and counts every request for another host, the page's time limit
+    rewritten to time_limit seconds if given; return (page, requests, foreign)."""
     context = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers="block")
     requests, foreign = [], []
     context.on("request", lambda r: requests.append(r.url))
 
     def route(r):
-        if r.request.url.startswith("http://127.0.0.1:"):
+        if time_limit and r.request.url == url:
+            response = r.fetch()
+            body = response.text().replace(
+                f'data-time-limit="{runner.TIME_LIMIT_S}"', f'data-time-limit="{time_limit}"'
+            )
+            r.fulfill(response=response, body=body)
+        elif r.request.url.startswith("http://127.0.0.1:"):
             r.continue_()
         else:
             foreign.append(r.request.url)
@@ -201,7 +207,8 @@ def open_offline(browser, url, init_script=None):
 def test_run_in_the_page_prints_what_the_build_printed_offline(site, browser, sub_path_url, lang):
     name = "05-mask.md"
     path = html_path(site, lang, name).relative_to(site).parent.as_posix() + "/"
-    page, requests, foreign = open_offline(browser, sub_path_url + path)
+    limit = 4 if lang == "en" else None  # en also waits for a run to reach the time limit
+    page, requests, foreign = open_offline(browser, sub_path_url + path, time_limit=limit)
     ((_, _, printed),) = page_blocks(site, lang, name)
     assert not [u for u in requests if "pyodide" in u or "/runner/worker" in u or "primer.zip" in u]
     block = page.locator(".primer-runner").first
@@ -211,7 +218,7 @@ def test_run_in_the_page_prints_what_the_build_printed_offline(site, browser, su
     got = block.locator(".primer-runner-out pre").text_content()
     assert same_print(printed, got) is None
     assert any(u.endswith("pyodide.asm.wasm") for u in requests) and any(u.endswith("primer.zip") for u in requests)
-    if lang == "en":  # edit to an error, then a loop stopped by Stop, then Reset
+    if lang == "en":  # edit to an error, then a loop stopped by Stop, again stopped by the time limit, then Reset
         block.get_by_role("button", name=text["edit"], exact=True).click()
         editor = page.get_by_role("textbox", name=text["editor"])
         editor.wait_for()
@@ -228,6 +235,12 @@ def test_run_in_the_page_prints_what_the_build_printed_offline(site, browser, su
         )
         block.get_by_role("button", name=text["stop"], exact=True).click()
         assert block.get_by_role("status").text_content() == text["stopped"]
+        block.get_by_role("button", name=text["rerun"], exact=True).click()  # a fresh worker: Stop ended the last
+        page.wait_for_function(
+            "([b, t]) => b.querySelector('[role=status]').textContent === t",
+            arg=[block.element_handle(), text["timeout"].replace("{seconds}", str(limit))],
+            timeout=180_000,
+        )
         assert axe_problems(page) == []
         block.get_by_role("button", name=text["reset"], exact=True).click()
         assert page.locator(".primer-runner-src").first.is_visible() and editor.count() == 0

@@ -49,7 +49,8 @@
     worker.onmessage = function (e) {
       if (pending) pending.onMessage(e.data);
     };
-    worker.onerror = function (e) {
+    worker.onerror = function (e) { // the runtime failed to load: report it, and start afresh on the next Run
+      stopWorker();
       if (pending) pending.onMessage({ type: "result", output: "", error: String(e.message || e) });
     };
   }
@@ -173,8 +174,11 @@
           if (m.type === "started") {
             began = performance.now();
             status.textContent = text.running;
-            pending.timer = setTimeout(function () { pending && pending.stop(text.timeout); }, limit);
+            pending.timer = setTimeout(function () {
+              if (pending) pending.stop(text.timeout.replace("{seconds}", String(limit / 1000)));
+            }, limit);
           } else if (m.type === "result") {
+            if (m.fatal) stopWorker(); // the runtime did not load: the next Run tries again
             var seconds = ((performance.now() - began) / 1000).toFixed(1);
             var shown = m.error ? (m.output ? m.output + "\n" : "") + text.error + "\n" + m.error : m.output;
             finish(text.done.replace("{seconds}", seconds), shown, !!m.error);

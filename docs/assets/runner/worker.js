@@ -51,7 +51,7 @@ if (typeof module === "object" && module.exports) {
     try {
       pyodide = await ready;
     } catch (err) {
-      self.postMessage({ type: "result", id: id, output: "", error: String(err && err.message || err) });
+      self.postMessage({ type: "result", id: id, output: "", error: String(err && err.message || err), fatal: true });
       return;
     }
     self.postMessage({ type: "started", id: id });
