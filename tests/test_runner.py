@@ -251,8 +251,11 @@ def test_run_in_the_page_prints_what_the_build_printed_offline(site, browser, su
 
 
 @pytest.mark.browser
-def test_without_webassembly_the_button_says_so_and_the_builds_output_stays(site, browser, base_url):
-    page, requests, foreign = open_offline(browser, base_url + "en/05-mask/", "delete window.WebAssembly;")
+@pytest.mark.parametrize("missing", ["WebAssembly", "Worker"])
+def test_without_webassembly_or_workers_the_button_says_so_and_the_builds_output_stays(
+    site, browser, base_url, missing
+):
+    page, requests, foreign = open_offline(browser, base_url + "en/05-mask/", f"window.{missing} = undefined;")
     text = json.loads(page.locator(".primer-runner-mark").first.get_attribute("data-runner-labels"))
     bar = page.locator(".primer-runner").first
     assert bar.get_by_role("button", name=text["run"], exact=True).is_disabled()
@@ -260,5 +263,5 @@ def test_without_webassembly_the_button_says_so_and_the_builds_output_stays(site
     assert page.locator(".primer-runner-static").first.is_visible()
     page.emulate_media(media="print")
     assert not bar.is_visible() and page.locator(".primer-runner-static").first.is_visible()
-    assert foreign == []
+    assert foreign == [] and not [u for u in requests if "pyodide" in u or "worker.js" in u]
     page.context.close()

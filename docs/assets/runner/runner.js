@@ -5,7 +5,9 @@
   "use strict";
   var script = document.currentScript;
   var base = new URL(".", script.src).href; // .../assets/runner/, whatever sub-path the site lives under
-  var supported = typeof WebAssembly === "object" && typeof Worker === "function";
+  // search-on-demand.js wraps window.Worker even where there is none: test the prototype, which it copies.
+  var supported = typeof WebAssembly === "object" && typeof Worker === "function" && !!Worker.prototype
+    && typeof Worker.prototype.postMessage === "function";
   var worker = null, pending = null, seq = 0;
 
   var css = ".primer-runner{margin:-.6em 0 1em;display:flex;flex-wrap:wrap;gap:.4em;align-items:center}"
