@@ -1,7 +1,7 @@
-"""Measure page weight, build and edit-loop times and the decoder's speed against the targets. Never run by tests.
+"""Measure page weight, build and edit-loop times, the decoder's speed and the in-page runner. Never run by tests.
 
     python bench/run.py                      # everything (`make bench`), about 6 minutes on 2 cores
-    python bench/run.py --skip decoding      # leave out a part: pages, build, edit-loop, decoding, training
+    python bench/run.py --skip decoding      # leave out a part: pages, build, edit-loop, decoding, training, runner
 
 Prints Markdown: the summary table (issue 22's targets), then the details of each part.
 """
@@ -24,10 +24,11 @@ sys.path.insert(0, str(ROOT))
 
 import decoding  # noqa: E402
 import pages  # noqa: E402
+import runner  # noqa: E402
 import serve  # noqa: E402
 import training  # noqa: E402
 
-PARTS = ("pages", "build", "edit-loop", "decoding", "training")
+PARTS = ("pages", "build", "edit-loop", "decoding", "training", "runner")
 
 
 def strict_build(root, out, env):
@@ -83,7 +84,7 @@ def main():
     print(f"Machine: {machine()}\n", flush=True)
 
     with tempfile.TemporaryDirectory(prefix="primer-bench-site-") as tmp:
-        if "build" not in skip or "pages" not in skip:
+        if {"build", "pages", "runner"} - skip:
             build_s, warm_s = cold_and_warm_builds(Path(tmp) / "site")
         if "pages" not in skip:
             r = pages.measure(Path(tmp) / "site")
@@ -110,6 +111,23 @@ def main():
                 pages.report(r),
                 "",
             ]
+        if "runner" not in skip:
+            r = runner.measure(Path(tmp) / "site")
+            rows.append(
+                (
+                    "in-page runner, first Run: Pyodide + numpy + primer fetched and started",
+                    f"{r['cold_s']:.1f} s, {r['cold_bytes'] / 1e6:.1f} MB",
+                    "report",
+                )
+            )
+            rows.append(
+                (
+                    "in-page runner, a second Run (warm), median of 5",
+                    f"{sorted(r['warm_s'])[2] * 1000:.0f} ms",
+                    "report",
+                )
+            )
+            details += ["## The in-page runner (Chromium, same local server)", "", runner.report(r), ""]
     if "edit-loop" not in skip:
         r = serve.edit_loop(ROOT)
         spread = lambda t: f"{statistics.median(t):.1f} s (range {t[0]:.1f}–{t[-1]:.1f} s)"  # noqa: E731

@@ -1,0 +1,108 @@
+"""The in-page runner in Chromium against the local gzipping server: what a chapter costs before Run, the first Run
+(cold: Pyodide, numpy and primer.zip fetched and started), a second Run (warm), Run on a second visit (browser cache),
+and the editor's first Edit.
+
+    python bench/runner.py SITE_DIR     # a built site; bench/run.py runs it on its own build
+"""
+
+import gzip
+import json
+import re
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from pages import CHROMIUM, DESKTOP, LAUNCH_ARGS, QUIET_S, gzip_server
+
+PAGE = "/en/05-mask/"
+SHOWN = (
+    "() => { const o = document.querySelector('.primer-runner-out'); return o && !o.hidden && o.textContent.length; }"
+)
+CLEAR = (
+    "() => { const o = document.querySelector('.primer-runner-out'); o.hidden = true; o.firstChild.textContent = ''; }"
+)
+
+
+def settle(log, mark):
+    """Wait until the server has been quiet for QUIET_S; return the bytes it sent since mark."""
+    while True:
+        rows = log.since(mark)
+        if not rows or time.perf_counter() - log.start - rows[-1][0] >= QUIET_S:
+            return sum(n for _, _, n in rows), [p for _, p, _ in rows]
+        time.sleep(0.1)
+
+
+def timed_run(page, label):
+    """Press the first block's Run (its label) and return the seconds until its output shows."""
+    page.evaluate(CLEAR)
+    start = time.perf_counter()
+    page.locator(".primer-runner button").filter(has_text=re.compile(f"^{label}$")).first.click()
+    page.wait_for_function(SHOWN, timeout=300_000, polling="raf")
+    return time.perf_counter() - start
+
+
+def markup_overhead(site):
+    """Return (runner.js gzipped, the page's gzipped HTML minus the same HTML without the runner's markup)."""
+    html = (Path(site) / PAGE.strip("/") / "index.html").read_bytes()
+    bare = re.sub(rb'\n<div class="primer-runner-mark" [^>]*></div>', b"", html)
+    bare = re.sub(rb'\s*<script defer src="[^"]*runner\.js"></script>', b"", bare)
+    size = lambda b: len(gzip.compress(b, 6, mtime=0))  # noqa: E731
+    script = (Path(site) / "assets" / "runner" / "runner.js").read_bytes()
+    return size(script), size(html) - size(bare)
+
+
+def measure(site):
+    """Return the runner's figures on PAGE (seconds and bytes)."""
+    from playwright.sync_api import sync_playwright
+
+    r = {"page": PAGE}
+    r["script_gz"], r["markup_gz"] = markup_overhead(site)
+    with tempfile.TemporaryDirectory() as profile, gzip_server(site) as (base, log), sync_playwright() as p:
+        # A profile on disk, as a reader's browser has: an in-memory (incognito) cache does not keep the 10 MB wasm.
+        ctx = p.chromium.launch_persistent_context(
+            profile, executable_path=CHROMIUM, args=LAUNCH_ARGS, viewport=DESKTOP, service_workers="block"
+        )
+        page = ctx.new_page()
+        mark = log.mark()
+        page.goto(base + PAGE, wait_until="load")
+        r["visit_bytes"], paths = settle(log, mark)
+        r["runtime_before_run"] = [p for p in paths if "pyodide" in p or "/runner/worker" in p or "primer.zip" in p]
+        text = json.loads(page.locator(".primer-runner-mark").first.get_attribute("data-runner-labels"))
+        mark = log.mark()
+        r["cold_s"] = timed_run(page, text["run"])
+        r["cold_bytes"], r["cold_files"] = settle(log, mark)
+        r["warm_s"] = sorted(timed_run(page, text["rerun"]) for _ in range(5))
+        mark = log.mark()
+        page.locator(".primer-runner button").filter(has_text=re.compile(f"^{text['edit']}$")).first.click()
+        page.locator(".cm-editor").wait_for()
+        r["edit_bytes"], _ = settle(log, mark)
+        page.goto(base + PAGE, wait_until="load")  # a second visit: the browser's cache holds the runtime
+        settle(log, log.mark())
+        mark = log.mark()
+        r["cached_s"] = timed_run(page, text["run"])
+        r["cached_bytes"], _ = settle(log, mark)
+        ctx.close()
+    return r
+
+
+def report(r):
+    warm = r["warm_s"]
+    return "\n".join(
+        [
+            f"On {r['page']}: before Run the page fetched {r['visit_bytes'] / 1000:.0f} KB and no byte of the runtime "
+            f"({len(r['runtime_before_run'])} runtime requests); the runner's share of that is runner.js, "
+            f"{r['script_gz'] / 1000:.1f} KB gzipped, and its markup, {r['markup_gz'] / 1000:.1f} KB gzipped.",
+            f"- first Run (cold): {r['cold_s']:.1f} s to the output, {r['cold_bytes'] / 1e6:.1f} MB fetched "
+            f"({len(r['cold_files'])} requests)",
+            f"- Run again (warm): median {warm[len(warm) // 2] * 1000:.0f} ms (range {warm[0] * 1000:.0f}–"
+            f"{warm[-1] * 1000:.0f} ms, 5 runs)",
+            f"- first Edit: {r['edit_bytes'] / 1000:.0f} KB fetched (CodeMirror)",
+            f"- a second visit, first Run: {r['cached_s']:.1f} s, {r['cached_bytes'] / 1000:.0f} KB fetched "
+            "(the rest from the browser's cache)",
+        ]
+    )
+
+
+if __name__ == "__main__":
+    print(report(measure(sys.argv[1])))

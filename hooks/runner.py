@@ -1,0 +1,147 @@
+"""MkDocs hook: the in-page runner ("Run it here"). Marks the runnable blocks, gives them their labels, packs primer.
+
+A block is runnable when it is an exec block of a chapter's "A dozen lines of numpy" section: its snippet is
+NN-slug/core_*.py or NN-slug/*_numpy.py (never a *_torch.py twin, which the build does not run). The page's
+runner script (docs/assets/runner/runner.js, loaded by overrides/main.html on marked pages only) adds the controls;
+nothing of the runtime loads until the reader presses Run.
+"""
+
+import ast
+import html
+import io
+import json
+import re
+import sys
+import zipfile
+from pathlib import Path
+
+from primer.language import labels
+
+ROOT = Path(__file__).resolve().parents[1]
+PRIMER = ROOT / "primer"
+VENDOR = ROOT / "docs" / "assets" / "vendor" / "pyodide"
+ZIP_PATH = "assets/runner/primer.zip"  # under site_dir; the worker fetches it next to itself
+# ```python exec="1" ... id="core-numpy" ...  then, on the next line, --8<-- "05-mask/core_numpy.py"
+FENCE = re.compile(
+    r'^[ \t]*```python\b[^\n]*\bexec="1"[^\n]*\n[ \t]*--8<-- "([\w-]+/(?:core_\w+|\w+_numpy)\.py)"', re.M
+)
+# A runnable block is its source, then (markdown-exec, source="above" result="text") the text it printed.
+CODE_DIV = re.compile(r'<div class="highlight"><pre><span></span><code>(.*?)</code></pre></div>', re.S)
+KEYS = (  # every key of the "runner" label section, read here (tests/test_figures_labels.py)
+    "run",
+    "rerun",
+    "stop",
+    "reset",
+    "edit",
+    "editor",
+    "output",
+    "loading",
+    "running",
+    "done",
+    "stopped",
+    "timeout",
+    "error",
+    "unsupported",
+    "toolbar",
+)
+TIME_LIMIT_S = 30  # a run longer than this is stopped (the worker is terminated)
+PACKED = {"numpy", "primer"}  # a packed module imports only these and the standard library at module level
+
+
+def runnable_snippets(markdown):
+    """Return the snippet paths of a page's runnable exec blocks, in order."""
+    return FENCE.findall(markdown)
+
+
+def core_modules(root=PRIMER):
+    """Return the files of primer that run without plotly: the core, the page inputs and the label tables."""
+    out = []
+    for path in sorted([*root.glob("*.py"), *root.glob("pages/*.py"), *root.glob("labels/*.json")]):
+        if path.suffix == ".py":
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            tops = {
+                (alias.name if isinstance(node, ast.Import) else node.module or "").split(".")[0]
+                for node in tree.body
+                if isinstance(node, (ast.Import, ast.ImportFrom))
+                for alias in node.names
+            }
+            if tops - PACKED - set(sys.stdlib_module_names) - {""}:
+                continue  # e.g. a module that needs torch or plotly to import
+        out.append(path)
+    return out
+
+
+def primer_zip(root=PRIMER):
+    """Return primer's core as a zip (primer/...), byte-identical for identical sources."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+        for path in core_modules(root):
+            info = zipfile.ZipInfo("primer/" + path.relative_to(root).as_posix(), date_time=(1980, 1, 1, 0, 0, 0))
+            info.external_attr = 0o644 << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            z.writestr(info, path.read_bytes())
+    return buf.getvalue()
+
+
+def load_size(zip_bytes):
+    """Return what the first Run fetches, in MB: the vendored runtime and numpy, and primer's zip."""
+    vendored = sum(p.stat().st_size for p in VENDOR.iterdir() if not p.name.startswith(("LICENSE", "SHA256")))
+    return (vendored + len(zip_bytes)) / 1e6
+
+
+STATE = {}
+
+
+def on_pre_build(config):
+    """Pack primer once a build: its size goes into every page's loading line."""
+    STATE["zip"] = primer_zip()
+
+
+def lang_of(page):
+    return getattr(page.file, "locale", None) or "zh"
+
+
+def on_page_markdown(markdown, page, config, files):
+    """Note the page's runnable snippets."""
+    page.meta["runnable"] = runnable_snippets(markdown)
+    return markdown
+
+
+def on_page_content(html_text, page, config, files):
+    """Mark each runnable block (snippet, time limit, the runner's labels) after what it printed; flag the page."""
+    snippets = page.meta.get("runnable") or []
+    if not snippets:
+        return html_text
+    text = labels("runner", lang_of(page))
+    words = {key: text[key] for key in KEYS}
+    words["loading"] = words["loading"].format(size=f"{load_size(STATE['zip']):.1f}")
+    data = html.escape(json.dumps(words, ensure_ascii=False, sort_keys=True), quote=True)
+    sources = {}
+    for snippet in snippets:
+        code = (ROOT / "docs" / "snippets" / snippet).read_text(encoding="utf-8").strip()
+        sources[code] = snippet
+    divs, marked, parts, pos = list(CODE_DIV.finditer(html_text)), 0, [], 0
+    for div, after in zip(divs, divs[1:]):
+        snippet = sources.get(html.unescape(re.sub(r"<[^>]+>", "", div.group(1))).strip())
+        if snippet is None or html_text[div.end() : after.start()].strip():
+            continue  # not runnable, or not followed by what it printed
+        # A hidden mark after the two blocks, which stay untouched (hooks/search_prose.py sets them aside by their
+        # exact markup); runner.js finds the source and the output as the mark's previous siblings.
+        mark = (
+            f'\n<div class="primer-runner-mark" hidden data-runnable="{snippet}" data-time-limit="{TIME_LIMIT_S}" '
+            f'data-runner-labels="{data}"></div>'
+        )
+        parts += [html_text[pos : after.end()], mark]
+        pos, marked = after.end(), marked + 1
+    html_text = "".join(parts) + html_text[pos:]
+    if marked != len(snippets):
+        raise ValueError(f"{page.file.src_uri}: {len(snippets)} runnable blocks, {marked} found in the HTML")
+    page.meta["has_runner"] = True
+    return html_text
+
+
+def on_post_build(config):
+    """Write primer's core as assets/runner/primer.zip, for the worker to unpack."""
+    out = Path(config["site_dir"]) / ZIP_PATH
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes(STATE.get("zip") or primer_zip())

@@ -1,0 +1,267 @@
+"""The in-page runner (hooks/runner.py, docs/assets/runner/): which blocks it marks, primer's zip, and the same
+printed output as the build's, under Node (the vendored Pyodide, the site's worker.js) and in an offline chromium."""
+
+import html as htmllib
+import json
+import math
+import re
+import subprocess
+import zipfile
+
+import pytest
+from browser_util import axe_problems, serve
+from conftest import LANGS, ROOT, html_path
+from node_tools import node
+from test_hooks_import import load_hook
+
+runner = load_hook("runner")
+
+CHAPTERS = sorted(p.name for p in (ROOT / "docs" / "zh").glob("[0-9][0-9]-*.md"))
+BLOCK = re.compile(
+    r'<div class="highlight"><pre><span></span><code>((?:(?!<div).)*?)</code></pre></div>\s*'
+    r'<div class="highlight"><pre><span></span><code>([^<]*)</code></pre></div>\s*'
+    r'<div class="primer-runner-mark" hidden data-runnable="([^"]+)"',
+    re.S,
+)
+NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
+
+
+def text_of(fragment):
+    return htmllib.unescape(re.sub(r"<[^>]+>", "", fragment))
+
+
+def page_blocks(site, lang, name):
+    """Return [(snippet, code, what the build printed)] of a built page's runnable blocks."""
+    page = html_path(site, lang, name).read_text(encoding="utf-8")
+    return [(s, text_of(code), text_of(out)) for code, out, s in BLOCK.findall(page)]
+
+
+def last_place(token):
+    """Return one unit in the last printed digit of a number token ('1.33e-24' -> 1e-26, '0.125' -> 1e-3); an integer
+    is exact (0)."""
+    if not re.search(r"[.eE]", token):
+        return 0.0
+    mantissa, _, exponent = token.lower().partition("e")
+    decimals = len(mantissa.partition(".")[2])
+    return 10.0 ** (-decimals + int(exponent or 0))
+
+
+def same_print(expected, got):
+    """Return the first difference between two printed outputs, or None: the words equal, every number within one
+    unit of its last printed digit (numpy here and in Pyodide may round a tie apart)."""
+    if NUMBER.split(expected.strip()) != NUMBER.split(got.strip()):
+        return f"text differs:\n{expected}\n---\n{got}"
+    for a, b in zip(NUMBER.findall(expected), NUMBER.findall(got)):
+        if a != b and not math.isclose(float(a), float(b), rel_tol=0, abs_tol=max(last_place(a), last_place(b)) * 1.01):
+            return f"{a} != {b}"
+    return None
+
+
+# ---- unit: the hook's parts ----
+
+
+def test_a_runnable_fence_is_a_dozen_lines_block_and_never_a_twin_or_a_figure():
+    md = (
+        '```python exec="1" id="core-numpy" source="above" result="text"\n--8<-- "05-mask/core_numpy.py"\n```\n'
+        '    ```python exec="1" id="core-sampling"\n    --8<-- "12-sampling-pipeline/core_sampling.py"\n    ```\n'
+        '```python exec="1" html="1" id="fill-rule"\n--8<-- "05-mask/fill_rule.py"\n```\n'
+        '```python\n--8<-- "05-mask/core_numpy_torch.py"\n```\n'
+    )
+    assert runner.runnable_snippets(md) == ["05-mask/core_numpy.py", "12-sampling-pipeline/core_sampling.py"]
+
+
+def test_every_chapter_has_one_runnable_block_in_each_language():
+    for name in CHAPTERS:
+        for lang in LANGS:
+            text = (ROOT / "docs" / lang / name).read_text(encoding="utf-8")
+            assert len(runner.runnable_snippets(text)) == 1, f"{lang}/{name}"
+
+
+def test_primer_zip_holds_the_core_and_inputs_but_no_figures_and_is_deterministic(tmp_path):
+    first, second = runner.primer_zip(), runner.primer_zip()
+    assert first == second
+    path = tmp_path / "primer.zip"
+    path.write_bytes(first)
+    names = set(zipfile.ZipFile(path).namelist())
+    assert {"primer/__init__.py", "primer/masks.py", "primer/pages/mask.py", "primer/labels/en.json"} <= names
+    assert not [n for n in names if n.startswith("primer/figures/")]
+    for name in names:  # nothing that needs plotly or torch to import
+        if name.endswith(".py"):
+            source = zipfile.ZipFile(path).read(name).decode()
+            assert not re.search(r"^(?:import|from) (?:plotly|torch|matplotlib)\b", source, re.M), name
+
+
+# ---- site: what the build marked ----
+
+
+@pytest.mark.site
+def test_every_chapter_page_marks_its_block_and_loads_only_the_small_script(site):
+    for lang in LANGS:
+        for name in CHAPTERS:
+            page = html_path(site, lang, name).read_text(encoding="utf-8")
+            assert len(page_blocks(site, lang, name)) == 1, f"{lang}/{name}"
+            assert page.count("assets/runner/runner.js") == 1
+            assert not re.search(r'(?:src|href)="[^"]*(?:pyodide|worker\.js|primer\.zip)', page), f"{lang}/{name}"
+        home = html_path(site, lang, "index.md").read_text(encoding="utf-8")
+        assert "runner.js" not in home
+    labels = json.loads(
+        htmllib.unescape(
+            re.search(r'data-runner-labels="([^"]+)"', (site / "en/05-mask/index.html").read_text()).group(1)
+        )
+    )
+    assert set(labels) == set(runner.KEYS) and "MB" in labels["loading"] and "{seconds}" in labels["timeout"]
+    assert (site / runner.ZIP_PATH).read_bytes() == runner.primer_zip()
+
+
+def run_under_node(site, blocks, tmp_path):
+    """Run {key: code} with tests/js/run_blocks.cjs; return its report."""
+    spec = tmp_path / "blocks.json"
+    spec.write_text(json.dumps([{"key": k, "code": c} for k, c in blocks.items()]), encoding="utf-8")
+    proc = subprocess.run(
+        [node(), str(ROOT / "tests" / "js" / "run_blocks.cjs"), str(site), str(spec)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout)
+
+
+@pytest.mark.site
+def test_every_runnable_block_prints_under_pyodide_what_the_build_printed(site, tmp_path):
+    blocks = {(lang, name): page_blocks(site, lang, name)[0] for lang in LANGS for name in CHAPTERS}
+    codes = {code for _, code, _ in blocks.values()}
+    assert len(codes) == len(CHAPTERS)  # zh and en run the same code
+    keys = {code: f"b{i}" for i, code in enumerate(sorted(codes))}
+    extra = {
+        "import": "import primer\nfrom primer.masks import causal_mask\n"
+        "print(int(causal_mask(4).sum()), primer.__name__)",
+        "error": "print('before')\nimport numpy as np\nnp.zeros(2) @ np.zeros(3)\n",
+    }
+    report = run_under_node(site, {**{k: c for c, k in keys.items()}, **extra}, tmp_path)["results"]
+    for (lang, name), (snippet, code, printed) in blocks.items():
+        result = report[keys[code]]
+        assert result["error"] == "", f"{snippet}: {result['error']}"
+        assert same_print(printed, result["output"]) is None, f"{lang}/{name}: {same_print(printed, result['output'])}"
+    assert report["import"] == {"output": "10 primer\n", "error": "", "seconds": report["import"]["seconds"]}
+    assert report["error"]["output"] == "before\n"
+    error = report["error"]["error"].splitlines()
+    assert error[0] == "Traceback (most recent call last):" and error[-1].startswith("ValueError: matmul")
+    assert '"<block>", line 3' in report["error"]["error"]
+
+
+def test_the_comparison_allows_one_unit_in_the_last_digit_and_nothing_else():
+    assert same_print("p = 0.125 [1.33e-24]\n", "p = 0.126 [1.34e-24]") is None
+    assert same_print("p = 0.125", "p = 0.127") == "0.125 != 0.127"
+    assert same_print("p = 0.125", "q = 0.125") is not None
+    assert same_print("3 rows", "4 rows") is not None
+
+
+# ---- browser: a reader presses Run, offline, under the deployed sub-path ----
+
+OUTPUT_SHOWN = (
+    "b => { const o = b.querySelector('.primer-runner-out'); return o && !o.hidden && o.textContent.length; }"
+)
+
+
+@pytest.fixture(scope="module")
+def sub_path_url(site, tmp_path_factory):
+    """Serve the site under a sub-path (as deployed), from a folder linking to it."""
+    root = tmp_path_factory.mktemp("served")
+    (root / "primer").mkdir()
+    (root / "primer" / "sub").symlink_to(site, target_is_directory=True)
+    with serve(root) as url:
+        yield url + "primer/sub/"
+
+
+def open_offline(browser, url, init_script=None, time_limit=None):
+    """Open url in a fresh context that aborts and counts every request for another host, the page's time limit
+    rewritten to time_limit seconds if given; return (page, requests, foreign)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers="block")
+    requests, foreign = [], []
+    context.on("request", lambda r: requests.append(r.url))
+
+    def route(r):
+        if time_limit and r.request.url == url:
+            response = r.fetch()
+            body = response.text().replace(
+                f'data-time-limit="{runner.TIME_LIMIT_S}"', f'data-time-limit="{time_limit}"'
+            )
+            r.fulfill(response=response, body=body)
+        elif r.request.url.startswith("http://127.0.0.1:"):
+            r.continue_()
+        else:
+            foreign.append(r.request.url)
+            r.abort()
+
+    context.route("**/*", route)
+    if init_script:
+        context.add_init_script(init_script)
+    page = context.new_page()
+    page.goto(url, wait_until="load")
+    return page, requests, foreign
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", LANGS)
+def test_run_in_the_page_prints_what_the_build_printed_offline(site, browser, sub_path_url, lang):
+    name = "05-mask.md"
+    path = html_path(site, lang, name).relative_to(site).parent.as_posix() + "/"
+    limit = 4 if lang == "en" else None  # en also waits for a run to reach the time limit
+    page, requests, foreign = open_offline(browser, sub_path_url + path, time_limit=limit)
+    ((_, _, printed),) = page_blocks(site, lang, name)
+    assert not [u for u in requests if "pyodide" in u or "/runner/worker" in u or "primer.zip" in u]
+    block = page.locator(".primer-runner").first
+    text = json.loads(page.locator(".primer-runner-mark").first.get_attribute("data-runner-labels"))
+    block.get_by_role("button", name=text["run"], exact=True).click()
+    page.wait_for_function(OUTPUT_SHOWN, arg=block.element_handle(), timeout=180_000)
+    got = block.locator(".primer-runner-out pre").text_content()
+    assert same_print(printed, got) is None
+    assert any(u.endswith("pyodide.asm.wasm") for u in requests) and any(u.endswith("primer.zip") for u in requests)
+    if lang == "en":  # edit to an error, then a loop stopped by Stop, again stopped by the time limit, then Reset
+        block.get_by_role("button", name=text["edit"], exact=True).click()
+        editor = page.get_by_role("textbox", name=text["editor"])
+        editor.wait_for()
+        assert page.locator(".cm-editor").count() == 1  # CodeMirror, fetched on this first Edit
+        editor.fill("print(1)\nraise ValueError('mask: bad')\n")
+        editor.press("Control+Enter")
+        page.wait_for_function("b => b.querySelector('.primer-runner-out.error')", arg=block.element_handle())
+        assert block.locator(".primer-runner-out pre").text_content().endswith("ValueError: mask: bad")
+        editor.fill("while True:\n    pass\n")
+        block.get_by_role("button", name=text["rerun"], exact=True).click()
+        page.wait_for_function(
+            "([b, t]) => b.querySelector('[role=status]').textContent === t",
+            arg=[block.element_handle(), text["running"]],
+        )
+        block.get_by_role("button", name=text["stop"], exact=True).click()
+        assert block.get_by_role("status").text_content() == text["stopped"]
+        block.get_by_role("button", name=text["rerun"], exact=True).click()  # a fresh worker: Stop ended the last
+        page.wait_for_function(
+            "([b, t]) => b.querySelector('[role=status]').textContent === t",
+            arg=[block.element_handle(), text["timeout"].replace("{seconds}", str(limit))],
+            timeout=180_000,
+        )
+        assert axe_problems(page) == []
+        block.get_by_role("button", name=text["reset"], exact=True).click()
+        assert page.locator(".primer-runner-src").first.is_visible() and editor.count() == 0
+    else:
+        assert axe_problems(page) == []
+    assert foreign == []
+    page.context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("missing", ["WebAssembly", "Worker"])
+def test_without_webassembly_or_workers_the_button_says_so_and_the_builds_output_stays(
+    site, browser, base_url, missing
+):
+    page, requests, foreign = open_offline(browser, base_url + "en/05-mask/", f"window.{missing} = undefined;")
+    text = json.loads(page.locator(".primer-runner-mark").first.get_attribute("data-runner-labels"))
+    bar = page.locator(".primer-runner").first
+    assert bar.get_by_role("button", name=text["run"], exact=True).is_disabled()
+    assert bar.get_by_role("status").text_content() == text["unsupported"]
+    assert page.locator(".primer-runner-static").first.is_visible()
+    page.emulate_media(media="print")
+    assert not bar.is_visible() and page.locator(".primer-runner-static").first.is_visible()
+    assert foreign == [] and not [u for u in requests if "pyodide" in u or "worker.js" in u]
+    page.context.close()
