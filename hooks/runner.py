@@ -15,6 +15,8 @@ import sys
 import zipfile
 from pathlib import Path
 
+from site_lang import build_language
+
 from primer.language import labels
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -97,10 +99,6 @@ def on_pre_build(config):
     STATE["zip"] = primer_zip()
 
 
-def lang_of(page):
-    return getattr(page.file, "locale", None) or "zh"
-
-
 def on_page_markdown(markdown, page, config, files):
     """Note the page's runnable snippets."""
     page.meta["runnable"] = runnable_snippets(markdown)
@@ -112,7 +110,7 @@ def on_page_content(html_text, page, config, files):
     snippets = page.meta.get("runnable") or []
     if not snippets:
         return html_text
-    text = labels("runner", lang_of(page))
+    text = labels("runner", build_language(config))
     words = {key: text[key] for key in KEYS}
     words["loading"] = words["loading"].format(size=f"{load_size(STATE['zip']):.1f}")
     data = html.escape(json.dumps(words, ensure_ascii=False, sort_keys=True), quote=True)

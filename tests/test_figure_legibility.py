@@ -11,7 +11,7 @@ with a legend names every marker symbol (other than a plain circle) it draws. Si
 
 import pytest
 from browser_util import REVEAL_JS, url_path, wait_drawn
-from conftest import DOCS, LANGS, html_path, page_figures, page_names
+from site_reader import DOCS, LANGS, html_path, page_figures, page_names
 
 pytestmark = pytest.mark.browser
 

@@ -6,7 +6,7 @@ import re
 import sys
 
 import pytest
-from conftest import ROOT
+from site_reader import ROOT
 
 HOOKS = ROOT / "hooks"
 _LOADED = {}

@@ -8,9 +8,9 @@ from types import SimpleNamespace
 
 import pytest
 import yaml
-from conftest import ROOT
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
+from site_reader import ROOT
 from test_hooks_import import HOOKS, MODULES, load_hook
 
 DOOR = "plugin_touches"

@@ -10,8 +10,8 @@ import zipfile
 
 import pytest
 from browser_util import axe_problems, serve
-from conftest import LANGS, ROOT, html_path
 from node_tools import node
+from site_reader import LANGS, ROOT, html_path
 from test_hooks_import import load_hook
 
 runner = load_hook("runner")

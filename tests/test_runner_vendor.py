@@ -6,7 +6,7 @@ import json
 import shutil
 import sys
 
-from conftest import ROOT
+from site_reader import ROOT
 
 sys.path.insert(0, str(ROOT / "tools"))
 import vendor_editor  # noqa: E402
