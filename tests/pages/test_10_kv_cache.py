@@ -94,11 +94,11 @@ def test_the_trained_model_writes_the_same_text_with_and_without_the_cache(read_
     from primer import broken_masks
     from primer.decoding import generate
     from primer.language import labels
-    from primer.pages.decoder import CORPUS, GRAMMAR, MODEL, TRAINING
+    from primer.pages.decoder import EXPERIMENT
     from primer.pages.kv_cache import TRAINED_N_NEW, TRAINED_PROMPTS
     from primer.vocab import to_ids, to_words
 
-    data, cfg, runs = broken_masks.experiment(GRAMMAR, model=MODEL, corpus_args=CORPUS, **TRAINING)
+    data, cfg, runs = broken_masks.experiment(**EXPERIMENT)
     t = labels("kv_cache_tables", lang)
     rows = table_with(read_page(lang, PAGE), t["cols_trained"][2])[1:]
     assert [r[0] for r in rows] == list(TRAINED_PROMPTS)

@@ -90,8 +90,8 @@ def test_ch12_only_stage_3_differs(read_page, lang):
 
 
 def trained():
-    from primer import broken_masks
-    from primer.pages.decoder import CORPUS, GRAMMAR, MODEL, SCORE_N, TRAINING
+    from primer import broken_masks, writing
+    from primer.pages.decoder import EXPERIMENT, SCORE_N
     from primer.pages.sampling_pipeline import (
         TRAINED_N_NEW,
         TRAINED_NEXT,
@@ -100,12 +100,10 @@ def trained():
         TRAINED_SEEDS,
     )
 
-    data, cfg, runs = broken_masks.experiment(GRAMMAR, model=MODEL, corpus_args=CORPUS, **TRAINING)
+    data, cfg, runs = broken_masks.experiment(**EXPERIMENT)
     model, prompt = (runs["causal"].params, cfg, data.vocab), TRAINED_PROMPT.split()
-    probs = broken_masks.next_word_probs(*model, prompt, TRAINED_NEXT)
-    samples = broken_masks.sample_scores(
-        *model, prompt, TRAINED_SAMPLES, TRAINED_SEEDS, TRAINED_N_NEW, data.words, SCORE_N
-    )
+    probs = writing.next_word_probs(*model, prompt, TRAINED_NEXT)
+    samples = writing.sample_scores(*model, prompt, TRAINED_SAMPLES, TRAINED_SEEDS, TRAINED_N_NEW, data.words, SCORE_N)
     return data, probs, samples
 
 
