@@ -222,6 +222,11 @@ def fmt_loss(x):
     return f"{float(x):.{LOSS_DIGITS}f}"
 
 
+def fmt_std(x):
+    """Format a standard deviation to one decimal."""
+    return f"{float(x):.1f}"
+
+
 def spread(values, fmt=fmt_loss):  # [seeds] -> "median (min–max)"
     """Format values measured once per seed as their median and, in brackets, their range."""
     values = np.asarray(values, dtype=float)
@@ -324,9 +329,10 @@ def training_curves(histories, curves, curve_steps, floor, chance, *, lang=None)
 def training_runs_table(measured, references, setup, *, lang=None):
     """Return a Markdown table: per run, median and range over seeds of its three losses and of its text's score.
 
-    measured: {run: {"train", "val", "honest": [seeds] losses, "score": [seeds] (found, total)}};
-    references: {"floor", "chance", "grammar": [seeds] the grammar's own held-out loss}; setup: the model's shape
-    and the training's settings, for the note under the table (keys of the label "setup").
+    measured: {run: {"train", "val", "honest", "start": [seeds] losses, "score": [seeds] (found, total)}};
+    references: {"floor", "chance", "grammar": [seeds] the grammar's own held-out loss, "start_std": [seeds] the
+    initial logits' standard deviation}; setup: the model's shape, the training's settings, vocab_size, n_seeds,
+    seed and n_samples, for the note under the table.
     """
     text, names = labels("decoder_tables", lang), labels("decoder", lang)["runs"]
 
@@ -337,12 +343,19 @@ def training_runs_table(measured, references, setup, *, lang=None):
         [names[r], spread(m["train"]), spread(m["val"]), f"**{spread(m['honest'])}**", share(m["score"])]
         for r, m in measured.items()
     ]
-    rows.append([text["grammar_row"], "", spread(references["grammar"]), spread(references["grammar"]), "100%"])
-    note = (
-        text["setup"].format(**setup)
-        + " "
-        + text["references"].format(
-            floor=fmt_loss(references["floor"]), chance=fmt_loss(references["chance"]), v=setup["vocab_size"]
+    rows.append([text["grammar_row"], "—", spread(references["grammar"]), spread(references["grammar"]), "—"])
+    note = " ".join(
+        (
+            text["setup"].format(**setup),
+            text["references"].format(
+                floor=fmt_loss(references["floor"]),
+                chance=fmt_loss(references["chance"]),
+                v=setup["vocab_size"],
+                n_samples=setup["n_samples"],
+            ),
+            text["start"].format(
+                start=spread(measured[next(iter(measured))]["start"]), std=spread(references["start_std"], fmt_std)
+            ),
         )
     )
     return md_table(text["cols_runs"], rows) + "\n" + note

@@ -4,6 +4,7 @@ from primer.pages.decoder import EXPERIMENT, SEEDS, WRITING
 
 # The whole experiment once per seed: the split, the texts, the initial weights and the batches all change
 measured, refs = broken_masks.summary(EXPERIMENT, SEEDS, **WRITING)
-losses = {name: {k: m[k] for k in ("train", "val", "honest", "score")} for name, m in measured.items()}
+losses = {name: {k: m[k] for k in ("train", "val", "honest", "start", "score")} for name, m in measured.items()}
 setup = EXPERIMENT["model"] | EXPERIMENT["training"] | {"n_seeds": len(SEEDS), "seed": EXPERIMENT["seed"]}
-print(figures.training_runs_table(losses, refs, setup | {"n_samples": WRITING["n_samples"]}))
+setup |= {"vocab_size": refs["vocab_size"], "n_samples": WRITING["n_samples"]}
+print(figures.training_runs_table(losses, refs, setup))
