@@ -165,16 +165,15 @@ def test_training_curves_draw_both_panels_the_floor_and_chance(read_page, lang):
 
     html = read_page(lang, PAGE)
     data, layout, _ = page_figures(html)["fig-training-curves"]
-    base, _, runs, _, refs = experiment()
+    base, runs, _, _, _ = experiment()
     text = labels("decoder", lang)
     train = [t for t in data if t.get("mode") == "lines" and len(t["y"]) > 2]  # the references have 2 points
     assert len(train) == 5  # six runs, two of them identical
     honest = [t for t in data if t.get("mode") == "lines+markers"]
     assert len(honest) == 5 and all(t["yaxis"] == "y2" for t in honest)
     causal = next(t for t in honest if t["line"]["dash"] == "solid")
-    assert np.allclose(causal["y"], np.round(runs["causal"].curve, 2)) and causal["x"] == list(
-        runs["causal"].curve_steps
-    )
+    assert np.allclose(causal["y"], np.round(runs["causal"].curve, 2))
+    assert np.array_equal(causal["x"], runs["causal"].curve_steps)
     names = [t["name"] for t in data if t.get("showlegend") is not False]
     assert (
         text["floor"].format(v=f"{base.floor:.2f}") in names and text["chance"].format(v=f"{base.chance:.2f}") in names

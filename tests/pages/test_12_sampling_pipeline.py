@@ -138,7 +138,7 @@ def test_the_trained_models_distribution_and_samples_are_printed_and_the_prose_h
     for s, (words, (found, total)), row in zip(TRAINED_SAMPLES, samples, body):
         assert row[1:] == [" ".join(words), f"{found} / {total} = {pct(found / total, 0)}"]
         share[s] = found / total
-    assert share[(0.5, None, None)] == share[(1.0, None, None)] == 1.0  # low temperatures: the grammar's pieces only
+    assert share[(0.5, None, None)] == 1.0 and share[(1.0, None, None)] > 0.95  # low temperature: the grammar's pieces
     hot = share[(2.0, None, None)]
     assert hot < 0.9
     for s in ((2.0, 2, None), (2.0, None, 0.9)):  # either filter takes back most of the loss
