@@ -259,6 +259,8 @@ def test_the_pages_ranges_and_comparisons_hold_on_every_seed():
     chance = refs["chance"]
     for name in ("triu_2", "inverted"):  # the runs that read the answer most directly: worse than guessing
         assert min(measured[name]["honest"]) > chance + 0.3, name
+    for name in ("no_mask", "masked_fill_0"):  # the others vary widely with the seed
+        assert max(measured[name]["honest"]) - min(measured[name]["honest"]) > 0.5, name
     for name in LEAKY:  # certain about a coin flip: far surer than the grammar allows, under their own mask
         assert all(p > g + 0.08 for p, g in zip(measured[name]["p_own"], refs["grammar_p"])), name
     assert all(abs(p - g) < 0.05 for p, g in zip(measured["causal"]["p_own"], refs["grammar_p"]))
