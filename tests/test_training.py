@@ -263,6 +263,7 @@ def test_the_pages_ranges_and_comparisons_hold_on_every_seed():
         assert max(measured[name]["honest"]) - min(measured[name]["honest"]) > 0.5, name
     for name in LEAKY:  # certain about a coin flip: far surer than the grammar allows, under their own mask
         assert all(p > g + 0.08 for p, g in zip(measured[name]["p_own"], refs["grammar_p"])), name
+        assert all(c < p - 0.1 for c, p in zip(measured[name]["p_causal"], measured[name]["p_own"])), name  # gone
     assert all(abs(p - g) < 0.05 for p, g in zip(measured["causal"]["p_own"], refs["grammar_p"]))
     for k, (found, total) in enumerate(measured["causal"]["score"]):  # the honest model writes the grammar best
         assert found / total > 0.9
