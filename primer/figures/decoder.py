@@ -320,9 +320,9 @@ def training_curves(histories, curves, curve_steps, floor, chance, *, lang=None)
                 col=1,
             )
     fig.update_xaxes(title=text["step"], row=2, col=1)
-    fig.update_yaxes(title=text["loss"], type="log")  # losses run from about 10 down to below 0.1
-    fig = styled(fig, height=620)
-    fig.update_layout(legend=dict(orientation="h", y=-0.12, yanchor="top"), margin=dict(t=40, b=150, r=20))
+    fig.update_yaxes(title=text["loss"], type="log", dtick="D2")  # losses run from about 10 to below 0.1
+    fig = styled(fig, height=660)
+    fig.update_layout(legend=dict(orientation="h", y=-0.14, yanchor="top"), margin=dict(t=80, b=150, r=20))
     return fig
 
 
