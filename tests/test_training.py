@@ -287,10 +287,14 @@ def test_every_printed_loss_is_far_from_a_rounding_edge():
     """The page prints losses to 2 decimals; across BLAS kernels the runs differ by about 3e-12 (measured, generic
     OpenBLAS kernel against Haswell), so a value 1e-6 from an edge of its rounding would still print the same."""
     results, measured, refs = chapter_7()
-    values = [v for m in measured.values() for k in ("train", "val", "honest", "p_own", "p_causal") for v in m[k]]
+    values = [
+        v for m in measured.values() for k in ("train", "val", "honest", "p_own", "p_causal", "start") for v in m[k]
+    ]
     values += [refs["floor"], refs["chance"], *refs["grammar"], *refs["grammar_p"]]
     data, _, runs = results[0]
     values += [v for run in runs.values() for v in (*run.history, *run.curve)]  # the figure's seed
     values += [float(np.median(m[k])) for m in measured.values() for k in ("train", "val", "honest")]
     distance = [abs(100 * v - np.floor(100 * v) - 0.5) for v in values]  # 0: exactly half-way between two prints
     assert min(distance) > 1e-4
+    stds = [*refs["start_std"], float(np.median(refs["start_std"]))]  # printed to 1 decimal
+    assert min(abs(10 * v - np.floor(10 * v) - 0.5) for v in stds) > 1e-4
