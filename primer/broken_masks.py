@@ -1,9 +1,9 @@
 """Train one tiny decoder under the causal mask and under broken masks that never raise, then judge each honestly.
 
 The same corpus, the same initial weights, the same batches; only the mask differs. Each model is
-then measured the way generation sees text (causal mask, held-out rows) and made to write text
-from the same prompts. Used in chapter 7 (a training curve that is too good), and its causal model
-in chapters 10 and 12.
+measured three ways: on the training rows under its own mask (what training reports), on held-out
+rows under its own mask (an ordinary validation loss) and on held-out rows under the causal mask
+(the way generation reads text), the last also every few steps along the way.
 """
 
 import functools
@@ -11,84 +11,71 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from primer import corpus
-from primer._checks import nonneg_int
+from primer import grammar as grammars
+from primer import language_model, writing
 from primer.backprop import MaskedFill
 from primer.config import Config
-from primer.decoding import generate, sampling_probs
-from primer.kv_cache import decode_cached
 from primer.masks import additive_mask, causal_mask, full_mask
-from primer.training import loss, train
+from primer.training import decoder_forward, loss, target_probs, train
 from primer.transformer import init_stack
-from primer.vocab import to_ids
 
-RUNS = ("causal", "no_mask", "added_0", "triu_2", "masked_fill_0")  # the honest run first
+RUNS = ("causal", "no_mask", "added_0", "triu_2", "masked_fill_0", "inverted")  # the honest run first
+CLOSED = (
+    -1e9
+)  # how the inverted run's code closes a score: a large finite number, so a row with no open key still sums to 1
 
 
 def training_masks(n):  # -> {run: a mask form of primer.backprop, [n, n]}
-    """Return the mask each run trains under: the causal one and four that let the future in without raising."""
+    """Return the mask each run trains under: the causal one and five that let the future in without raising."""
     causal = causal_mask(n)
     return {
         "causal": causal,
         "no_mask": full_mask(n),
         "added_0": additive_mask(causal, 0.0),  # chapter 5's bug: 0 where -inf was meant
         "triu_2": ~np.triu(np.ones((n, n), bool), k=2),  # closes j >= i + 2: the next token stays open
-        "masked_fill_0": MaskedFill(causal, 0.0),
-    }  # closed scores set to 0, not -inf: still read
-
-
-@dataclass(frozen=True, eq=False)
-class Data:
-    """The corpus and its rows: words, vocabulary, training and held-out rows of next-token exercises."""
-
-    words: list  # the training text, every sentence in order
-    heldout_words: list  # the held-out text: drawn by another seed
-    n_sentences: int
-    n_heldout_sentences: int
-    vocab: tuple
-    tokens: np.ndarray  # [rows, n] ids
-    targets: np.ndarray  # [rows, n] ids: the next token of each
-    heldout_tokens: np.ndarray
-    heldout_targets: np.ndarray
+        "masked_fill_0": MaskedFill(causal, 0.0),  # closed scores set to 0, not -inf: still read
+        "inverted": np.where(causal, CLOSED, 0.0),  # "may read" handed to code that closes where True
+    }
 
 
 @dataclass(frozen=True, eq=False)
 class Run:
-    """One model trained under one mask, and what the honest measurements say of it."""
+    """One model trained under one mask, and what the measurements say of it."""
 
     name: str
     params: dict
     history: np.ndarray  # [steps] the training loss of each step, under the run's own mask
+    curve_steps: np.ndarray  # [k] 0, every, 2 every, ..., steps
+    curve: np.ndarray  # [k] held-out loss under the causal mask at those steps: the honest curve
     train_loss: float  # on every training row, under the run's own mask: what its training reports
+    val_loss: float  # on the held-out rows, under the run's own mask: an ordinary validation loss
     heldout_loss: float  # on the held-out rows, under the causal mask: what generation meets
-
-
-def make_data(
-    grammar, *, n_sentences, n_heldout_sentences, seed, heldout_seed, n, n_rows, n_heldout_rows, boundary="."
-):
-    """Return the corpus drawn from the grammar and its training and held-out rows. Used in chapter 7."""
-    train_s = corpus.sentences(grammar, n_sentences, seed)
-    held_s = corpus.sentences(grammar, n_heldout_sentences, heldout_seed)
-    words = [boundary] + [w for s in train_s for w in s]  # the text starts at a boundary, like each row
-    held = [boundary] + [w for s in held_s for w in s]
-    vocab = corpus.vocabulary(words + held)
-    tokens, targets = corpus.rows(words, vocab, n, n_rows, seed, boundary=boundary)
-    h_tokens, h_targets = corpus.rows(held, vocab, n, n_heldout_rows, heldout_seed, boundary=boundary)
-    return Data(words, held, n_sentences, n_heldout_sentences, vocab, tokens, targets, h_tokens, h_targets)
+    p_own: float  # mean probability of the true next word where the grammar leaves a choice, own mask
+    p_causal: float  # the same under the causal mask
+    start_logit_std: float  # spread of the initial model's logits on the held-out rows (the same for every run)
 
 
 def _frozen(grammar):
     return tuple((symbol, tuple(tuple(alt) for alt in alts)) for symbol, alts in grammar.items())
 
 
-@functools.lru_cache(maxsize=4)
-def _experiment(grammar, model, corpus_args, init_seed, steps, lr, batch_size, batch_seed, runs):
-    data = make_data(dict(grammar), **dict(corpus_args))
+@functools.lru_cache(maxsize=8)
+def _experiment(grammar, model, corpus_args, steps, lr, batch_size, every, seed, runs):
+    data = language_model.make_data(dict(grammar), **dict(corpus_args), seed=seed)
     n = data.tokens.shape[1]
     cfg = Config(vocab_size=len(data.vocab), **dict(model))
-    masks, start = training_masks(n), init_stack(init_seed, cfg)
+    *_, init_seed, batch_seed = language_model.seeds(seed)
+    masks, start, causal = training_masks(n), init_stack(init_seed, cfg), causal_mask(n)
+    held = (data.heldout_tokens, data.heldout_targets)
+    start_logit_std = float(decoder_forward(start, data.heldout_tokens, causal[None, None], cfg.n_heads)[0].std())
     out = {}
     for name in runs:
+        honest = [loss(start, cfg, *held, causal)]
+
+        def watch(step, params, honest=honest):
+            if step % every == 0:
+                honest.append(loss(params, cfg, *held, causal))
+
         params, history = train(
             start,
             cfg,
@@ -99,94 +86,102 @@ def _experiment(grammar, model, corpus_args, init_seed, steps, lr, batch_size, b
             lr=lr,
             seed=batch_seed,
             batch_size=batch_size,
+            callback=watch,
         )
         out[name] = Run(
             name,
             params,
             history,
+            np.arange(len(honest)) * every,
+            np.array(honest),
             loss(params, cfg, data.tokens, data.targets, masks[name]),
-            loss(params, cfg, data.heldout_tokens, data.heldout_targets, causal_mask(n)),
+            loss(params, cfg, *held, masks[name]),
+            honest[-1] if steps % every == 0 else loss(params, cfg, *held, causal),
+            float(target_probs(params, cfg, *held, masks[name])[data.choice].mean()),
+            float(target_probs(params, cfg, *held, causal)[data.choice].mean()),
+            start_logit_std,
         )
     return data, cfg, out
 
 
-def experiment(grammar, *, model, corpus_args, init_seed, steps, lr, batch_size, batch_seed=0, runs=RUNS):
-    """Return (data, cfg, {run: Run}): one model trained from the same weights on the same batches under each run's mask.
+def experiment(grammar, *, model, corpus_args, training, seed, runs=RUNS):
+    """Return (data, cfg, {run: Run}): one model trained from the same weights and batches under each run's mask.
 
     model holds the Config's shape (its vocab_size comes from the corpus); corpus_args are
-    make_data's. The result is computed once per process and shared: do not change it in place.
-    Used in chapters 7, 10 and 12.
+    language_model.make_data's; training holds steps, lr, batch_size and every (how often the honest
+    loss is measured). The seed fixes everything else. The result is computed once per process and
+    shared: do not change it in place.
     """
     unknown = [r for r in runs if r not in RUNS]
     if unknown or not runs:
         raise ValueError(f"runs must be a non-empty tuple of names from {RUNS}, got {runs!r}")
-    corpus.check_grammar(grammar, "S")
+    keys = {"steps", "lr", "batch_size", "every"}
+    if set(training) != keys:
+        raise ValueError(f"training must have exactly the keys {sorted(keys)}, got {sorted(training)}")
+    every = int(training["every"])
+    if every < 1 or training["every"] != every:
+        raise ValueError(f"training['every'] must be an integer >= 1, got {training['every']!r}")
+    grammars.check_grammar(grammar, "S")
     return _experiment(
         _frozen(grammar),
         tuple(sorted(model.items())),
         tuple(sorted(corpus_args.items())),
-        init_seed,
-        steps,
-        lr,
-        batch_size,
-        batch_seed,
+        training["steps"],
+        training["lr"],
+        training["batch_size"],
+        every,
+        seed,
         tuple(runs),
     )
 
 
-def write(
-    params, cfg, vocab, prompt, n_new, *, seed=None, temperature=1.0, top_k=None, top_p=None
-):  # -> [len(prompt) + n_new] words
-    """Return the prompt's words and n_new more, generated with the causal mask: greedy if seed is None, else sampled.
+def over_seeds(setup, seeds):  # -> [(data, cfg, {run: Run})] one per seed
+    """Return the experiment of setup (experiment's keyword arguments) run once for each seed."""
+    if not len(seeds):
+        raise ValueError("seeds must hold at least one seed")
+    return [experiment(**(dict(setup) | {"seed": s})) for s in seeds]
 
-    Used in chapters 7, 10 and 12.
+
+def summary(setup, seeds, *, prompts, n_new, n_samples, sample_seed, score_n):  # -> ({run: {measure: [seeds]}}, refs)
+    """Return every run's measurements over the seeds, and the references each seed's data gives.
+
+    Per run: "train", "val", "honest" (losses), "p_own", "p_causal" (the true next word's mean probability where the
+    grammar leaves a choice), "start" (held-out loss at step 0), "score" ((found, total) trigrams of its greedy and
+    sampled continuations that the grammar can make). refs: "floor", "chance" and, per seed, "grammar" (the grammar's
+    own held-out loss), "grammar_p" and "start_std" (the initial logits' standard deviation); "vocab_size".
     """
-    ids = to_ids(prompt, vocab, "prompt")
-    if seed is None:
-        out = generate(ids, params, cfg, n_new)
-    else:
-        rng = np.random.default_rng(nonneg_int("seed", seed))
-        out = generate(
-            ids, params, cfg, n_new, greedy=False, temperature=temperature, top_k=top_k, top_p=top_p, rng=rng
-        )
-    return [vocab[i] for i in out]
+    setup = dict(setup)
+    frozen = tuple((k, _frozen(v) if k == "grammar" else _freeze(v)) for k, v in sorted(setup.items()))
+    return _summary(frozen, tuple(seeds), tuple(prompts), n_new, n_samples, sample_seed, score_n)
 
 
-def texts(params, cfg, vocab, prompts, n_new, seed):  # -> {prompt: (greedy words, sampled words)}
-    """Return, for each prompt, the greedy continuation and one sampled at temperature 1 (seeded). Used in chapter 7."""
-    return {
-        prompt: (
-            write(params, cfg, vocab, prompt.split(), n_new),
-            write(params, cfg, vocab, prompt.split(), n_new, seed=seed + k),
-        )
-        for k, prompt in enumerate(prompts)
+def _freeze(value):
+    return tuple(sorted(value.items())) if isinstance(value, dict) else value
+
+
+@functools.lru_cache(maxsize=2)
+def _summary(frozen, seeds, prompts, n_new, n_samples, sample_seed, score_n):
+    setup = {
+        k: (dict(v) if k != "grammar" else {s: alts for s, alts in v}) if isinstance(v, tuple) else v for k, v in frozen
     }
-
-
-def score(written, corpus_words, prompts, n=3):  # -> (found, total)
-    """Return how many n-grams of the generated words (greedy and sampled, prompts excluded) occur in the corpus. Used in chapter 7."""
-    found = total = 0
-    for prompt in prompts:
-        f, t = corpus.ngram_share(written[prompt], corpus_words, n, skip=len(prompt.split()))
-        found, total = found + f, total + t
-    return found, total
-
-
-def next_word_probs(params, cfg, vocab, prompt, settings):  # [settings] of (T, top_k, top_p) -> [settings, vocab]
-    """Return the model's next-word distribution after the prompt under each sampling setting. Used in chapter 12."""
-    z = decode_cached(to_ids(prompt, vocab, "prompt"), params, cfg)[-1]
-    return np.array([sampling_probs(z, t, top_k=k, top_p=p) for t, k, p in settings])
-
-
-def sample_scores(
-    params, cfg, vocab, prompt, settings, seeds, n_new, corpus_words, n=3
-):  # -> [(words, (found, total))]
-    """Return, per sampling setting, the first seed's sample and how many n-grams of all seeds' samples occur in the corpus.
-
-    Used in chapter 12.
-    """
-    out = []
-    for t, k, p in settings:
-        samples = [write(params, cfg, vocab, prompt, n_new, seed=s, temperature=t, top_k=k, top_p=p) for s in seeds]
-        out.append((samples[0], corpus.ngram_share(samples, corpus_words, n, skip=len(prompt))))
-    return out
+    allowed = grammars.ngrams(setup["grammar"], score_n)
+    measured, refs = {}, {"grammar": [], "grammar_p": [], "start_std": []}
+    for data, cfg, runs in over_seeds(setup, seeds):
+        refs |= {"floor": data.floor, "chance": data.chance, "vocab_size": len(data.vocab)}
+        refs["grammar"].append(data.grammar_heldout_loss)
+        refs["grammar_p"].append(data.grammar_p_choice)
+        refs["start_std"].append(runs[next(iter(runs))].start_logit_std)
+        for name, run in runs.items():
+            written = writing.texts(run.params, cfg, data.vocab, prompts, n_new, sample_seed, n_samples)
+            m = measured.setdefault(name, {k: [] for k in ("train", "val", "honest", "p_own", "p_causal", "start")})
+            for key, value in (
+                ("train", run.train_loss),
+                ("val", run.val_loss),
+                ("honest", run.heldout_loss),
+                ("p_own", run.p_own),
+                ("p_causal", run.p_causal),
+                ("start", run.curve[0]),
+            ):
+                m[key].append(float(value))
+            m.setdefault("score", []).append(writing.score(written, allowed, prompts, score_n))
+    return measured, refs

@@ -5,7 +5,6 @@ n_layers pre-norm blocks (self-attention under a mask, feed-forward, residuals),
 output logits tied to the embedding. The mask is an argument, as it is of the forward pass, in one
 of the forms of primer.backprop (bool, additive float, MaskedFill), so a broken mask trains without
 raising. params["wpe"] is the sinusoidal table, not a weight: it gets no gradient and Adam leaves it.
-Used in chapter 7 (a training curve that is too good).
 """
 
 import numpy as np
@@ -98,7 +97,7 @@ def check_mask(
 
 
 def check_params(params, cfg):  # -> params
-    """Return params if they are a decoder's weights of shape cfg (primer.transformer.init_stack), or raise ValueError."""
+    """Return params if they are a decoder's weights of shape cfg (transformer.init_stack), or raise ValueError."""
     wte = np.shape(params["wte"])
     if wte != (cfg.vocab_size, cfg.d_model):
         raise ValueError(
@@ -184,14 +183,24 @@ def _loss_and_grads(params, tokens, targets, mask, n_heads):
 
 
 def loss(params, cfg, tokens, targets, mask):  # [b, n], [b, n], [n, n] -> float
-    """Return the mean next-token cross-entropy of the decoder under mask. Used in chapter 7."""
+    """Return the mean next-token cross-entropy of the decoder under mask."""
     tokens, targets = check_batch(tokens, targets, cfg)
     mask = check_mask(mask, tokens.shape[1])
     return cross_entropy(decoder_forward(check_params(params, cfg), tokens, mask, cfg.n_heads)[0], targets)
 
 
+def target_probs(params, cfg, tokens, targets, mask):  # [b, n], [b, n], [n, n] -> [b, n]
+    """Return the probability the decoder, under mask, gives each target token."""
+    tokens, targets = check_batch(tokens, targets, cfg)
+    mask = check_mask(mask, tokens.shape[1])
+    z = decoder_forward(check_params(params, cfg), tokens, mask, cfg.n_heads)[0]
+    z = z - z.max(axis=-1, keepdims=True)
+    logp = z - np.log(np.exp(z).sum(axis=-1, keepdims=True))
+    return np.exp(np.take_along_axis(logp, targets[..., None], axis=-1)[..., 0])
+
+
 def loss_and_grads(params, cfg, tokens, targets, mask):  # [b, n], [b, n], [n, n] -> (float, grads)
-    """Return the loss and the gradient of every trained weight (params without wpe, same nesting). Used in chapter 7."""
+    """Return the loss and the gradient of every trained weight (params without wpe, same nesting)."""
     tokens, targets = check_batch(tokens, targets, cfg)
     return _loss_and_grads(check_params(params, cfg), tokens, targets, check_mask(mask, tokens.shape[1]), cfg.n_heads)
 
@@ -221,10 +230,7 @@ def adam_init(params):  # -> state
 
 
 def adam_step(params, grads, state, lr, *, betas=(0.9, 0.999), eps=1e-8):  # -> (params, state)
-    """Return new params and state after one Adam step, as torch.optim.Adam takes it (no weight decay).
-
-    Used in chapter 7.
-    """
+    """Return new params and state after one Adam step, as torch.optim.Adam takes it (no weight decay)."""
     lr = check_lr(lr)
     b1, b2 = (float(b) for b in betas)
     if not (0 <= b1 < 1 and 0 <= b2 < 1):
@@ -243,12 +249,13 @@ def adam_step(params, grads, state, lr, *, betas=(0.9, 0.999), eps=1e-8):  # -> 
 
 
 def train(
-    params, cfg, tokens, targets, mask, *, steps, lr, seed=0, batch_size=None
+    params, cfg, tokens, targets, mask, *, steps, lr, seed=0, batch_size=None, callback=None
 ):  # [m, n], [m, n], [n, n] -> (params, [steps])
     """Return the params after `steps` Adam steps on the next-token loss under mask, and each step's loss.
 
     Each step reads batch_size rows of tokens drawn by the seed (None: all rows), so a run is fixed
-    by its arguments. params are not changed in place. Used in chapter 7.
+    by its arguments. callback(step, params), if given, is called after each step (1, 2, ...), for
+    measurements along the way. params are not changed in place.
     """
     tokens, targets = check_batch(tokens, targets, cfg)
     mask = check_mask(mask, tokens.shape[1])
@@ -267,4 +274,6 @@ def train(
         rows = slice(None) if batch_size is None else rng.permutation(len(tokens))[:batch_size]
         losses[t], grads = _loss_and_grads(params, tokens[rows], targets[rows], mask, cfg.n_heads)
         params, state = adam_step(params, grads, state, lr)
+        if callback is not None:
+            callback(t + 1, params)
     return params, losses

@@ -15,13 +15,13 @@ LEAK_COLOR = "#d62728"
 
 
 def fmt_delta(x):
-    """Format a |Δ|: rounding (below primer.rounding.BOUND, 0 in exact arithmetic) prints as 0.0, anything else with four decimals."""
+    """Format a |Δ|: rounding (below primer.rounding.BOUND, 0 in exact arithmetic) prints as 0.0, else four decimals."""
     x = float(x)
     return "0.0" if is_rounding(x) else f"{x:.4f}"
 
 
-def same_row(words, w_full, w_causal, row, *, lang=None):
-    """Draw the same query row under a full mask and under a causal mask, side by side."""
+def same_row(words, w_full, w_causal, row, n_heads, *, lang=None):
+    """Draw the same query row under a full mask and under a causal mask, side by side (mean of n_heads heads)."""
     text = labels("decoder", lang)
     n = len(words)
     ticks = tick_labels(words)
@@ -45,8 +45,8 @@ def same_row(words, w_full, w_causal, row, *, lang=None):
     fig.update_yaxes(autorange="reversed")
     fig.update_yaxes(showticklabels=False, col=2)
     fig.update_xaxes(tickangle=-45)
-    fig = styled(fig, height=400)
-    fig.update_layout(margin=dict(t=70))
+    fig = styled(fig, height=400, title=text["mean_heads"].format(h=n_heads))
+    fig.update_layout(margin=dict(t=90))
     return fig
 
 
@@ -83,9 +83,8 @@ def visible_range(words, weights, *, lang=None):
     fig, steps = token_figure(
         words, traces, lambda i: {"title.text": text["sees"].format(i=i, k=int(i + 1), n=n)}, bottom=-0.65
     )
-    active = n - 1
     return finish(
-        fig, steps, kind="slider", prefix=text["token"], active=active, height=400, margin=dict(t=60), title_step=active
+        fig, steps, kind="slider", prefix=text["token"], active=0, height=400, margin=dict(t=60), title_step=0
     )
 
 
@@ -212,13 +211,28 @@ RUN_STYLE = {
     "added_0": (LEAK_COLOR, "dash"),
     "triu_2": ("#9467bd", "dot"),
     "masked_fill_0": (ACCENT, "dashdot"),
+    "inverted": ("#8c564b", "longdash"),
 }
+REFERENCE_STYLE = {"floor": ("#2ca02c", "dot"), "chance": (MUTED, "dot")}
 LOSS_DIGITS = 2  # losses are printed and drawn to 2 decimals: training amplifies the last bits, which differ by CPU
 
 
 def fmt_loss(x):
     """Format a loss to LOSS_DIGITS decimals."""
     return f"{float(x):.{LOSS_DIGITS}f}"
+
+
+def fmt_std(x):
+    """Format a standard deviation to one decimal."""
+    return f"{float(x):.1f}"
+
+
+def spread(values, fmt=fmt_loss):  # [seeds] -> "median (min–max)"
+    """Format values measured once per seed as their median and, in brackets, their range."""
+    values = np.asarray(values, dtype=float)
+    if values.size == 1:
+        return fmt(values[0])
+    return f"{fmt(np.median(values))} ({fmt(values.min())}–{fmt(values.max())})"
 
 
 def same_runs(curves):  # {run: [steps]} -> [[run, ...], ...]
@@ -239,74 +253,131 @@ def run_label(group, text):
     return " = ".join(text["runs"][name] for name in group)
 
 
-def training_curves(histories, heldout, *, lang=None):
-    """Draw each run's training loss per step, one line for runs that coincide, and its honest held-out loss as a marker.
+def training_curves(histories, curves, curve_steps, floor, chance, *, lang=None):
+    """Draw each run's training loss per step (top) and its held-out loss, causal mask, every few steps (bottom).
 
-    histories: {run: [steps] training losses under its own mask}; heldout: {run: loss under the causal mask}.
+    histories: {run: [steps] training losses under its own mask}; curves: {run: [k] held-out losses under the causal
+    mask at curve_steps}; floor: the grammar's exact conditional entropy; chance: ln V. Runs that coincide share a line.
     """
     text = labels("decoder", lang)
-    fig = go.Figure()
+    fig = make_subplots(
+        rows=2,
+        cols=1,
+        shared_xaxes=True,
+        vertical_spacing=0.1,
+        subplot_titles=(text["panel_train"], text["panel_honest"].format(every=int(curve_steps[1] - curve_steps[0]))),
+    )
     for group in same_runs(histories):
         color, dash = RUN_STYLE.get(group[0], (MUTED, "solid"))
         curve = np.round(np.asarray(histories[group[0]], dtype=float), LOSS_DIGITS)
-        steps = np.arange(1, curve.size + 1)
         name = run_label(group, text)
+        line = dict(color=color, dash=dash, width=2)
         fig.add_trace(
             go.Scatter(
-                x=steps,
+                x=np.arange(1, curve.size + 1),
                 y=curve,
                 mode="lines",
                 name=name,
                 legendgroup=name,
-                line=dict(color=color, dash=dash, width=2),
+                line=line,
                 hovertemplate=text["hover_train"],
-            )
+            ),
+            row=1,
+            col=1,
         )
         fig.add_trace(
             go.Scatter(
-                x=[curve.size],
-                y=[round(float(heldout[group[0]]), LOSS_DIGITS)],
-                mode="markers+text",
-                name=text["heldout"].format(run=name),
+                x=np.asarray(curve_steps),
+                y=np.round(np.asarray(curves[group[0]], dtype=float), LOSS_DIGITS),
+                mode="lines+markers",
+                name=name,
                 legendgroup=name,
                 showlegend=False,
-                marker=dict(color=color, size=11, symbol="diamond"),
-                text=[fmt_loss(heldout[group[0]])],
-                textposition="middle right",
+                line=line,
+                marker=dict(size=5),
                 hovertemplate=text["hover_heldout"],
-            )
+            ),
+            row=2,
+            col=1,
         )
-    fig.update_xaxes(title=text["step"])
-    fig.update_yaxes(title=text["loss"], type="log")  # the runs part at a loss of about 1 and end a factor of 10 apart
-    fig = styled(fig, height=440, title=text["curves_title"])
-    fig.update_layout(legend=dict(orientation="h", y=-0.2), margin=dict(b=110, r=50))
+    last = max(len(h) for h in histories.values())
+    for key, value in (("floor", floor), ("chance", chance)):
+        color, dash = REFERENCE_STYLE[key]
+        name = text[key].format(v=fmt_loss(value))
+        for row in (1, 2):
+            fig.add_trace(
+                go.Scatter(
+                    x=[0, last],
+                    y=[round(float(value), LOSS_DIGITS)] * 2,
+                    mode="lines",
+                    name=name,
+                    legendgroup=key,
+                    showlegend=row == 1,
+                    line=dict(color=color, dash=dash, width=1.5),
+                    hovertemplate=name + "<extra></extra>",
+                ),
+                row=row,
+                col=1,
+            )
+    fig.update_xaxes(title=text["step"], row=2, col=1)
+    fig.update_yaxes(title=text["loss"], type="log", dtick="D2")  # losses run from about 10 to below 0.1
+    fig = styled(fig, height=660)
+    fig.update_layout(legend=dict(orientation="h", y=-0.14, yanchor="top"), margin=dict(t=80, b=150, r=20))
     return fig
 
 
-def training_runs_table(runs, scores, setup, *, lang=None):
-    """Return a Markdown table: each run's mask, its training loss, its honest held-out loss and the score of its text.
+def training_runs_table(measured, references, setup, *, lang=None):
+    """Return a Markdown table: per run, median and range over seeds of its three losses and of its text's score.
 
-    runs: {run: (train_loss, heldout_loss)}; scores: {run: (found, total)} n-grams of its text found in the corpus;
-    setup: the model's shape and the training's settings, for the note under the table (keys of the label "setup").
+    measured: {run: {"train", "val", "honest", "start": [seeds] losses, "score": [seeds] (found, total)}};
+    references: {"floor", "chance", "grammar": [seeds] the grammar's own held-out loss, "start_std": [seeds] the
+    initial logits' standard deviation}; setup: the model's shape, the training's settings, vocab_size, n_seeds,
+    seed and n_samples, for the note under the table.
     """
     text, names = labels("decoder_tables", lang), labels("decoder", lang)["runs"]
+
+    def share(pairs):
+        return spread([f / t for f, t in pairs], lambda x: pct(x, 0))
+
     rows = [
-        [
-            names[r],
-            fmt_loss(train),
-            f"**{fmt_loss(held)}**",
-            f"{scores[r][0]} / {scores[r][1]} = {pct(scores[r][0] / scores[r][1], 0)}",
-        ]
-        for r, (train, held) in runs.items()
+        [names[r], spread(m["train"]), spread(m["val"]), f"**{spread(m['honest'])}**", share(m["score"])]
+        for r, m in measured.items()
     ]
-    setup = dict(setup, chance=fmt_loss(np.log(setup["vocab_size"])))
-    return md_table(text["cols_runs"], rows) + "\n" + text["setup"].format(**setup)
+    rows.append([text["grammar_row"], "—", spread(references["grammar"]), spread(references["grammar"]), "—"])
+    note = " ".join(
+        (
+            text["setup"].format(**setup),
+            text["references"].format(
+                floor=fmt_loss(references["floor"]),
+                chance=fmt_loss(references["chance"]),
+                v=setup["vocab_size"],
+                n_samples=setup["n_samples"],
+            ),
+            text["start"].format(
+                start=spread(measured[next(iter(measured))]["start"]), std=spread(references["start_std"], fmt_std)
+            ),
+        )
+    )
+    return md_table(text["cols_runs"], rows) + "\n" + note
+
+
+def choice_table(measured, grammar_p, *, lang=None):
+    """Return a Markdown table: per run, the mean probability of the true next word where the grammar leaves a choice.
+
+    measured: {run: ([seeds] under its own mask, [seeds] under the causal mask)}; grammar_p: [seeds] the grammar's own.
+    """
+    text, names = labels("decoder_tables", lang), labels("decoder", lang)["runs"]
+    rows = [[names[r], spread(own), spread(causal)] for r, (own, causal) in measured.items()]
+    rows.append([text["grammar_row"], spread(grammar_p), spread(grammar_p)])
+    return md_table(text["cols_choice"], rows)
 
 
 def generations_table(prompts, written, *, lang=None):
-    """Return a Markdown table of what each model wrote after each prompt, greedy and sampled; models that wrote the same share a row.
+    """Return a Markdown table of what each model wrote after each prompt, greedy and first sampled.
 
-    written: {run: {prompt: (greedy words, sampled words)}}.
+    Models that wrote the same share a row.
+
+    written: {run: {prompt: [greedy words, sampled words, ...]}}.
     """
     text, words = labels("decoder_tables", lang), labels("decoder", lang)
     groups = []
@@ -321,27 +392,41 @@ def generations_table(prompts, written, *, lang=None):
     for prompt in prompts:
         k = len(prompt.split())
         for group in groups:
-            greedy, sampled = written[group[0]][prompt]
+            greedy, sampled = written[group[0]][prompt][:2]
             rows.append([f"`{prompt}`", run_label(group, words), " ".join(greedy[k:]), " ".join(sampled[k:])])
     return md_table(text["cols_texts"], rows)
 
 
-def corpus_table(grammar, data, n_possible, n_distinct, *, lang=None):
-    """Return the grammar as a Markdown table and a second one with the corpus's size and split.
+def corpus_table(grammar, data, *, lang=None):
+    """Return the grammar as a Markdown table and a second one with the corpus's split and size.
 
-    data: primer.broken_masks.Data; n_possible: sentences the grammar can make; n_distinct: distinct ones in the training text.
+    data: primer.language_model.Data.
     """
     text = labels("decoder_tables", lang)
     rules = [[f"`{symbol}`", " &#124; ".join(" ".join(alt) for alt in alts)] for symbol, alts in grammar.items()]
     rows, n = data.tokens.shape
     sizes = [
-        [text["train"], data.n_sentences, len(data.words), f"{rows} × {n}"],
-        [text["heldout"], data.n_heldout_sentences, len(data.heldout_words), f"{len(data.heldout_tokens)} × {n}"],
+        [text["train"], len(data.train_part), data.n_sentences, len(data.words), f"{rows} × {n}"],
+        [
+            text["heldout"],
+            len(data.heldout_part),
+            data.n_heldout_sentences,
+            len(data.heldout_words),
+            f"{len(data.heldout_tokens)} × {n}",
+        ],
     ]
     return (
         md_table(text["cols_grammar"], rules)
         + "\n"
         + md_table(text["cols_corpus"], sizes)
         + "\n"
-        + text["corpus_note"].format(v=len(data.vocab), possible=n_possible, distinct=n_distinct)
+        + text["corpus_note"].format(
+            v=len(data.vocab),
+            possible=data.n_possible,
+            held=len(data.heldout_part),
+            kept=len(data.train_part),
+            overlap=data.overlap,
+            floor=fmt_loss(data.floor),
+            chance=fmt_loss(data.chance),
+        )
     )

@@ -1,5 +1,9 @@
 """Chapter 7 (decoder-only) over the built site: the numbers primer printed, the figures and their controls."""
 
+import json
+import re
+
+import numpy as np
 import pytest
 from page_tables import table_with
 from site_reader import LANGS, page_figures, table_rows
@@ -34,42 +38,97 @@ def test_section_3_1_points_to_the_quote_in_chapter_9(read_page, lang):
     assert "§3.1" in html and 'href="../09-choosing/"' in html
 
 
-# ---- training under broken masks: the page prints what primer measures, and the claims hold
+# ---- training under broken masks: the page prints what primer measures, over every seed, and the claims hold
 
 
 def experiment():
-    from primer import broken_masks
-    from primer.pages.decoder import CORPUS, GRAMMAR, MODEL, N_NEW, PROMPTS, SAMPLE_SEED, SCORE_N, TRAINING
+    from primer import broken_masks, writing
+    from primer.pages.decoder import EXPERIMENT, SEEDS, WRITING
 
-    data, cfg, runs = broken_masks.experiment(GRAMMAR, model=MODEL, corpus_args=CORPUS, **TRAINING)
-    written = {n: broken_masks.texts(r.params, cfg, data.vocab, PROMPTS, N_NEW, SAMPLE_SEED) for n, r in runs.items()}
-    scores = {n: broken_masks.score(w, data.words, PROMPTS, SCORE_N) for n, w in written.items()}
-    return data, runs, written, scores
+    data, cfg, runs = broken_masks.experiment(**EXPERIMENT)
+    args = (WRITING["prompts"], WRITING["n_new"], WRITING["sample_seed"], WRITING["n_samples"])
+    written = {n: writing.texts(r.params, cfg, data.vocab, *args) for n, r in runs.items()}
+    measured, refs = broken_masks.summary(EXPERIMENT, SEEDS, **WRITING)
+    return data, runs, written, measured, refs
+
+
+def spread_of(values, digits=2):  # the page's "median (min–max)" as three floats
+    return [float(np.median(values)), min(values), max(values)]
+
+
+def parse_spread(cell):  # "0.74 (0.71–0.79)" or "98% (96%–99%)" -> [median, min, max]
+    numbers = [float(x) for x in re.findall(r"\d+(?:\.\d+)?", cell.replace("%", ""))]
+    assert len(numbers) == 3, cell
+    return numbers
+
+
+def close(printed, value, digits=2):
+    return abs(printed - value) <= 0.5 * 10**-digits + 1e-9
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_runs_table_prints_the_measured_losses_and_scores(read_page, lang):
+def test_corpus_table_prints_the_split_the_overlap_the_floor_and_chance(read_page, lang):
     from primer.language import labels
 
     html = read_page(lang, PAGE)
-    data, runs, _, scores = experiment()
+    data, _, _, _, _ = experiment()
+    body = {r[0]: r for r in table_with(html, labels("decoder_tables", lang)["cols_corpus"][1])[1:]}
+    text = labels("decoder_tables", lang)
+    assert body[text["train"]][1:] == [
+        str(len(data.train_part)),
+        str(data.n_sentences),
+        str(len(data.words)),
+        "96 × 16",
+    ]
+    assert body[text["heldout"]][1] == str(len(data.heldout_part))
+    note = text["corpus_note"].format(
+        v=len(data.vocab),
+        possible=data.n_possible,
+        held=len(data.heldout_part),
+        kept=len(data.train_part),
+        overlap=0,
+        floor=f"{data.floor:.2f}",
+        chance=f"{data.chance:.2f}",
+    )
+    assert note.replace('"', "&quot;") in html or note in html
+    assert data.overlap == 0 and abs(data.floor - 0.7677) < 5e-4 and abs(data.chance - np.log(20)) < 1e-12
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_runs_table_prints_median_and_range_over_every_seed(read_page, lang):
+    from primer.language import labels
+    from primer.pages.decoder import SEEDS
+
+    html = read_page(lang, PAGE)
+    _, runs, _, measured, refs = experiment()
     names = labels("decoder", lang)["runs"]
-    head = labels("decoder_tables", lang)["cols_runs"][2]
-    body = {r[0]: r for r in table_with(html, head)[1:]}
-    assert list(body) == [names[n] for n in runs]
-    for name, run in runs.items():
+    head = labels("decoder_tables", lang)["cols_runs"]
+    body = {r[0]: r for r in table_with(html, head[3])[1:]}
+    assert list(body)[:-1] == [names[n] for n in runs] and len(SEEDS) == 5 and len(runs) == 6
+    for name, m in measured.items():
         row = body[names[name]]
-        assert (
-            abs(float(row[1]) - run.train_loss) <= 0.005 + 1e-9
-            and abs(float(row[2]) - run.heldout_loss) <= 0.005 + 1e-9
-        )
-        assert row[3].startswith(f"{scores[name][0]} / {scores[name][1]} = ")
-    honest = runs["causal"]
-    for name in ("no_mask", "added_0", "triu_2", "masked_fill_0"):  # the claims the prose makes of the table
-        assert float(body[names[name]][1]) < float(body[names["causal"]][1])
-        assert float(body[names[name]][2]) > float(body[names["causal"]][2])
-        assert scores[name][0] * scores["causal"][1] < scores["causal"][0] * scores[name][1]
-    assert scores["causal"][0] == scores["causal"][1] and honest.heldout_loss < runs["triu_2"].heldout_loss
+        for col, key in ((1, "train"), (2, "val"), (3, "honest")):
+            assert all(close(p, v) for p, v in zip(parse_spread(row[col]), spread_of(m[key]))), (name, key)
+        shares = [f / t for f, t in m["score"]]
+        assert all(close(p, 100 * v, 0) for p, v in zip(parse_spread(row[4]), spread_of(shares)))
+    grammar_row = body[labels("decoder_tables", lang)["grammar_row"]]
+    assert all(close(p, v) for p, v in zip(parse_spread(grammar_row[3]), spread_of(refs["grammar"])))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_choice_table_prints_how_sure_each_model_is_where_the_grammar_leaves_a_choice(read_page, lang):
+    from primer.language import labels
+
+    html = read_page(lang, PAGE)
+    _, _, _, measured, refs = experiment()
+    names = labels("decoder", lang)["runs"]
+    body = {r[0]: r for r in table_with(html, labels("decoder_tables", lang)["cols_choice"][1])[1:]}
+    for name, m in measured.items():
+        row = body[names[name]]
+        assert all(close(p, v) for p, v in zip(parse_spread(row[1]), spread_of(m["p_own"])))
+        assert all(close(p, v) for p, v in zip(parse_spread(row[2]), spread_of(m["p_causal"])))
+    grammar_row = body[labels("decoder_tables", lang)["grammar_row"]]
+    assert all(close(p, v) for p, v in zip(parse_spread(grammar_row[1]), spread_of(refs["grammar_p"])))
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -78,7 +137,7 @@ def test_generations_table_shows_each_distinct_model_once_per_prompt(read_page, 
     from primer.pages.decoder import PROMPTS
 
     html = read_page(lang, PAGE)
-    _, runs, written, _ = experiment()
+    _, runs, written, _, _ = experiment()
     rows = table_with(html, labels("decoder_tables", lang)["cols_texts"][3])[1:]
     assert len(rows) == len(PROMPTS) * (len(runs) - 1)  # no mask and 0 added wrote the same: one row
     greedy = {(r[0], r[1]): r[2] for r in rows}
@@ -88,14 +147,40 @@ def test_generations_table_shows_each_distinct_model_once_per_prompt(read_page, 
     assert greedy[(prompt, f"{names['no_mask']} = {names['added_0']}")] == " ".join(
         written["no_mask"][prompt][0][len(prompt.split()) :]
     )
+    for prompt in PROMPTS:  # the prose: the inverted run mostly repeats words of its prompt
+        k = len(prompt.split())
+        new = written["inverted"][prompt][0][k:]
+        assert sum(w in prompt.split() for w in new) > len(new) / 2, prompt
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_training_curves_draw_coinciding_runs_once(read_page, lang):
+def test_training_curves_draw_both_panels_the_floor_and_chance(read_page, lang):
+    from primer.language import labels
+
     html = read_page(lang, PAGE)
     data, layout, _ = page_figures(html)["fig-training-curves"]
-    lines = [t for t in data if t.get("mode") == "lines"]
-    assert len(lines) == 4  # five runs, two of them identical
-    _, runs, _, _ = experiment()
-    causal = next(t for t in lines if t["line"]["dash"] == "solid")
-    assert len(causal["y"]) == len(runs["causal"].history)
+    base, runs, _, _, _ = experiment()
+    text = labels("decoder", lang)
+    train = [t for t in data if t.get("mode") == "lines" and len(t["y"]) > 2]  # the references have 2 points
+    assert len(train) == 5  # six runs, two of them identical
+    honest = [t for t in data if t.get("mode") == "lines+markers"]
+    assert len(honest) == 5 and all(t["yaxis"] == "y2" for t in honest)
+    causal = next(t for t in honest if t["line"]["dash"] == "solid")
+    assert np.allclose(causal["y"], np.round(runs["causal"].curve, 2))
+    assert np.array_equal(causal["x"], runs["causal"].curve_steps)
+    names = [t["name"] for t in data if t.get("showlegend") is not False]
+    assert (
+        text["floor"].format(v=f"{base.floor:.2f}") in names and text["chance"].format(v=f"{base.chance:.2f}") in names
+    )
+    assert all(t.get("showlegend") is not False or t["name"] in names for t in data)  # every mark has a legend entry
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_visible_range_starts_at_the_first_token_and_same_row_says_it_averages_heads(read_page, lang):
+    from primer.language import labels
+
+    html = read_page(lang, PAGE)
+    figs = page_figures(html)
+    layout = figs["fig-visible-range"][1]
+    assert layout["sliders"][0]["active"] == 0
+    assert labels("decoder", lang)["mean_heads"].format(h=4) in json.dumps(figs["fig-same-row"][1], ensure_ascii=False)

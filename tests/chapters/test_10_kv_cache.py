@@ -88,11 +88,11 @@ def test_the_trained_model_writes_the_same_text_with_and_without_the_cache(read_
     from primer import broken_masks
     from primer.decoding import generate
     from primer.language import labels
-    from primer.pages.decoder import CORPUS, GRAMMAR, MODEL, TRAINING
+    from primer.pages.decoder import EXPERIMENT
     from primer.pages.kv_cache import TRAINED_N_NEW, TRAINED_PROMPTS
     from primer.vocab import to_ids, to_words
 
-    data, cfg, runs = broken_masks.experiment(GRAMMAR, model=MODEL, corpus_args=CORPUS, **TRAINING)
+    data, cfg, runs = broken_masks.experiment(**EXPERIMENT)
     text = labels("kv_cache_tables", lang)
     rows = table_with(read_page(lang, PAGE), text["cols_trained"][2])[1:]
     assert [r[0] for r in rows] == list(TRAINED_PROMPTS)
@@ -111,18 +111,18 @@ def test_the_trained_model_writes_the_same_text_with_and_without_the_cache(read_
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_loop_runs_the_trained_decoder_and_writes_the_grammars_sentences(read_page, lang):
     from primer import broken_masks
-    from primer.corpus import all_sentences
     from primer.decoding import generate
-    from primer.pages.decoder import CORPUS, GRAMMAR, MODEL, TRAINING
+    from primer.grammar import all_sentences
+    from primer.pages.decoder import EXPERIMENT
     from primer.pages.kv_cache import LOOP_PROMPT, STEPS
     from primer.vocab import to_ids, to_words
 
-    data, cfg, runs = broken_masks.experiment(GRAMMAR, model=MODEL, corpus_args=CORPUS, **TRAINING)
+    data, cfg, runs = broken_masks.experiment(**EXPERIMENT)
     words = to_words(generate(to_ids(LOOP_PROMPT.split(), data.vocab), runs["causal"].params, cfg, STEPS), data.vocab)
     assert f"<code>{' '.join(words)}\n</code>" in htmllib.unescape(read_page(lang, PAGE))  # the loop's printed line
     assert words[0] == "." and "." in words[1:-1]  # rows start at the full stop; at least one whole sentence
     cut = len(words) - 1 - words[::-1].index(".")  # the last full stop
     whole = " ".join(words[1 : cut + 1]).replace(" . ", " .|").split("|")
-    assert all(tuple(s.split()) in all_sentences(GRAMMAR) for s in whole), whole
+    assert all(tuple(s.split()) in all_sentences(EXPERIMENT["grammar"]) for s in whole), whole
     begun = tuple(words[cut + 1 :])  # the sentence the STEPS cut off is the beginning of one
-    assert any(s[: len(begun)] == begun for s in all_sentences(GRAMMAR)), begun
+    assert any(s[: len(begun)] == begun for s in all_sentences(EXPERIMENT["grammar"])), begun

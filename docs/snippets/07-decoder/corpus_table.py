@@ -1,8 +1,8 @@
-from primer import broken_masks, corpus
+from primer import language_model
 from primer.figures import decoder as figures
-from primer.pages.decoder import CORPUS, GRAMMAR
+from primer.pages.decoder import EXPERIMENT
 
-# The corpus: sentences drawn from a 6-rule grammar, seeded; a second seed draws the held-out text
-data = broken_masks.make_data(GRAMMAR, **CORPUS)
-distinct = len({tuple(s) for s in corpus.sentences(GRAMMAR, CORPUS["n_sentences"], CORPUS["seed"])})
-print(figures.corpus_table(GRAMMAR, data, len(corpus.all_sentences(GRAMMAR)), distinct))
+# The grammar's sentences cut in two by the seed: the training text comes from one side, the held-out from the other
+grammar, seed = EXPERIMENT["grammar"], EXPERIMENT["seed"]
+data = language_model.make_data(grammar, **EXPERIMENT["corpus_args"], seed=seed)
+print(figures.corpus_table(grammar, data))

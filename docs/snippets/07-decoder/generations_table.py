@@ -1,10 +1,9 @@
-from primer import broken_masks
+from primer import broken_masks, writing
 from primer.figures import decoder as figures
-from primer.pages.decoder import CORPUS, GRAMMAR, MODEL, N_NEW, PROMPTS, SAMPLE_SEED, TRAINING
+from primer.pages.decoder import EXPERIMENT, WRITING
 
 # Every model continues the same prompts with the causal mask, as generation runs: greedy, then sampled
-data, cfg, runs = broken_masks.experiment(GRAMMAR, model=MODEL, corpus_args=CORPUS, **TRAINING)
-written = {
-    name: broken_masks.texts(run.params, cfg, data.vocab, PROMPTS, N_NEW, SAMPLE_SEED) for name, run in runs.items()
-}
-print(figures.generations_table(PROMPTS, written))
+data, cfg, runs = broken_masks.experiment(**EXPERIMENT)
+args = (WRITING["prompts"], WRITING["n_new"], WRITING["sample_seed"], WRITING["n_samples"])
+written = {name: writing.texts(run.params, cfg, data.vocab, *args) for name, run in runs.items()}
+print(figures.generations_table(WRITING["prompts"], written))

@@ -11,6 +11,6 @@ CFG = Config(vocab_size=len(CAT_VOCAB))  # primer's tiny stack over the cat voca
 params = init_stack(SEED, CFG)  # the same weights under both masks
 x = embed(to_ids(words, CAT_VOCAB), params, CFG)
 n = len(words)
-w_full = stack(x, params, CFG, full_mask(n))[1][0]["self"].mean(axis=0)  # layer 1, head average
+w_full = stack(x, params, CFG, full_mask(n))[1][0]["self"].mean(axis=0)  # layer 1, the mean over its heads
 w_causal = stack(x, params, CFG, causal_mask(n))[1][0]["self"].mean(axis=0)
-print(to_html(figures.same_row(words, w_full, w_causal, row=2), div_id="fig-same-row"))
+print(to_html(figures.same_row(words, w_full, w_causal, row=2, n_heads=CFG.n_heads), div_id="fig-same-row"))

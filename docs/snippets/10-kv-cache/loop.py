@@ -1,11 +1,11 @@
 import numpy as np
 
 from primer import broken_masks
-from primer.pages.decoder import CORPUS, GRAMMAR, MODEL, TRAINING
+from primer.pages.decoder import EXPERIMENT
 from primer.pages.kv_cache import LOOP_PROMPT, STEPS
 from primer.transformer import decode
 
-data, cfg, runs = broken_masks.experiment(GRAMMAR, model=MODEL, corpus_args=CORPUS, **TRAINING)
+data, cfg, runs = broken_masks.experiment(**EXPERIMENT)
 params, vocab = runs["causal"].params, data.vocab  # chapter 7's trained decoder and its words
 tokens = [vocab.index(w) for w in LOOP_PROMPT.split()]
 for _ in range(STEPS):

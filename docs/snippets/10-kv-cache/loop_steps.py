@@ -2,13 +2,13 @@ from primer import broken_masks
 from primer.decoding import generate
 from primer.figures import kv_cache as figures
 from primer.figures import to_html
-from primer.pages.decoder import CORPUS, GRAMMAR, MODEL, TRAINING
+from primer.pages.decoder import EXPERIMENT
 from primer.pages.kv_cache import LOOP_PROMPT, STEPS
 from primer.softmax import softmax
 from primer.vocab import to_ids
 
 # Chapter 7's decoder, trained under the causal mask on the grammar's sentences
-data, cfg, runs = broken_masks.experiment(GRAMMAR, model=MODEL, corpus_args=CORPUS, **TRAINING)
+data, cfg, runs = broken_masks.experiment(**EXPERIMENT)
 steps = []
 prompt = to_ids(LOOP_PROMPT.split(), data.vocab)
 generate(prompt, runs["causal"].params, cfg, STEPS, record=steps)  # predict, append, run the whole prefix again

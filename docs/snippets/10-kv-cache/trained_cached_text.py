@@ -3,12 +3,12 @@ import numpy as np
 from primer import broken_masks
 from primer.decoding import generate
 from primer.figures import kv_cache as figures
-from primer.pages.decoder import CORPUS, GRAMMAR, MODEL, TRAINING
+from primer.pages.decoder import EXPERIMENT
 from primer.pages.kv_cache import TRAINED_N_NEW, TRAINED_PROMPTS
 from primer.vocab import to_ids, to_words
 
 # Chapter 7's decoder, trained under the causal mask on the grammar's sentences
-data, cfg, runs = broken_masks.experiment(GRAMMAR, model=MODEL, corpus_args=CORPUS, **TRAINING)
+data, cfg, runs = broken_masks.experiment(**EXPERIMENT)
 params = runs["causal"].params
 rows = []
 for prompt in TRAINED_PROMPTS:

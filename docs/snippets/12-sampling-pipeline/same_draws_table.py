@@ -1,11 +1,11 @@
 import numpy as np
 
-from primer import broken_masks
+from primer import broken_masks, writing
 from primer.figures import sampling_pipeline as figures
-from primer.pages.decoder import CORPUS, GRAMMAR, MODEL, TRAINING
+from primer.pages.decoder import EXPERIMENT
 from primer.pages.sampling_pipeline import SAME_DRAWS_TEMPERATURES, TRAINED_N_NEW, TRAINED_PROMPT, TRAINED_SEEDS
 
-data, cfg, runs = broken_masks.experiment(GRAMMAR, model=MODEL, corpus_args=CORPUS, **TRAINING)
+data, cfg, runs = broken_masks.experiment(**EXPERIMENT)
 model, prompt = (runs["causal"].params, cfg, data.vocab), TRAINED_PROMPT.split()
 low, high = SAME_DRAWS_TEMPERATURES  # 0.5 and 1.0, each drawing with the same seeds
 
@@ -14,11 +14,11 @@ def bins(probs):  # [vocab] -> [vocab + 1]: inverse-CDF sampling picks word i wh
     return np.concatenate([[0.0], np.cumsum(probs)])
 
 
-a, b = (bins(p) for p in broken_masks.next_word_probs(*model, prompt, [(low, None, None), (high, None, None)]))
+a, b = (bins(p) for p in writing.next_word_probs(*model, prompt, [(low, None, None), (high, None, None)]))
 p_same = np.clip(np.minimum(a[1:], b[1:]) - np.maximum(a[:-1], b[:-1]), 0, None).sum()  # u in word i's bin at both
 same = sum(
-    broken_masks.write(*model, prompt, TRAINED_N_NEW, seed=s, temperature=low)
-    == broken_masks.write(*model, prompt, TRAINED_N_NEW, seed=s, temperature=high)
+    writing.write(*model, prompt, TRAINED_N_NEW, seed=s, temperature=low)
+    == writing.write(*model, prompt, TRAINED_N_NEW, seed=s, temperature=high)
     for s in TRAINED_SEEDS
 )
 print(figures.same_draws_table(low, high, TRAINED_PROMPT, p_same, same, len(TRAINED_SEEDS), TRAINED_N_NEW))

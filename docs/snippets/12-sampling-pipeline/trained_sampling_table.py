@@ -1,11 +1,11 @@
-from primer import broken_masks
+from primer import broken_masks, writing
 from primer.figures import sampling_pipeline as figures
-from primer.pages.decoder import CORPUS, GRAMMAR, MODEL, SCORE_N, TRAINING
+from primer.pages.decoder import EXPERIMENT, SCORE_N
 from primer.pages.sampling_pipeline import TRAINED_N_NEW, TRAINED_NEXT, TRAINED_PROMPT, TRAINED_SAMPLES, TRAINED_SEEDS
 
 # Chapter 7's decoder, trained under the causal mask; settings are (T, top_k, top_p)
-data, cfg, runs = broken_masks.experiment(GRAMMAR, model=MODEL, corpus_args=CORPUS, **TRAINING)
+data, cfg, runs = broken_masks.experiment(**EXPERIMENT)
 model, prompt = (runs["causal"].params, cfg, data.vocab), TRAINED_PROMPT.split()
-probs = broken_masks.next_word_probs(*model, prompt, TRAINED_NEXT)
-samples = broken_masks.sample_scores(*model, prompt, TRAINED_SAMPLES, TRAINED_SEEDS, TRAINED_N_NEW, data.words, SCORE_N)
+probs = writing.next_word_probs(*model, prompt, TRAINED_NEXT)
+samples = writing.sample_scores(*model, prompt, TRAINED_SAMPLES, TRAINED_SEEDS, TRAINED_N_NEW, data.words, SCORE_N)
 print(figures.trained_sampling_table(data.vocab, TRAINED_NEXT, probs, TRAINED_SAMPLES, samples, len(TRAINED_SEEDS)))
