@@ -2,6 +2,7 @@
 
     python tools/vendor_editor.py            # build the locked versions, check the pinned sha256, write the bundle
     python tools/vendor_editor.py --check    # offline: the committed bundle against the pin
+    python tools/vendor_editor.py --pin      # after changing entry.js or build.mjs: build the locked versions, pin
     python tools/vendor_editor.py --update   # after changing tools/runner_editor/package.json: relock, build, pin
 
 tools/runner_editor/ pins every package exactly; `npm ci` checks each against the sha512 in its package-lock.json and
@@ -67,11 +68,12 @@ def check():
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="only check the committed bundle")
+    parser.add_argument("--pin", action="store_true", help="build the locked versions and pin the bundle")
     parser.add_argument("--update", action="store_true", help="relock from package.json, build, pin")
     args = parser.parse_args()
     if not args.check:
         bundle, licence = build(relock=args.update)
-        if args.update:
+        if args.update or args.pin:
             pin = {"sha256": sha256(bundle), "lock": sha256((SOURCE / "package-lock.json").read_bytes())}
             PIN.write_text(json.dumps(pin, indent=2) + "\n", encoding="utf-8")
         elif sha256(bundle) != json.loads(PIN.read_text(encoding="utf-8"))["sha256"]:

@@ -22,7 +22,7 @@ const style = HighlightStyle.define([
 const theme = EditorView.theme({
   "&": { backgroundColor: "var(--md-code-bg-color)", color: "var(--md-code-fg-color)", fontSize: ".75rem" },
   ".cm-content": { fontFamily: "var(--md-code-font-family)", caretColor: "var(--md-code-fg-color)", padding: ".8em 0" },
-  ".cm-gutters": { backgroundColor: "var(--md-code-bg-color)", color: "var(--md-default-fg-color--light)", border: "none" },
+  ".cm-gutters": { backgroundColor: "var(--md-code-bg-color)", color: "var(--md-code-fg-color)", border: "none" },
   ".cm-activeLine": { backgroundColor: "var(--md-default-fg-color--lightest)" },
   "&.cm-focused": { outline: "2px solid var(--md-accent-fg-color)" },
   ".cm-selectionBackground, &.cm-focused .cm-selectionBackground": { backgroundColor: "var(--md-accent-fg-color--transparent)" },
@@ -37,7 +37,8 @@ function create(parent, doc, label, onRun) {
         lineNumbers(), history(), drawSelection(), highlightActiveLine(), indentOnInput(), bracketMatching(),
         indentUnit.of("    "), python(), syntaxHighlighting(style), theme,
         keymap.of([{ key: "Mod-Enter", run: () => { onRun(); return true; } }, indentWithTab, ...defaultKeymap, ...historyKeymap]),
-        EditorView.contentAttributes.of({ "aria-label": label }),
+        // tabindex: axe counts a contenteditable as keyboard access to a scrolled region only with one.
+        EditorView.contentAttributes.of({ "aria-label": label, tabindex: "0" }),
       ],
     }),
   });
