@@ -214,6 +214,8 @@ RUN_STYLE = {
     "inverted": ("#8c564b", "longdash"),
 }
 REFERENCE_STYLE = {"floor": ("#2ca02c", "dot"), "chance": (MUTED, "dot")}
+PLAYGROUND_UIDS = {"train": "reader-train", "heldout": "reader-heldout"}  # runner.js finds the reader's traces by these
+LOSS_TICKS = (0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10)
 LOSS_DIGITS = 2  # losses are printed and drawn to 2 decimals: training amplifies the last bits, which differ by CPU
 
 
@@ -260,17 +262,63 @@ def training_curves(histories, curves, curve_steps, floor, chance, *, lang=None)
     mask at curve_steps}; floor: the grammar's exact conditional entropy; chance: ln V. Runs that coincide share a line.
     """
     text = labels("decoder", lang)
-    fig = make_subplots(
-        rows=2,
-        cols=1,
-        shared_xaxes=True,
-        vertical_spacing=0.1,
-        subplot_titles=(text["panel_train"], text["panel_honest"].format(every=int(curve_steps[1] - curve_steps[0]))),
+    every = int(curve_steps[1] - curve_steps[0])
+    styles = {
+        group[0]: (run_label(group, text), *RUN_STYLE.get(group[0], (MUTED, "solid"))) for group in same_runs(histories)
+    }
+    return loss_panels(
+        histories, curves, curve_steps, floor, chance, styles, text["panel_honest"].format(every=every), text
     )
-    for group in same_runs(histories):
-        color, dash = RUN_STYLE.get(group[0], (MUTED, "solid"))
-        curve = np.round(np.asarray(histories[group[0]], dtype=float), LOSS_DIGITS)
-        name = run_label(group, text)
+
+
+def playground(history, curve, curve_steps, floor, chance, *, lang=None):
+    """Draw the page's causal run as training_curves does, and two empty traces for the reader's own run.
+
+    The reader's run fills the traces whose uid is PLAYGROUND_UIDS["train"] (top) and ["heldout"] (bottom) while it
+    trains in the page (docs/assets/runner/runner.js); history, curve and curve_steps are the page's causal run.
+    """
+    text = labels("decoder", lang)
+    page_run = text["playground_page"].format(run=text["runs"]["causal"])
+    fig = loss_panels(
+        {"causal": history},
+        {"causal": curve},
+        curve_steps,
+        floor,
+        chance,
+        {"causal": (page_run, MUTED, "solid")},
+        text["panel_playground"],
+        text,
+    )
+    for row, key, hover in ((1, "train", "hover_train"), (2, "heldout", "hover_heldout")):
+        fig.add_trace(
+            go.Scatter(
+                x=[],
+                y=[],
+                mode="lines+markers",
+                name=text["playground_yours"],
+                legendgroup="yours",
+                showlegend=row == 1,
+                uid=PLAYGROUND_UIDS[key],
+                line=dict(color=ACCENT, width=2.5),
+                marker=dict(size=6),
+                hovertemplate=text[hover],
+            ),
+            row=row,
+            col=1,
+        )
+    return fig
+
+
+def loss_panels(histories, curves, curve_steps, floor, chance, styles, honest_title, text):
+    """Draw training losses per step (top) and held-out losses under the causal mask (bottom), with floor and chance.
+
+    styles: {run: (legend name, colour, dash)}, one per line drawn; a run missing from styles shares another's line.
+    """
+    fig = make_subplots(
+        rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.1, subplot_titles=(text["panel_train"], honest_title)
+    )
+    for run, (name, color, dash) in styles.items():
+        curve = np.round(np.asarray(histories[run], dtype=float), LOSS_DIGITS)
         line = dict(color=color, dash=dash, width=2)
         fig.add_trace(
             go.Scatter(
@@ -288,7 +336,7 @@ def training_curves(histories, curves, curve_steps, floor, chance, *, lang=None)
         fig.add_trace(
             go.Scatter(
                 x=np.asarray(curve_steps),
-                y=np.round(np.asarray(curves[group[0]], dtype=float), LOSS_DIGITS),
+                y=np.round(np.asarray(curves[run], dtype=float), LOSS_DIGITS),
                 mode="lines+markers",
                 name=name,
                 legendgroup=name,
@@ -320,7 +368,8 @@ def training_curves(histories, curves, curve_steps, floor, chance, *, lang=None)
                 col=1,
             )
     fig.update_xaxes(title=text["step"], row=2, col=1)
-    fig.update_yaxes(title=text["loss"], type="log", dtick="D2")  # losses run from about 10 to below 0.1
+    # losses run from about 10 to below 0.1; named ticks, since plotly's 1-2-5 ticks label 0.5 as a bare "5"
+    fig.update_yaxes(title=text["loss"], type="log", tickvals=LOSS_TICKS)
     fig = styled(fig, height=660)
     fig.update_layout(legend=dict(orientation="h", y=-0.14, yanchor="top"), margin=dict(t=80, b=150, r=20))
     return fig
