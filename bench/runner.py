@@ -1,6 +1,6 @@
 """The in-page runner in Chromium against the local gzipping server: what a chapter costs before Run, the first Run
 (cold: Pyodide, numpy and primer.zip fetched and started), a second Run (warm), Run on a second visit (browser cache),
-and the editor's first Edit.
+the editor's first Edit, and chapter 7's playground: Train as written (200 steps), on a fresh page and again.
 
     python bench/runner.py SITE_DIR     # a built site; bench/run.py runs it on its own build
 """
@@ -16,6 +16,7 @@ from pathlib import Path
 from pages import CHROMIUM, DESKTOP, LAUNCH_ARGS, QUIET_S, gzip_server
 
 PAGE = "/en/05-mask/"
+PLAYGROUND = "/en/07-decoder/"
 SHOWN = (
     "() => { const o = document.querySelector('.primer-runner-out'); return o && !o.hidden && o.textContent.length; }"
 )
@@ -34,7 +35,7 @@ def settle(log, mark):
 
 
 def timed_run(page, label):
-    """Press the first block's Run (its label) and return the seconds until its output shows."""
+    """Press the first block's Run (its label: Train on a playground) and return the seconds until its output shows."""
     page.evaluate(CLEAR)
     start = time.perf_counter()
     page.locator(".primer-runner button").filter(has_text=re.compile(f"^{label}$")).first.click()
@@ -82,6 +83,13 @@ def measure(site):
         mark = log.mark()
         r["cached_s"] = timed_run(page, text["run"])
         r["cached_bytes"], _ = settle(log, mark)
+        page.goto(base + PLAYGROUND, wait_until="load")  # the runtime is in the browser's cache by now
+        settle(log, log.mark())
+        r["train_first_s"] = timed_run(page, text["train"])
+        r["train_again_s"] = timed_run(page, text["retrain"])
+        r["train_points"] = page.evaluate(
+            "() => document.getElementById('fig-playground').data.filter(t => t.uid).map(t => t.x.length)"
+        )
         ctx.close()
     return r
 
@@ -100,6 +108,9 @@ def report(r):
             f"- first Edit: {r['edit_bytes'] / 1000:.0f} KB fetched (CodeMirror)",
             f"- a second visit, first Run: {r['cached_s']:.1f} s, {r['cached_bytes'] / 1000:.0f} KB fetched "
             "(the rest from the browser's cache)",
+            f"- chapter 7's playground, Train as written (200 steps, the runtime from the cache): "
+            f"{r['train_first_s']:.1f} s to the last line on a fresh page, {r['train_again_s']:.1f} s again; "
+            f"{r['train_points']} points drawn",
         ]
     )
 

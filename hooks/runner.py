@@ -1,7 +1,9 @@
 """MkDocs hook: the in-page runner ("Run it here"). Marks the runnable blocks, gives them their labels, packs primer.
 
 A block is runnable when it is an exec block of a chapter's "A dozen lines of numpy" section: its snippet is
-NN-slug/core_*.py or NN-slug/*_numpy.py (never a *_torch.py twin, which the build does not run). The page's
+NN-slug/core_*.py or NN-slug/*_numpy.py (never a *_torch.py twin, which the build does not run); or a playground,
+NN-slug/playground.py, a training program whose printed losses runner.js also draws, live, into a figure of the page
+(PLAYGROUNDS names it). The page's
 runner script (docs/assets/runner/runner.js, loaded by overrides/main.html on marked pages only) adds the controls;
 nothing of the runtime loads until the reader presses Run.
 """
@@ -25,7 +27,7 @@ VENDOR = ROOT / "docs" / "assets" / "vendor" / "pyodide"
 ZIP_PATH = "assets/runner/primer.zip"  # under site_dir; the worker fetches it next to itself
 # ```python exec="1" ... id="core-numpy" ...  then, on the next line, --8<-- "05-mask/core_numpy.py"
 FENCE = re.compile(
-    r'^[ \t]*```python\b[^\n]*\bexec="1"[^\n]*\n[ \t]*--8<-- "([\w-]+/(?:core_\w+|\w+_numpy)\.py)"', re.M
+    r'^[ \t]*```python\b[^\n]*\bexec="1"[^\n]*\n[ \t]*--8<-- "([\w-]+/(?:core_\w+|\w+_numpy|playground)\.py)"', re.M
 )
 # A runnable block is its source, then (markdown-exec, source="above" result="text") the text it printed.
 CODE_DIV = re.compile(r'<div class="highlight"><pre><span></span><code>(.*?)</code></pre></div>', re.S)
@@ -45,7 +47,12 @@ KEYS = (  # every key of the "runner" label section, read here (tests/test_figur
     "error",
     "unsupported",
     "toolbar",
+    "train",
+    "retrain",
 )
+# A playground's figure, by the div id its figure block gives (docs/snippets/07-decoder/playground_figure.py): the
+# reader's run fills its traces with uid "reader-train" and "reader-heldout" (primer/figures/decoder.py, playground).
+PLAYGROUNDS = {"07-decoder/playground.py": "fig-playground"}
 TIME_LIMIT_S = 30  # a run longer than this is stopped (the worker is terminated)
 PACKED = {"numpy", "primer"}  # a packed module imports only these and the standard library at module level
 
@@ -125,9 +132,13 @@ def on_page_content(html_text, page, config, files):
             continue  # not runnable, or not followed by what it printed
         # A hidden mark after the two blocks, which stay untouched (hooks/search_prose.py sets them aside by their
         # exact markup); runner.js finds the source and the output as the mark's previous siblings.
+        figure = PLAYGROUNDS.get(snippet)
+        if figure and f'id="{figure}"' not in html_text:
+            raise ValueError(f"{page.file.src_uri}: the playground {snippet} draws into #{figure}, not on the page")
+        playground = f' data-playground="{figure}"' if figure else ""
         mark = (
-            f'\n<div class="primer-runner-mark" hidden data-runnable="{snippet}" data-time-limit="{TIME_LIMIT_S}" '
-            f'data-runner-labels="{data}"></div>'
+            f'\n<div class="primer-runner-mark" hidden data-runnable="{snippet}" data-time-limit="{TIME_LIMIT_S}"'
+            f'{playground} data-runner-labels="{data}"></div>'
         )
         parts += [html_text[pos : after.end()], mark]
         pos, marked = after.end(), marked + 1

@@ -48,6 +48,25 @@ def table_rows(html):
     return [row for table in tables(html) for row in table]
 
 
+# A runnable block as hooks/runner.py marks it: its source, what the build printed, then the hidden mark.
+RUNNABLE = re.compile(
+    r'<div class="highlight"><pre><span></span><code>((?:(?!<div).)*?)</code></pre></div>\s*'
+    r'<div class="highlight"><pre><span></span><code>([^<]*)</code></pre></div>\s*'
+    r'<div class="primer-runner-mark" hidden data-runnable="([^"]+)"',
+    re.S,
+)
+
+
+def text_of(fragment):
+    """Return an HTML fragment's text: tags stripped, entities decoded."""
+    return htmllib.unescape(re.sub(r"<[^>]+>", "", fragment))
+
+
+def runnable_blocks(html):
+    """Return [(snippet, code, what the build printed)] of a built page's runnable blocks, in order."""
+    return [(s, text_of(code), text_of(out)) for code, out, s in RUNNABLE.findall(html)]
+
+
 NEW_PLOT = re.compile(r'Plotly\.newPlot\(\s*"([^"]+)",\s*')
 BETWEEN_ARGS = re.compile(r"\s*,?\s*")
 

@@ -6,34 +6,26 @@ import json
 import math
 import re
 import subprocess
+import sys
 import zipfile
+from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from browser_util import axe_problems, serve
 from node_tools import node
-from site_reader import LANGS, ROOT, html_path
+from site_reader import LANGS, ROOT, html_path, runnable_blocks
 from test_hooks_import import load_hook
 
 runner = load_hook("runner")
 
 CHAPTERS = sorted(p.name for p in (ROOT / "docs" / "zh").glob("[0-9][0-9]-*.md"))
-BLOCK = re.compile(
-    r'<div class="highlight"><pre><span></span><code>((?:(?!<div).)*?)</code></pre></div>\s*'
-    r'<div class="highlight"><pre><span></span><code>([^<]*)</code></pre></div>\s*'
-    r'<div class="primer-runner-mark" hidden data-runnable="([^"]+)"',
-    re.S,
-)
 NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
-
-
-def text_of(fragment):
-    return htmllib.unescape(re.sub(r"<[^>]+>", "", fragment))
 
 
 def page_blocks(site, lang, name):
     """Return [(snippet, code, what the build printed)] of a built page's runnable blocks."""
-    page = html_path(site, lang, name).read_text(encoding="utf-8")
-    return [(s, text_of(code), text_of(out)) for code, out, s in BLOCK.findall(page)]
+    return runnable_blocks(html_path(site, lang, name).read_text(encoding="utf-8"))
 
 
 def last_place(token):
@@ -66,15 +58,40 @@ def test_a_runnable_fence_is_a_dozen_lines_block_and_never_a_twin_or_a_figure():
         '    ```python exec="1" id="core-sampling"\n    --8<-- "12-sampling-pipeline/core_sampling.py"\n    ```\n'
         '```python exec="1" html="1" id="fill-rule"\n--8<-- "05-mask/fill_rule.py"\n```\n'
         '```python\n--8<-- "05-mask/core_numpy_torch.py"\n```\n'
+        '```python exec="1" id="playground" source="above" result="text"\n--8<-- "07-decoder/playground.py"\n```\n'
+        '```python exec="1" html="1" id="playground-figure"\n--8<-- "07-decoder/playground_figure.py"\n```\n'
     )
-    assert runner.runnable_snippets(md) == ["05-mask/core_numpy.py", "12-sampling-pipeline/core_sampling.py"]
+    assert runner.runnable_snippets(md) == [
+        "05-mask/core_numpy.py",
+        "12-sampling-pipeline/core_sampling.py",
+        "07-decoder/playground.py",
+    ]
 
 
-def test_every_chapter_has_one_runnable_block_in_each_language():
+def runnable_count(name):
+    """Return how many runnable blocks a chapter has: its dozen lines, and its playground if it has one."""
+    return 1 + any(s.startswith(Path(name).stem + "/") for s in runner.PLAYGROUNDS)
+
+
+def test_every_chapter_has_its_dozen_lines_runnable_and_chapter_7_its_playground_in_each_language():
+    assert runner.PLAYGROUNDS == {"07-decoder/playground.py": "fig-playground"}
     for name in CHAPTERS:
         for lang in LANGS:
             text = (ROOT / "docs" / lang / name).read_text(encoding="utf-8")
-            assert len(runner.runnable_snippets(text)) == 1, f"{lang}/{name}"
+            assert len(runner.runnable_snippets(text)) == runnable_count(name), f"{lang}/{name}"
+
+
+def test_a_playground_whose_figure_is_missing_fails_the_build(monkeypatch):
+    page = SimpleNamespace(meta={"runnable": ["07-decoder/playground.py"]}, file=SimpleNamespace(src_uri="en/07.md"))
+    code = (ROOT / "docs" / "snippets" / "07-decoder" / "playground.py").read_text(encoding="utf-8")
+    block = '<div class="highlight"><pre><span></span><code>{}</code></pre></div>\n'
+    html = block.format(htmllib.escape(code)) + block.format("floor 0.77")
+    monkeypatch.setitem(runner.STATE, "zip", b"")
+    config = SimpleNamespace(theme={"language": "en"})
+    with pytest.raises(ValueError, match="fig-playground"):
+        runner.on_page_content(html, page, config, None)
+    marked = runner.on_page_content(html + '<div id="fig-playground"></div>', page, config, None)
+    assert 'data-playground="fig-playground"' in marked
 
 
 def test_primer_zip_holds_the_core_and_inputs_but_no_figures_and_is_deterministic(tmp_path):
@@ -99,7 +116,7 @@ def test_every_chapter_page_marks_its_block_and_loads_only_the_small_script(site
     for lang in LANGS:
         for name in CHAPTERS:
             page = html_path(site, lang, name).read_text(encoding="utf-8")
-            assert len(page_blocks(site, lang, name)) == 1, f"{lang}/{name}"
+            assert len(page_blocks(site, lang, name)) == runnable_count(name), f"{lang}/{name}"
             assert page.count("assets/runner/runner.js") == 1
             assert not re.search(r'(?:src|href)="[^"]*(?:pyodide|worker\.js|primer\.zip)', page), f"{lang}/{name}"
         home = html_path(site, lang, "index.md").read_text(encoding="utf-8")
@@ -129,9 +146,9 @@ def run_under_node(site, blocks, tmp_path):
 
 @pytest.mark.site
 def test_every_runnable_block_prints_under_pyodide_what_the_build_printed(site, tmp_path):
-    blocks = {(lang, name): page_blocks(site, lang, name)[0] for lang in LANGS for name in CHAPTERS}
+    blocks = {(lang, b[0]): b for lang in LANGS for name in CHAPTERS for b in page_blocks(site, lang, name)}
     codes = {code for _, code, _ in blocks.values()}
-    assert len(codes) == len(CHAPTERS)  # zh and en run the same code
+    assert len(codes) == len(CHAPTERS) + len(runner.PLAYGROUNDS)  # zh and en run the same code
     keys = {code: f"b{i}" for i, code in enumerate(sorted(codes))}
     extra = {
         "import": "import primer\nfrom primer.masks import causal_mask\n"
@@ -264,4 +281,49 @@ def test_without_webassembly_or_workers_the_button_says_so_and_the_builds_output
     page.emulate_media(media="print")
     assert not bar.is_visible() and page.locator(".primer-runner-static").first.is_visible()
     assert foreign == [] and not [u for u in requests if "pyodide" in u or "worker.js" in u]
+    page.context.close()
+
+
+READER_POINTS = (
+    "id => { const gd = document.getElementById(id); return ['reader-train', 'reader-heldout']"
+    ".map(u => { const t = gd.data.find(t => t.uid === u); return [t.x, t.y]; }); }"
+)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", LANGS)
+def test_playground_trains_in_the_page_and_draws_the_readers_losses_offline(site, browser, sub_path_url, lang):
+    """A short run (60 steps): zh as written, en under the full mask; the printed lines equal numpy's here, and the
+    figure holds them as the reader's points."""
+    name = "07-decoder.md"
+    page, _, foreign = open_offline(
+        browser, sub_path_url + html_path(site, lang, name).relative_to(site).parent.as_posix() + "/"
+    )
+    (code,) = [c for s, c, _ in page_blocks(site, lang, name) if s in runner.PLAYGROUNDS]
+    short = code.replace('training["steps"]', "60", 1)
+    if lang == "en":
+        short = short.replace("mask = causal  #", "mask = full_mask(n)  #", 1)
+    assert short.count("60") > code.count("60") and (lang == "zh" or "mask = full_mask(n)" in short)
+    mark = page.locator(".primer-runner-mark[data-playground]")
+    text, figure = json.loads(mark.get_attribute("data-runner-labels")), mark.get_attribute("data-playground")
+    bar = page.locator(".primer-runner").first  # the playground comes before the dozen lines
+    assert bar.get_by_role("button", name=text["train"], exact=True).is_visible()
+    bar.get_by_role("button", name=text["edit"], exact=True).click()
+    editor = page.get_by_role("textbox", name=text["editor"])
+    editor.wait_for()
+    editor.fill(short)
+    bar.get_by_role("button", name=text["train"], exact=True).click()
+    page.wait_for_function(OUTPUT_SHOWN, arg=bar.element_handle(), timeout=180_000)
+    got = bar.locator(".primer-runner-out pre").text_content()
+    here = subprocess.run([sys.executable, "-c", short], capture_output=True, text=True, timeout=300, check=True).stdout
+    assert same_print(here, got) is None, same_print(here, got)
+    rows = [line.split() for line in got.strip().splitlines()[2:]]
+    (train_x, train_y), (held_x, held_y) = page.evaluate(READER_POINTS, figure)
+    assert train_x == held_x == [20, 40, 60] == [int(r[0]) for r in rows]
+    assert train_y == [float(r[1]) for r in rows] and held_y == [float(r[2]) for r in rows]
+    assert bar.get_by_role("button", name=text["retrain"], exact=True).is_visible()
+    assert axe_problems(page) == []
+    bar.get_by_role("button", name=text["reset"], exact=True).click()
+    assert page.evaluate(READER_POINTS, figure) == [[[], []], [[], []]]
+    assert foreign == []
     page.context.close()

@@ -6,7 +6,7 @@ import re
 import numpy as np
 import pytest
 from page_tables import table_with
-from site_reader import LANGS, page_figures, table_rows
+from site_reader import LANGS, page_figures, runnable_blocks, table_rows
 
 from primer import leak, mlm
 from primer.config import Config
@@ -184,3 +184,45 @@ def test_visible_range_starts_at_the_first_token_and_same_row_says_it_averages_h
     layout = figs["fig-visible-range"][1]
     assert layout["sliders"][0]["active"] == 0
     assert labels("decoder", lang)["mean_heads"].format(h=4) in json.dumps(figs["fig-same-row"][1], ensure_ascii=False)
+
+
+# ---- the playground: the reader trains the page's causal run again, under a mask of their own
+
+
+def playground_lines(html):
+    """Return the playground block's printed output, as (floor, chance, [(step, train, held-out)])."""
+    ((_, _, printed),) = [b for b in runnable_blocks(html) if b[0] == "07-decoder/playground.py"]
+    head, _, *rows = printed.strip().splitlines()
+    floor, chance = (float(x) for x in re.findall(r"\d+\.\d+", head))
+    return floor, chance, [(int(s), float(a), float(b)) for s, a, b in (r.split() for r in rows)]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_playground_as_written_repeats_the_pages_causal_run(read_page, lang):
+    from primer.pages.decoder import EXPERIMENT
+
+    floor, chance, rows = playground_lines(read_page(lang, PAGE))
+    data, runs, _, _, _ = experiment()
+    causal, every = runs["causal"], EXPERIMENT["training"]["every"]
+    assert close(floor, data.floor) and close(chance, data.chance)
+    assert [s for s, _, _ in rows] == list(causal.curve_steps[1:]) == list(range(every, 201, every))
+    assert all(close(train, causal.history[s - 1]) for s, train, _ in rows)  # the same batch, step by step
+    assert all(close(held, value) for (_, _, held), value in zip(rows, causal.curve[1:]))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_playground_figure_draws_the_pages_run_and_two_empty_traces_for_the_readers(read_page, lang):
+    from primer.figures.decoder import PLAYGROUND_UIDS
+    from primer.language import labels
+
+    html = read_page(lang, PAGE)
+    data, _, _ = page_figures(html)["fig-playground"]
+    _, runs, _, _, _ = experiment()
+    text = labels("decoder", lang)
+    page_run = [t for t in data if t["name"] == text["playground_page"].format(run=text["runs"]["causal"])]
+    assert len(page_run) == 2 and np.allclose(page_run[1]["y"], np.round(runs["causal"].curve, 2))
+    yours = {t["uid"]: t for t in data if t.get("uid")}
+    assert set(yours) == set(PLAYGROUND_UIDS.values()) and all(not t["x"] and not t["y"] for t in yours.values())
+    assert yours["reader-train"]["name"] == text["playground_yours"] and yours["reader-heldout"]["yaxis"] == "y2"
+    # The hook marks the block with the figure it draws into; runner.js reads the loss lines the program prints.
+    assert 'data-playground="fig-playground"' in html

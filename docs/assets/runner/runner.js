@@ -1,6 +1,8 @@
 // "Run it here": Run, Edit, Reset and Stop under each block hooks/runner.py marked (data-runnable). Nothing of the
 // runtime loads until the reader presses Run: then one Web Worker per page (worker.js) loads the vendored Pyodide and
 // numpy, and primer.zip. Labels come from the block's data-runner-labels (primer/labels/<lang>.json, "runner").
+// A playground's mark also names a figure of the page (data-playground): its Train button runs the program with every
+// printed line sent at once, and each "step train held-out" line becomes a point of the reader's two traces there.
 (function () {
   "use strict";
   var script = document.currentScript;
@@ -62,9 +64,32 @@
     worker = null;
   }
 
+  var LOSS_LINE = /^\s*(\d+)\s+(\S+)\s+(\S+)\s*$/; // "step  train  held-out", as the playground prints it
+
+  function readerTraces(gd) { // the figure's two empty traces for the reader's run (primer/figures/decoder.py)
+    return ["reader-train", "reader-heldout"].map(function (uid) {
+      return gd.data.findIndex(function (t) { return t.uid === uid; });
+    });
+  }
+
+  function plotLoss(figureId, line) {
+    var gd = document.getElementById(figureId), m = LOSS_LINE.exec(line);
+    if (!m || !window.Plotly || !gd || !gd.data) return;
+    var step = Number(m[1]), train = Number(m[2]), held = Number(m[3]);
+    if (!(train > 0 && held > 0 && isFinite(train) && isFinite(held))) return; // the axis is logarithmic
+    Plotly.extendTraces(gd, { x: [[step], [step]], y: [[train], [held]] }, readerTraces(gd));
+  }
+
+  function clearLosses(figureId) {
+    var gd = document.getElementById(figureId);
+    if (window.Plotly && gd && gd.data) Plotly.restyle(gd, { x: [[], []], y: [[], []] }, readerTraces(gd));
+  }
+
   function setup(mark) { // the mark follows the block's source and the output the build printed
     var text = JSON.parse(mark.getAttribute("data-runner-labels"));
     var limit = Number(mark.getAttribute("data-time-limit")) * 1000;
+    var figureId = mark.getAttribute("data-playground"); // null: an ordinary block
+    var runLabel = figureId ? text.train : text.run, rerunLabel = figureId ? text.retrain : text.rerun;
     var anchor = mark.previousElementSibling, block = anchor.previousElementSibling;
     block.classList.add("primer-runner-src");
     anchor.classList.add("primer-runner-static");
@@ -80,7 +105,7 @@
       bar.appendChild(b);
       return b;
     }
-    var run = button(text.run), edit = button(text.edit), reset = button(text.reset), stop = button(text.stop);
+    var run = button(runLabel), edit = button(text.edit), reset = button(text.reset), stop = button(text.stop);
     reset.disabled = stop.disabled = true;
     var status = document.createElement("span");
     status.setAttribute("role", "status");
@@ -153,7 +178,7 @@
       pending = null;
       run.disabled = false;
       stop.disabled = true;
-      run.textContent = text.rerun;
+      run.textContent = rerunLabel;
       status.textContent = message;
       if (output !== null) {
         pre.textContent = output;
@@ -176,9 +201,12 @@
           if (m.type === "started") {
             began = performance.now();
             status.textContent = text.running;
+            if (figureId) clearLosses(figureId);
             pending.timer = setTimeout(function () {
               if (pending) pending.stop(text.timeout.replace("{seconds}", String(limit / 1000)));
             }, limit);
+          } else if (m.type === "line") {
+            plotLoss(figureId, m.line);
           } else if (m.type === "result") {
             if (m.fatal) stopWorker(); // the runtime did not load: the next Run tries again
             var seconds = ((performance.now() - began) / 1000).toFixed(1);
@@ -187,7 +215,7 @@
           }
         },
       };
-      worker.postMessage({ id: id, code: code() });
+      worker.postMessage({ id: id, code: code(), stream: !!figureId });
     }
 
     run.addEventListener("click", function () { start(); });
@@ -200,6 +228,7 @@
       reset.disabled = true;
       out.hidden = true;
       pre.textContent = "";
+      if (figureId) clearLosses(figureId);
       edit.focus();
     });
   }

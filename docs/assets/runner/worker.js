@@ -4,11 +4,21 @@
 // exactly this code.
 "use strict";
 
-// Run src as __main__ in a fresh namespace; return (printed text, the last lines of a traceback or "").
+// Run src as __main__ in a fresh namespace; return (printed text, the last lines of a traceback or ""). With post, also
+// hand each printed line to post(line) as it is printed: chapter 7's playground draws its losses while it trains.
 var RUN_PY = [
   "import io, sys, traceback",
-  "def _primer_run(src):",
-  "    buf = io.StringIO()",
+  "class _PrimerLines(io.StringIO):",
+  "    def __init__(self, post):",
+  "        super().__init__()",
+  "        self.post, self.part = post, ''",
+  "    def write(self, s):",
+  "        *lines, self.part = (self.part + s).split('\\n')",
+  "        for line in lines:",
+  "            self.post(line)",
+  "        return super().write(s)",
+  "def _primer_run(src, post=None):",
+  "    buf = io.StringIO() if post is None else _PrimerLines(post)",
   "    out, err = sys.stdout, sys.stderr",
   "    sys.stdout = sys.stderr = buf",
   "    try:",
@@ -30,8 +40,8 @@ async function boot(loadPyodide, indexURL, primerZip) {
   return pyodide;
 }
 
-function run(pyodide, code) {
-  var res = pyodide.globals.get("_primer_run")(code);
+function run(pyodide, code, onLine) {
+  var res = onLine ? pyodide.globals.get("_primer_run")(code, onLine) : pyodide.globals.get("_primer_run")(code);
   var out = res.toJs();
   res.destroy();
   return { output: out[0], error: out[1] };
@@ -55,7 +65,8 @@ if (typeof module === "object" && module.exports) {
       return;
     }
     self.postMessage({ type: "started", id: id });
-    var r = run(pyodide, e.data.code);
+    var post = e.data.stream ? function (line) { self.postMessage({ type: "line", id: id, line: line }); } : null;
+    var r = run(pyodide, e.data.code, post);
     self.postMessage({ type: "result", id: id, output: r.output, error: r.error });
   };
 }
