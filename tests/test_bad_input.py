@@ -601,7 +601,7 @@ TABLE = [
     case(lambda: decoding.frequencies(np.ones(3), 1.0, 0, 0), "n_draws", "frequencies-size"),
     case(lambda: decoding.frequencies(NEXT_LOGITS, 1.0, 10, -1), "seed", "frequencies-seed-below-0"),
     case(lambda: decoding.frequencies(NEXT_LOGITS, 0.0, 10, 0), "temperature", "frequencies-T-0", "greedy"),
-    case(lambda: decoding.entropy_bits(np.array([[0.5, 0.5]])), "probs", "entropy_bits-shape"),
+    case(lambda: decoding.entropy_nats(np.array([[0.5, 0.5]])), "probs", "entropy_nats-shape"),
     case(
         lambda: decoding.generate(np.array([1]), PARAMS, CFG, -1),
         "n_new",
