@@ -76,7 +76,7 @@ MODELS = {
         ),
         # Post-norm decoder with masked self-attention; BPE vocabulary of 40,478 in the released code
         # (40,000 merges), 512 learned positions, output tied to the embeddings (the released train.py computes the
-        # logits with the embedding matrix). OpenAI published no total for it: the 117M often quoted is the GPT-2
+        # logits with the embedding matrix). Its paper gives no total: the 117M often quoted is the GPT-2
         # paper's Table 2 figure for GPT-2's smallest model, which the openai/gpt-2 README says was miscounted.
         Published(
             "GPT-1",
