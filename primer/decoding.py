@@ -146,11 +146,11 @@ def frequencies(logits, temperature, n_draws, seed, *, top_k=None, top_p=None): 
     return np.bincount(ids, minlength=probs.size) / n_draws
 
 
-def entropy_bits(probs):  # [vocab] -> float
-    """Return the entropy of a distribution in bits (0 for one-hot, log2(vocab) for uniform)."""
+def entropy_nats(probs):  # [vocab] -> float
+    """Return the entropy of a distribution in nats, the site's one unit (0 for one-hot, ln(vocab) for uniform)."""
     probs = _vector("probs", probs)
     nz = probs[probs > 0]
-    return float(-(nz * np.log2(nz)).sum())
+    return float(-(nz * np.log(nz)).sum())
 
 
 # ---- the loop

@@ -75,7 +75,9 @@ MODELS = {
             "Devlin et al., 2019, §3",
         ),
         # Post-norm decoder with masked self-attention; BPE vocabulary of 40,478 in the released code
-        # (40,000 merges), 512 learned positions, output tied to the embeddings.
+        # (40,000 merges), 512 learned positions, output tied to the embeddings (the released train.py computes the
+        # logits with the embedding matrix). Its paper gives no total: the 117M often quoted is the GPT-2
+        # paper's Table 2 figure for GPT-2's smallest model, which the openai/gpt-2 README says was miscounted.
         Published(
             "GPT-1",
             "decoder",
@@ -90,8 +92,6 @@ MODELS = {
                 final_norm=False,
             ),
             "Radford et al., 2018, §4.1; released config.json",
-            117_000_000,
-            "Radford et al., 2019 (GPT-2), Table 2",
         ),
         # Pre-norm encoder-decoder, no biases in dense layers, scale-only norms, a final norm per stack,
         # 32 relative-position buckets per head and stack, one embedding matrix of 32,128 rows shared by
@@ -186,10 +186,11 @@ def model(name):  # str -> Published
 
 
 def summary(name):  # str -> dict
-    """Return a model's parameters part by part, the total, the published total and the relative difference."""
+    """Return a model's parameters part by part, the total, the published total and the relative difference.
+
+    For a model whose authors published no total, the published total, its source and the difference are None.
+    """
     m = model(name)
-    if m.total is None:
-        raise ValueError(f"name must be a model with a published total, got {name!r}")
     parts = count_params(m.config, m.machine)
     total = sum(parts.values())
     return {
@@ -200,7 +201,7 @@ def summary(name):  # str -> dict
         "total": total,
         "published": m.total,
         "source": m.total_source,
-        "difference": (total - m.total) / m.total,
+        "difference": None if m.total is None else (total - m.total) / m.total,
     }
 
 

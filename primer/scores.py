@@ -42,7 +42,7 @@ def additive_score(
 
 
 def dot_score(q, k):  # [..., n_q, d_k], [..., n_k, d_k] -> [..., n_q, n_k]
-    """Return Luong's dot-product score q . k for every (query, key) pair."""
+    """Return the dot score q . k (as Luong et al. named it) for every (query, key) pair."""
     q, k = _pair(q, k, same_width=True)
     return q @ np.swapaxes(k, -1, -2)
 

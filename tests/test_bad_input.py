@@ -565,7 +565,7 @@ TABLE = [
     case(lambda: counts.kv_cache_bytes(CFG, 1, bytes_per_value=0), "bytes_per_value", "kv_cache_bytes-bytes"),
     case(lambda: counts.format_bytes(-1), "n_bytes", "format_bytes-below-0"),
     case(lambda: published.model("GPT-5"), "name", "model-unknown"),
-    case(lambda: published.summary("Llama-2-7B"), "name", "summary-no-published-total"),
+    case(lambda: published.summary("GPT-5"), "name", "summary-unknown"),
     case(lambda: published.Published("m", "decoder", {"d_model": 8}, "x"), "config", "Published-config"),
     case(lambda: published.Published("", "decoder", CFG, "x"), "name", "Published-name"),
     case(lambda: published.Published("m", "transducer", CFG, "x"), "machine", "Published-unknown-machine"),
@@ -601,7 +601,7 @@ TABLE = [
     case(lambda: decoding.frequencies(np.ones(3), 1.0, 0, 0), "n_draws", "frequencies-size"),
     case(lambda: decoding.frequencies(NEXT_LOGITS, 1.0, 10, -1), "seed", "frequencies-seed-below-0"),
     case(lambda: decoding.frequencies(NEXT_LOGITS, 0.0, 10, 0), "temperature", "frequencies-T-0", "greedy"),
-    case(lambda: decoding.entropy_bits(np.array([[0.5, 0.5]])), "probs", "entropy_bits-shape"),
+    case(lambda: decoding.entropy_nats(np.array([[0.5, 0.5]])), "probs", "entropy_nats-shape"),
     case(
         lambda: decoding.generate(np.array([1]), PARAMS, CFG, -1),
         "n_new",

@@ -13,7 +13,7 @@ from primer import softmax
 from primer.config import Config
 from primer.decoding import (
     draw,
-    entropy_bits,
+    entropy_nats,
     frequencies,
     generate,
     greedy,
@@ -119,10 +119,10 @@ def test_frequency_table_numbers():
         assert [pct(f) for f in frequencies(NEXT_LOGITS, t, N_DRAWS, DRAW_SEED)] == freqs
 
 
-def test_entropy_bits():
-    assert entropy_bits([1.0, 0.0, 0.0]) == 0.0
-    assert np.isclose(entropy_bits(np.full(8, 1 / 8)), 3.0)
-    assert f"{entropy_bits(temperature_softmax(NEXT_LOGITS, 1.0)):.2f}" == "1.63"
+def test_entropy_nats():
+    assert entropy_nats([1.0, 0.0, 0.0]) == 0.0
+    assert np.isclose(entropy_nats(np.full(8, 1 / 8)), np.log(8))
+    assert f"{entropy_nats(temperature_softmax(NEXT_LOGITS, 1.0)):.2f}" == "1.13"
 
 
 def test_core_numpy_snippet_draws_what_primer_draws():
@@ -263,7 +263,7 @@ def test_temperature_slider_has_one_step_per_temperature(lang):
 
     temps = (0, 0.5, 1.0, 2.0)
     probs = [np.eye(5)[0]] + [temperature_softmax(NEXT_LOGITS, t) for t in temps[1:]]
-    fig = figs.temperature(temps, probs, probs, [entropy_bits(p) for p in probs], n_draws=10, active=2, lang=lang)
+    fig = figs.temperature(temps, probs, probs, [entropy_nats(p) for p in probs], n_draws=10, active=2, lang=lang)
     steps = fig.layout.sliders[0].steps
     assert len(steps) == 4 and len(fig.data) == 12
     assert steps[0].label == ("0（贪心）" if lang == "zh" else "0 (greedy)")

@@ -187,12 +187,16 @@ def model_params(models, *, lang=None):
         )
         shown.append(len(fig.data) - 1)
         layers = f"{shape.n_layers} + {shape.n_layers}" if machine == "encoder-decoder" else str(shape.n_layers)
+        if m["published"] is None:  # the authors published no total (GPT-1)
+            against = text["no_total"]
+        else:
+            published = f"~{m['published'] // 1_000_000} M"
+            against = f"{text['published']} {published} · {text['diff']} {signed_pct(m['difference'])}"
         summary = (
             f"<b>{m['name']}</b> · {text['kind'][machine]} · {text['layers']} {layers}"
             f" · {text['width']} {shape.d_model}"
             f" · {text['heads']} {shape.n_heads} · {text['vocab']} {shape.vocab_size}<br>"
-            f"{text['computed']} {millions(m['total'])} · {text['published']} ~{m['published'] // 1_000_000} M"
-            f" · {text['diff']} {signed_pct(m['difference'])}"
+            f"{text['computed']} {millions(m['total'])} · {against}"
         )
         ref = fig.get_subplot(2, 1)
         notes.append(
@@ -273,9 +277,9 @@ def params_table(models, *, lang=None):
                 layers,
                 s.d_model,
                 millions(m["total"]),
-                f"~{m['published'] // 1_000_000} M",
-                signed_pct(m["difference"]),
-                m["source"],
+                text["no_total"] if m["published"] is None else f"~{m['published'] // 1_000_000} M",
+                text["absent"] if m["difference"] is None else signed_pct(m["difference"]),
+                text["absent"] if m["source"] is None else m["source"],
             ]
         )
     return md_table(text["cols_params"], rows)

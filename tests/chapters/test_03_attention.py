@@ -71,8 +71,8 @@ def test_softmax_saturation_table(read_page, lang):
 def test_score_function_table(read_page, lang):
     html = read_page(lang, PAGE)
     names = {
-        "zh": ("加性（Bahdanau）", "点积（Luong）", "双线性", "缩放点积"),
-        "en": ("additive (Bahdanau)", "dot (Luong)", "bilinear", "scaled dot"),
+        "zh": ("加性（Bahdanau）", "点积（Luong 等人）", "双线性", "缩放点积"),
+        "en": ("additive (Bahdanau)", "dot (Luong et al.)", "bilinear", "scaled dot"),
     }[lang]
     dot = rows_starting(html, names[1])
     scaled = rows_starting(html, names[3])

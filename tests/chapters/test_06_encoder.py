@@ -18,6 +18,7 @@ def test_masking_rate_is_on_the_page(read_page, lang):
     assert ("20 个 token，抽中 3 个" if lang == "zh" else "20 tokens; 3 were picked") in html
     picked = [r[0] for r in table_rows(html) if r and r[0].isdigit()]
     assert picked == ["4", "6", "19"]
+    assert int(picked[-1]) == len(mlm.LONG_SENTENCE) - 1  # the prose: the table's last gap has nothing to its right
     assert "the cat sat on [MASK] mat [MASK] the dog slept by the fire and the bird sang outside the [MASK]" in html
 
 
