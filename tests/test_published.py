@@ -16,7 +16,7 @@ RELEASED = {
     "Mistral-7B": 7_241_732_096,
 }
 PINNED = {"BERT-base": 109_482_240, "GPT-1": 116_534_784, "T5-base": 222_903_552}  # chapter 9 prints these
-# OpenAI published no total for GPT-1 (the 117M once quoted was the GPT-2 paper's miscount of GPT-2 small,
+# The GPT-1 paper gives no total (the 117M once quoted was the GPT-2 paper's miscount of GPT-2 small,
 # withdrawn in the openai/gpt-2 README); the other two papers published one.
 PUBLISHED = {"BERT-base": 110_000_000, "T5-base": 220_000_000}
 
