@@ -189,17 +189,34 @@ def test_zh_built_page_percentages(site, name):
 
 @pytest.mark.parametrize("name", page_names())
 def test_en_page_footnote_markers_and_number_formats(name):
-    """Two rules hold in English too: adjacent footnote markers touch, number formats are upper case."""
-    from prose import mask
-    from zh_typography import MARKERS, NUMBER_FORMAT
+    """Rules that hold in English too: adjacent footnote markers touch, number formats are upper case, numbers have
+    no thousands separators, and × between two operands is spaced."""
+    found = en_problems((DOCS / "en" / name).read_text(encoding="utf-8"))
+    assert not found, f"docs/en/{name}:\n" + "\n".join(f"  line {n}: {m}" for n, m in found)
 
-    text = (DOCS / "en" / name).read_text(encoding="utf-8")
+
+def en_problems(text):
+    """Return [(line, message)] for the rules an English page shares with the zh house style."""
+    from prose import mask
+    from zh_typography import MARKERS, NUMBER_FORMAT, THOUSANDS, TIMES
+
     found = [
         (n, "space between footnote markers") for n, line in enumerate(text.split("\n"), 1) if MARKERS.search(line)
     ]
-    found += [
-        (n, f"number format {m.group(1)!r}")
-        for n, line in enumerate(mask(text).split("\n"), 1)
-        for m in NUMBER_FORMAT.finditer(line)
-    ]
-    assert not found, f"docs/en/{name}:\n" + "\n".join(f"  line {n}: {m}" for n, m in found)
+    for n, line in enumerate(mask(text).split("\n"), 1):
+        found += [(n, f"number format {m.group(1)!r}") for m in NUMBER_FORMAT.finditer(line)]
+        found += [(n, f"thousands separator in {m.group(0)!r}") for m in THOUSANDS.finditer(line)]
+        found += [(n, "× between operands needs a space either side") for m in TIMES.finditer(line)]
+    return found
+
+
+@pytest.mark.parametrize(
+    "text, problem",
+    [("a 3×3 table", "×"), ("in 10,000 draws", "thousands"), ("see [^a] [^b]", "markers"), ("in fp16", "format")],
+)
+def test_en_checker_finds(text, problem):
+    assert any(problem in m for _, m in en_problems(text))
+
+
+def test_en_checker_leaves_alone():
+    assert en_problems("a 3 × 3 table, 10000 draws, 4096 keys, $3\\times3$, `1,000` and FP16[^a][^b]") == []
