@@ -31,22 +31,23 @@ def usage():
 def variants(text, lang):
     """Return [(line, variant found, term to use)] for every forbidden variant in the prose of text.
 
-    A footnote definition may quote an English source word for word, so a variant made of ASCII
-    letters alone is not looked for there; a Chinese variant is.
+    Variants are matched regardless of case ("Teacher forcing" at a sentence's start is still the variant), and the
+    words a formula holds in \\text{...} count as prose. A footnote definition may quote an English source word for
+    word, so a variant made of ASCII letters alone is not looked for there; a Chinese variant is.
     """
-    masked = mask(text)
+    masked = mask(text, math_words=True)
     footnote_lines = {n for n, line in enumerate(text.split("\n"), 1) if is_footnote_definition(line)}
     found = []
     for term in terms() + usage():
         for pattern in term.get(f"forbid_{lang}", []):
-            for m in re.finditer(pattern, masked):
+            for m in re.finditer(pattern, masked, re.IGNORECASE):
                 line = masked.count("\n", 0, m.start()) + 1
                 if line in footnote_lines and m.group(0).isascii():
                     continue
                 found.append((line, m.group(0), term[lang]))
         if lang == "en":  # an English page glosses a term in Chinese: the gloss is the list's zh term too
             for pattern in term.get("forbid_zh", []):
-                for m in re.finditer(pattern, masked):
+                for m in re.finditer(pattern, masked, re.IGNORECASE):
                     if (
                         re.search(r"[\u4e00-\u9fff]", m.group(0))
                         and masked.count("\n", 0, m.start()) + 1 not in footnote_lines
@@ -98,12 +99,33 @@ def strings(node):
             yield from strings(v)
 
 
+def label_variants(table, lang):
+    """Return [(label, variant, term to use)] for every forbidden variant in a label table (primer/labels/*.json)."""
+    return [(text, v, use) for text in strings(table) for _, v, use in variants(text, lang)]
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_figure_labels_use_listed_terms(lang):
     """What the figures print onto a page (primer/labels/<lang>.json) follows the list too."""
     table = json.loads((ROOT / "primer" / "labels" / f"{lang}.json").read_text(encoding="utf-8"))
-    found = [(text, v, use) for text in strings(table) for _, v, use in variants(text, lang)]
+    found = label_variants(table, lang)
     assert not found, "\n".join(f"  {text!r}: {v!r} -> use {use!r}" for text, v, use in found)
+
+
+def glossary_variants(entries, lang):
+    """Return [(key, field, variant, term to use)] for every forbidden variant in the glossary's own text."""
+    found = []
+    for entry in entries:
+        for field in (lang, f"def_{lang}"):
+            found += [(entry["key"], field, v, use) for _, v, use in variants(entry[field], lang) if use != entry[lang]]
+    return found
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_glossary_definitions_use_listed_terms(lang):
+    """The definitions the glossary and the tooltips show follow the list (a term's own entry may name itself)."""
+    found = glossary_variants(terms(), lang)
+    assert not found, "\n".join(f"  {key}.{field}: {v!r} -> use {use!r}" for key, field, v, use in found)
 
 
 def test_every_entry_has_every_field_in_both_languages():
@@ -135,7 +157,7 @@ def test_forbidden_variants_are_patterns_that_spare_the_term_and_the_definitions
     for term in terms() + usage():
         for lang in LANGS:
             for pattern in term.get(f"forbid_{lang}", []):
-                rx = re.compile(pattern)
+                rx = re.compile(pattern, re.IGNORECASE)
                 assert not rx.search(term[lang]), f"{term['key']}: {pattern!r} forbids the chosen term itself"
                 for other in terms():
                     assert not rx.search(other[lang]), f"{term['key']}: {pattern!r} forbids the term {other[lang]!r}"
@@ -172,6 +194,37 @@ def test_forbidden_variants_are_patterns_that_spare_the_term_and_the_definitions
 )
 def test_variant_finder_finds(text, variant):
     assert [v for _, v, _ in variants(text, "zh")] == [variant]
+
+
+@pytest.mark.parametrize(
+    "text, variant",
+    [
+        ("Teacher forcing 训练时喂标准答案", "Teacher forcing"),
+        ("公式 $\\text{KV 头数} \\times \\text{模型宽度}$ 里", "模型宽度"),
+        ("$$\n\\text{每头宽度} = d / h\n$$", "每头宽度"),
+    ],
+)
+def test_variant_finder_finds_capitals_and_words_in_math(text, variant):
+    assert [v for _, v, _ in variants(text, "zh")] == [variant]
+
+
+def test_variant_finder_finds_capitalised_english_variants():
+    assert [v for _, v, _ in variants("Layer norm after each sub-layer", "en")] == ["Layer norm"]
+
+
+def test_variant_finder_spares_math_symbols():
+    assert variants("$\\mathrm{LayerNorm}(x)$ 与\n$$\n\\mathrm{LayerNorm}(x)\n$$", "zh") == []
+
+
+def test_label_check_finds_a_planted_variant():
+    assert label_variants({"sec": {"k": ["ok", "Teacher forcing 的输出"]}}, "zh") == [
+        ("Teacher forcing 的输出", "Teacher forcing", "教师强制")
+    ]
+
+
+def test_glossary_check_finds_a_planted_variant():
+    planted = [{"key": "x", "zh": "某术语", "def_zh": "把模型宽度切成几份", "en": "x", "def_en": "Split the x."}]
+    assert glossary_variants(planted, "zh") == [("x", "def_zh", "模型宽度", "隐藏维度")]
 
 
 def test_variant_finder_reads_the_chinese_glosses_of_english_pages():

@@ -1,6 +1,7 @@
 """Chinese typography of the zh pages' prose, the house rules of CONTRIBUTING.md: quotes, ellipsis, full-width brackets
 and commas, '15%', footnote authors, stage numbers, number formats, footnote markers."""
 
+import json
 import re
 import sys
 
@@ -38,6 +39,22 @@ def test_zh_page_typography(name):
         ("缓存存成 fp16", "number format"),
         ("每个值 1 字节（Fp8）", "number format"),
         ("见论文[^a] [^b]。", "footnote markers"),
+        ("他说“ 你好 ”。", "space inside full-width quotes"),
+        ("见（ 第 3 章 ）", "space inside full-width quotes"),
+        ("第3步", "no space between Chinese and Latin"),
+        ("用GPT写", "no space between Chinese and Latin"),
+        ("[^x]: A. B, “T”, 2017（摘要）. arXiv:1", "ASCII '.' after Chinese"),
+        ("[^x]: A. B, “T”, 2017（摘要）, §2", "ASCII ',' after Chinese"),
+        ("[^x]: A. B, “T”, 2017, Table 2（各尺寸）。", "write 表"),
+        ("把分数*换成* 0", "italics on Chinese"),
+        ("把分数_换成_ 0", "italics on Chinese"),
+        ("抽 10,000 次", "thousands separator"),
+        ("一个 3×3 的例子", "× between operands"),
+        ("一个 n ×n 的表", "× between operands"),
+        ("只有第 3 阶段不同", "write 第 3 步"),
+        ("- **因果掩码**，关闭", "bold lead-in"),
+        ("**文本**。模型", "bold lead-in"),
+        ("- **标签：** 正文", "colon inside a bold lead-in"),
     ],
 )
 def test_checker_finds(text, problem):
@@ -60,11 +77,17 @@ def test_checker_finds(text, problem):
         "输入位置 0…i，不含 i+1",
         "例如“French: … English: …”",
         "代码 `masked_fill(…, 0)` 与 `x[...]` 不算",
-        "[^v]: A. Vaswani et al., “Attention Is All You Need”, NeurIPS 2017, §3（注）, 2017.",
         "`③` 在代码里不算",
         '`torch.float16` 或 `kv_cache_dtype="fp8"`，以及 FP16、BF16、INT8',
         "见论文[^a][^b]。",
         "English (in brackets), and more",
+        "[^v]: A. Vaswani et al., “Attention Is All You Need”, NeurIPS 2017, §3（注），表 2（注）。arXiv:1706.03762",
+        "[^v]: A. B, “Title”, NeurIPS 2017. arXiv:1",
+        "**文本。** 模型；- **谱范数** $x$；**注意力**（attention）；**标签**：正文",
+        "- **`masked_fill(…, 0)`**：关闭",
+        "一个 3 × 3 的例子，快 {r}×，以及 $3\\times3$ 和 `a*b*c`",
+        "**粗体**与 *English italics* 不算",
+        "共 4096 个，第 3 步，2017 年",
     ],
 )
 def test_checker_leaves_alone(text):
@@ -88,11 +111,67 @@ def test_checker_leaves_alone(text):
         ("## 只有阶段 ③ 不同", "## 只有第 3 步不同"),
         ("缓存存成 fp16 或 bf16", "缓存存成 FP16 或 BF16"),
         ("见论文[^a] [^b]。", "见论文[^a][^b]。"),
+        ("他说“ 你好 ”。", "他说“你好”。"),
+        ("第3步用GPT写", "第 3 步用 GPT 写"),
+        ("[^x]: A. B, “T”, 2017（摘要）, Table 2（注）. arXiv:1", "[^x]: A. B, “T”, 2017（摘要），表 2（注）。arXiv:1"),
+        ("抽 10,000 次", "抽 10000 次"),
+        ("一个 3×3 的例子", "一个 3 × 3 的例子"),
+        ("只有第 3 阶段不同", "只有第 3 步不同"),
     ],
 )
 def test_fixer(text, fixed):
     assert fix(text) == fixed
     assert problems(fix(text)) == []
+
+
+def label_problems(table):
+    """Return [(label, message)] for the typography problems of a zh label table's strings (primer/labels/zh.json)."""
+    from test_terms import strings
+
+    # the circled ①–⑦ are allowed here: they label the stage list inside the pipeline figure
+    return [(text, m) for text in strings(table) for _, m in problems(text) if not m.startswith("stage number")]
+
+
+def test_zh_figure_labels_typography():
+    """What the figures print (primer/labels/zh.json) follows the house style too: no 「」, spaced ×, 第 3 步, ..."""
+    table = json.loads((ROOT / "primer" / "labels" / "zh.json").read_text(encoding="utf-8"))
+    found = label_problems(table)
+    assert not found, "\n".join(f"  {text!r}: {m}" for text, m in found)
+
+
+def test_label_check_finds_a_planted_problem():
+    assert [m for _, m in label_problems({"s": {"k": ["ok", "「{a}」的输出"]}})] == [
+        "corner brackets around '「{a}」': use “…”"
+    ]
+
+
+def corner_brackets_in_code(text):
+    """Return the lines of Python source that write 「 or 」 outside a comment (a figure's own text)."""
+    return [line.strip() for line in text.split("\n") if re.search("[「」]", line.split("#", 1)[0])]
+
+
+def test_figure_code_writes_no_corner_brackets():
+    """A figure builder that adds its own punctuation around a label (primer/figures/*.py) uses “…”, never 「…」."""
+    found = {
+        path.name: corner_brackets_in_code(path.read_text(encoding="utf-8"))
+        for path in sorted((ROOT / "primer").rglob("*.py"))
+    }
+    found = {name: lines for name, lines in found.items() if lines}
+    assert not found, found
+
+
+def test_corner_bracket_finder_finds_a_planted_one():
+    assert corner_brackets_in_code('x = 1  # 「ok」\nlabel = f"{q}「{w}」"') == ['label = f"{q}「{w}」"']
+
+
+@pytest.mark.parametrize("key", ["def_zh", "zh"])
+def test_glossary_typography(key):
+    """The glossary's zh terms and definitions (docs/snippets/glossary/terms.yml) follow the house style."""
+    import yaml
+
+    entries = yaml.safe_load((DOCS / "snippets" / "glossary" / "terms.yml").read_text(encoding="utf-8"))["terms"]
+    found = [(e["key"], m) for e in entries for _, m in problems(e[key])]
+    assert not found, "\n".join(f"  {k}: {m}" for k, m in found)
 
 
 PERCENT_SPACE = re.compile(r"\d(?:[ \u00a0\u2009\u202f]|&nbsp;|&#160;|\\u00a0)+%(?!\{)")
@@ -110,17 +189,34 @@ def test_zh_built_page_percentages(site, name):
 
 @pytest.mark.parametrize("name", page_names())
 def test_en_page_footnote_markers_and_number_formats(name):
-    """Two rules hold in English too: adjacent footnote markers touch, number formats are upper case."""
-    from prose import mask
-    from zh_typography import MARKERS, NUMBER_FORMAT
+    """Rules that hold in English too: adjacent footnote markers touch, number formats are upper case, numbers have
+    no thousands separators, and × between two operands is spaced."""
+    found = en_problems((DOCS / "en" / name).read_text(encoding="utf-8"))
+    assert not found, f"docs/en/{name}:\n" + "\n".join(f"  line {n}: {m}" for n, m in found)
 
-    text = (DOCS / "en" / name).read_text(encoding="utf-8")
+
+def en_problems(text):
+    """Return [(line, message)] for the rules an English page shares with the zh house style."""
+    from prose import mask
+    from zh_typography import MARKERS, NUMBER_FORMAT, THOUSANDS, TIMES
+
     found = [
         (n, "space between footnote markers") for n, line in enumerate(text.split("\n"), 1) if MARKERS.search(line)
     ]
-    found += [
-        (n, f"number format {m.group(1)!r}")
-        for n, line in enumerate(mask(text).split("\n"), 1)
-        for m in NUMBER_FORMAT.finditer(line)
-    ]
-    assert not found, f"docs/en/{name}:\n" + "\n".join(f"  line {n}: {m}" for n, m in found)
+    for n, line in enumerate(mask(text).split("\n"), 1):
+        found += [(n, f"number format {m.group(1)!r}") for m in NUMBER_FORMAT.finditer(line)]
+        found += [(n, f"thousands separator in {m.group(0)!r}") for m in THOUSANDS.finditer(line)]
+        found += [(n, "× between operands needs a space either side") for m in TIMES.finditer(line)]
+    return found
+
+
+@pytest.mark.parametrize(
+    "text, problem",
+    [("a 3×3 table", "×"), ("in 10,000 draws", "thousands"), ("see [^a] [^b]", "markers"), ("in fp16", "format")],
+)
+def test_en_checker_finds(text, problem):
+    assert any(problem in m for _, m in en_problems(text))
+
+
+def test_en_checker_leaves_alone():
+    assert en_problems("a 3 × 3 table, 10000 draws, 4096 keys, $3\\times3$, `1,000` and FP16[^a][^b]") == []

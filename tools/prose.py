@@ -23,14 +23,28 @@ INLINE = re.compile(
 )
 ADMONITION = re.compile(r'^(\s*(?:!!!|\?\?\?\+?|===\+?)\s*(?:[\w-]+(?:\s+[\w-]+)*)?\s*)(?:(")(.*)("))?\s*$')
 LINK_DEF = re.compile(r"^\s*\[[^\]^][^\]]*\]:\s*\S+.*$")
+MATH_WORDS = re.compile(r"\\(?:text|textrm|textsf|mbox)\{([^{}\n]*)\}")  # words inside math: \text{每头维度}
+MATH_START = ("$", "\\(")
+
+
+def _blank_math(s, math_words):
+    """Blank a math span; with math_words, keep what its \\text{...} holds (words, not symbols)."""
+    out = list(_blank(s))
+    if math_words:
+        for m in MATH_WORDS.finditer(s):
+            out[m.start(1) : m.end(1)] = s[m.start(1) : m.end(1)]
+    return "".join(out)
 
 
 def _blank(s):
     return "".join(c if c == "\n" else MASK for c in s)
 
 
-def mask_line(line):
-    """Return the line with every non-prose character replaced by MASK (same length)."""
+def mask_line(line, math_words=False):
+    """Return the line with every non-prose character replaced by MASK (same length).
+
+    With math_words, the words a formula holds in \\text{...} stay visible (a term check reads them).
+    """
     if line.lstrip().startswith("--8<--") or LINK_DEF.match(line):
         return _blank(line)
     out = list(line)
@@ -40,12 +54,15 @@ def mask_line(line):
             if m.group(group) is not None:
                 out[m.start(group) : m.end(group)] = MASK * (m.end(group) - m.start(group))
     for m in INLINE.finditer(line):
-        out[m.start() : m.end()] = MASK * (m.end() - m.start())
+        out[m.start() : m.end()] = _blank_math(m.group(0), math_words and m.group(0).startswith(MATH_START))
     return "".join(out)
 
 
-def mask(text):
-    """Return text with code fences, math, front matter, HTML and Markdown syntax masked; prose unchanged."""
+def mask(text, math_words=False):
+    """Return text with code fences, math, front matter, HTML and Markdown syntax masked; prose unchanged.
+
+    With math_words, the words inside math's \\text{...} are kept as prose too.
+    """
     lines = text.split("\n")
     out = []
     fence = None  # the opening fence's marker while inside a fenced block
@@ -69,7 +86,7 @@ def mask(text):
                 fence = None
             continue
         if math:
-            out.append(_blank(line))
+            out.append(_blank_math(line, math_words))
             math = "$$" not in line and "\\]" not in line
             continue
         if comment:
@@ -82,7 +99,7 @@ def mask(text):
             out.append(_blank(line))
             continue
         if stripped.startswith("$$") or stripped.startswith("\\["):
-            out.append(_blank(line))
+            out.append(_blank_math(line, math_words))
             closed = stripped.count("$$") >= 2 or (stripped.startswith("\\[") and "\\]" in stripped)
             math = not closed
             continue
@@ -90,7 +107,7 @@ def mask(text):
             out.append(_blank(line))
             comment = True
             continue
-        out.append(mask_line(line))
+        out.append(mask_line(line, math_words))
     return "\n".join(out)
 
 

@@ -3,7 +3,10 @@
 Rules: quotes are “…” (‘…’ inside), never ASCII quotes or 「…」; an ellipsis is ……; brackets and
 commas next to Chinese are full-width （…），; "15%" without a space; footnotes cite "Vaswani et al.",
 not "Vaswani 等"; the pipeline's stages are 第 3 步, not ③; number formats are upper case (FP16,
-BF16, FP32, FP8, INT8); adjacent footnote markers touch ([^a][^b]).
+BF16, FP32, FP8, INT8); adjacent footnote markers touch ([^a][^b]); no space just inside full-width quotes or
+brackets; a space between Chinese and Latin letters or digits; in footnotes, punctuation after Chinese is full-width
+and a source's table is 表 2, not "Table 2"; no italics on Chinese; numbers without thousands separators (10000);
+a spaced × between two operands (3 × 3); 第 3 步, not 第 3 阶段; a bold lead-in is "**短句。** 正文" or "**标签**：".
 
     python tools/zh_typography.py docs/zh/05-mask.md ...        # report, exit 1 if anything is found
     python tools/zh_typography.py --fix docs/zh/05-mask.md ...  # rewrite what can be fixed safely, report the rest
@@ -37,6 +40,59 @@ CIRCLED = re.compile(r"(?:阶段|第)?\s*([①②③④⑤⑥⑦⑧⑨])\s*(?:�
 NUMBER_FORMAT = re.compile(r"(?<![A-Za-z0-9_\-./=\"])(fp16|bf16|fp32|fp8|int8|Fp16|Bf16|Fp32|Fp8|Int8)(?![A-Za-z0-9_])")
 MARKERS = re.compile(r"(?<=\])[ \t]+(?=\[\^)")
 CIRCLED_DIGITS = "①②③④⑤⑥⑦⑧⑨"
+INNER_SPACE = re.compile(r"(?<=[“‘（「【])[ \t]+|[ \t]+(?=[”’）」】])")
+HAN_LATIN = re.compile(rf"(?<={IDEOGRAPH})(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?={IDEOGRAPH})")
+FOOTNOTE_PUNCT = re.compile(rf"(?:(?<={IDEOGRAPH})(?<![A-Za-z] 等)|(?<=）))([.,;:])(?=\s|$)")
+FULL_WIDTH = {".": "。", ",": "，", ";": "；", ":": "："}
+SOURCE_TABLE = re.compile(r"\b(Table|Tab\.|Figure|Fig\.) (?=\d)")
+SOURCE_WORD = {"Table": "表", "Tab.": "表", "Figure": "图", "Fig.": "图"}
+ITALIC = re.compile(r"(?<![*\\A-Za-z0-9_])(\*|_)(?![*_\s])([^*_\n]+?)(?<![\s*_])\1(?![*A-Za-z0-9_])")
+THOUSANDS = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?![\d,])")
+OPERAND = r"[0-9A-Za-z}\)\]]"
+TIMES = re.compile(rf"(?<={OPERAND})×(?= ?[0-9A-Za-z{{(\[])|(?<={OPERAND}) ×(?=[0-9A-Za-z{{(\[])")
+STAGE = re.compile(r"第\s*(\d+)\s*阶段")
+LEAD_IN = re.compile(r"^(?:\s*[-*] |\s*\d+\. )?\*\*([^*\n]+)\*\*([，,。.：:；;])")
+LEAD_IN_COLON = re.compile(r"^(?:\s*[-*] |\s*\d+\. )?\*\*[^*\n]*[：:]\*\*")
+
+
+def style_problems(line, raw, footnote=False):
+    """Return [message] for the spacing, footnote, italics, number, × and lead-in rules on one masked line."""
+    found = [
+        f"space inside full-width quotes or brackets near {raw[m.start() - 1 : m.end() + 1]!r}"
+        for m in INNER_SPACE.finditer(line)
+    ]
+    found += [
+        f"no space between Chinese and Latin/digits at {raw[max(m.start() - 2, 0) : m.start() + 2]!r}"
+        for m in HAN_LATIN.finditer(line)
+    ]
+    found += [
+        f"italics on Chinese {m.group(0)!r}: write it plain (or bold where a term is introduced)"
+        for m in ITALIC.finditer(line)
+        if re.search(IDEOGRAPH, m.group(2))
+    ]
+    found += [
+        f"thousands separator in {m.group(0)!r}: write {m.group(0).replace(',', '')}" for m in THOUSANDS.finditer(line)
+    ]
+    found += [
+        f"× between operands needs a space either side: {raw[m.start() - 2 : m.end() + 2]!r}"
+        for m in TIMES.finditer(line)
+    ]
+    found += [f"stage {m.group(1)!r}: write 第 {m.group(1)} 步" for m in STAGE.finditer(line)]
+    found += [
+        f"bold lead-in {m.group(0)!r}: write “**短句。** 正文” or “**标签**：”"
+        for m in LEAD_IN.finditer(raw)
+        if m.group(2) not in "：" and not line.startswith("\x00")
+    ]
+    found += [f"colon inside a bold lead-in {m.group(0)!r}: write “**标签**：”" for m in LEAD_IN_COLON.finditer(raw)]
+    if footnote:
+        found += [
+            f"ASCII {m.group(1)!r} after Chinese in a footnote: use {FULL_WIDTH[m.group(1)]}"
+            for m in FOOTNOTE_PUNCT.finditer(line)
+        ]
+        found += [
+            f"{m.group(1)!r} in a zh footnote: write {SOURCE_WORD[m.group(1)]}" for m in SOURCE_TABLE.finditer(line)
+        ]
+    return found
 
 
 def _neighbour(masked, i, step):
@@ -98,6 +154,7 @@ def problems(text):
         found += [(n, "space between footnote markers: write [^a][^b]") for m in MARKERS.finditer(raw)]
         if is_footnote_definition(raw):
             found += [(n, "footnote author: write 'et al.', not '等'") for m in AUTHOR.finditer(line)]
+        found += [(n, message) for message in style_problems(line, raw, is_footnote_definition(raw))]
     return found
 
 
@@ -153,6 +210,24 @@ def fix(text):
             for m in AUTHOR.finditer(masked):
                 chars[m.start()] = " et al."
                 chars[m.start() + 1] = ""
+            for m in FOOTNOTE_PUNCT.finditer(masked):
+                chars[m.start()] = FULL_WIDTH[m.group(1)]
+                j = m.end()
+                while j < len(chars) and masked[j] == " ":
+                    chars[j] = ""
+                    j += 1
+            for m in SOURCE_TABLE.finditer(masked):
+                put(chars, m, SOURCE_WORD[m.group(1)] + " ")
+        for m in INNER_SPACE.finditer(masked):
+            put(chars, m, "")
+        for m in HAN_LATIN.finditer(masked):
+            chars[m.start()] = " " + chars[m.start()]
+        for m in THOUSANDS.finditer(masked):
+            put(chars, m, m.group(0).replace(",", ""))
+        for m in TIMES.finditer(masked):
+            put(chars, m, " × ")
+        for m in STAGE.finditer(masked):
+            put(chars, m, f"第 {m.group(1)} 步")
         # no space between a full-width quote and the Chinese beside it
         for i, c in enumerate(chars):
             if c in "“‘":

@@ -31,7 +31,7 @@ def wide_head_table(query, keys, rows, *, lang=None):
     """Return a Markdown table of one query's weights on a few keys, per head and for the one wide head."""
     text = labels("self_cross_heads", lang)
     n_rest = len(rows[0][1]) - len(keys)
-    label = f"{text['query']}「{query}」" if page_lang(lang) == "zh" else f"{text['query']} {query}"
+    label = f"{text['query']}“{query}”" if page_lang(lang) == "zh" else f"{text['query']} {query}"
     head = [label] + list(keys.values()) + [text["others"].format(n=n_rest), text["tv"]]
     body = []
     for name, weights, tv in rows:

@@ -34,7 +34,7 @@ def test_config_of_the_original_transformer(read_page, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_wide_head_table(read_page, lang):
     rows = table_rows(read_page(lang, PAGE))
-    start = [i for i, r in enumerate(rows) if r[0] == {"zh": "查询「苹果」", "en": "query 苹果"}[lang]]
+    start = [i for i, r in enumerate(rows) if r[0] == {"zh": "查询“苹果”", "en": "query 苹果"}[lang]]
     assert len(start) == 1
     rows = rows[start[0] : start[0] + 5]
     body = rows[1:]

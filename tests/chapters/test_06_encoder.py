@@ -39,4 +39,4 @@ def test_counting_model_guesses_are_on_the_page(read_page, lang):
 def test_full_mask_slider_runs_2_to_12_all_open(read_page, lang):
     html = unescaped(read_page(lang, PAGE))
     for n in (2, 7, 12):
-        assert f"{n}×{n}" in html and f"{n * n} / {n * n}" in html
+        assert f"{n} × {n}" in html and f"{n * n} / {n * n}" in html
