@@ -26,6 +26,23 @@ def test_every_vendored_file_matches_sha256sums():
         assert hashlib.sha256((DEST / name).read_bytes()).hexdigest() == digest, name
 
 
+# Each core file's sha256 as it stands in the official npm tarball pyodide@0.27.7 (dist.integrity is the tool's
+# NPM_INTEGRITY), computed from `npm pack pyodide@0.27.7` on 2026-12-03: the committed files are those, not only what
+# SHA256SUMS (written by the same tool) says.
+OFFICIAL_NPM = {
+    "pyodide.asm.wasm": "a50dd1843f805a0b7c45b61037ee0d7b26dfe85efe0e18ef95a34ad24e401f5f",
+    "python_stdlib.zip": "16611534726e5d8ac2bd8f926410b2dcb8d6f49aa24913463533b457a2115c16",
+    "pyodide.js": "b4cb23a53aba19c221659b9fb40a2f18281d685691dc06647fb0afd0681baf98",
+    "pyodide.asm.js": "6b4c90de5b7172873f04f21884d0e9d2274e305fe32116558fe3e4fbe3618d51",
+}
+
+
+def test_the_core_files_are_the_official_npm_packages():
+    assert vendor_pyodide.VERSION == "0.27.7"
+    for name, digest in OFFICIAL_NPM.items():
+        assert hashlib.sha256((DEST / name).read_bytes()).hexdigest() == digest, name
+
+
 def test_the_lock_lists_numpy_alone_and_its_sha256_is_the_wheels():
     lock = json.loads((DEST / "pyodide-lock.json").read_text(encoding="utf-8"))
     assert lock["info"]["version"] == vendor_pyodide.VERSION
