@@ -38,8 +38,8 @@ def check_causal(f, n=8, d=4, seed=0):  # f: x [n, d] -> y [n, d_out]; -> list o
     """Check that y[i] reads x[0] .. x[i] and nothing later: change each x[j] alone and see which outputs move.
 
     Over-masking shows as an output that does not move. Attention so peaked that a key it may read gets a weight
-    below about TOL looks the same: keep the weights at an initial scale (about 1/sqrt(d)), not a trained one's. A
-    sliding-window model is reported as blind to the rows past its window: that is its design.
+    too small to move the output beyond TOL looks the same: check a model at its initial scale (weights about
+    1/sqrt(d)), not a trained one. A sliding-window model is reported blind past its window: that is its design.
     """
     _need_callable("f", f)
     n, d, rng = _int("n", n, 2), _int("d", d, 1), _rng(seed)
