@@ -14,11 +14,14 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from site_reader import load_snippet
 
 from primer import mask_checks
 from primer.attention import attention
 from primer.config import Config
+from primer.figures.mask_kit import kit_verdicts
 from primer.kv_cache import KVCache, decode_step
+from primer.language import labels
 from primer.machines import machine_masks
 from primer.mask_checks import TOL, check_cache, check_causal, check_padding
 from primer.masks import additive_mask, batch_mask, causal_mask, window_mask
@@ -299,3 +302,31 @@ def test_the_kit_is_standalone_numpy():
     run = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, env={"PATH": "/usr/bin:/bin"})
     assert run.returncode == 0, run.stderr
     assert run.stdout.startswith("[] ['changing x[1] moves the earlier output y[0]")
+
+
+# ---- the page's block: real implementations through the kit ----------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_kit_real_finds_no_problem_in_primers_implementations(lang):
+    ns = load_snippet("14-mask-bugs/kit_real.py")
+    assert [(name, check) for name, check, _ in ns["rows"]] == [
+        ("attention", "check_causal"),
+        ("attention_padding", "check_padding"),
+        ("decoder", "check_causal"),
+        ("decoder_padding", "check_padding"),
+        ("kv_cache", "check_cache"),
+        ("decode_step", "check_cache"),
+    ]
+    assert all(problems == [] for _, _, problems in ns["rows"]), ns["rows"]
+    table = kit_verdicts(ns["rows"], lang)
+    none = labels("mask_kit", lang)["none"]
+    assert [line.rsplit("|", 2)[1].strip() for line in table.strip().split("\n")[2:]] == [none] * 6
+
+
+def test_kit_real_would_show_a_problem():
+    """The table is not a constant: a bug swapped in for primer's mask is counted."""
+    ns = load_snippet("14-mask-bugs/kit_real.py")
+    found = check_causal(lambda x: ns["attend"](x, ~causal_mask(len(x)) | np.eye(len(x), dtype=bool)), d=CFG.d_model)
+    table = kit_verdicts([("attention", "check_causal", found)], "en")
+    assert found and table.strip().endswith(f"| {len(found)} |")
