@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from site_reader import load_snippet
+from site_reader import DOCS, load_snippet
 
 from primer import mask_checks
 from primer.attention import attention
@@ -330,3 +330,11 @@ def test_kit_real_would_show_a_problem():
     found = check_causal(lambda x: ns["attend"](x, ~causal_mask(len(x)) | np.eye(len(x), dtype=bool)), d=CFG.d_model)
     table = kit_verdicts([("attention", "check_causal", found)], "en")
     assert found and table.strip().endswith(f"| {len(found)} |")
+
+
+def test_kit_source_shows_the_whole_module_as_one_python_block():
+    printed = []
+    path = DOCS / "snippets" / "14-mask-bugs" / "kit_source.py"
+    exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), {"print": printed.append})
+    source = open(mask_checks.__file__, encoding="utf-8").read()
+    assert printed == [f"```python\n{source}```"] and "```" not in source
