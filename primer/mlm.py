@@ -10,6 +10,7 @@ hand, and it shows the one thing that matters here: the right-hand context chang
 import numpy as np
 
 from primer._checks import nonneg_int, positive_int
+from primer.training import check_mask, decoder_forward
 from primer.vocab import MASK
 
 PAD = "<pad>"  # what lies beyond either end of a sentence; used in chapter 6
@@ -204,3 +205,48 @@ def steps(tokens=SENTENCE, position=MASKED_POSITION, model=None):  # -> list of 
         {"step": 1, "reads": reads, "probs": both, "left_probs": left, "filled": None},
         {"step": 2, "reads": reads, "probs": both, "left_probs": left, "filled": answer},
     ]
+
+
+# ---- an encoder that learned masked-LM: chapter 7's training code, under the full mask --------------------------
+
+
+def mask_rows(tokens, vocab, rate, seed, *, draws=1, boundary="."):  # [r, n] ids -> ([r * draws, n] ids, same float)
+    """Hide a rate of each row's words with BERT's rule (mask_tokens), `draws` times; return the rows and loss weights.
+
+    vocab must end with MASK. A row's boundary tokens are never picked (as BERT never picks [CLS] or
+    [SEP]); a random replacement is a word of vocab other than MASK and the boundary. The weight is 1
+    at each picked position (the loss counts it), 0 elsewhere.
+    """
+    tokens = np.atleast_2d(np.asarray(tokens))
+    if not vocab or vocab[-1] != MASK:
+        raise ValueError(f"vocab must end with {MASK!r}, the id of the hidden word")
+    if not np.issubdtype(tokens.dtype, np.integer) or tokens.min() < 0 or tokens.max() >= len(vocab) - 1:
+        raise ValueError(f"tokens must be integer ids of words in vocab other than {MASK!r}")
+    draws = positive_int("draws", draws)
+    words = [w for w in vocab[:-1] if w != boundary]
+    row_seeds = np.random.default_rng(nonneg_int("seed", seed)).integers(2**32, size=draws * len(tokens))
+    out, weights = np.repeat(tokens, draws, axis=0), np.zeros((draws * len(tokens), tokens.shape[1]))
+    for r, row_seed in enumerate(row_seeds):
+        places = [j for j, i in enumerate(out[r]) if vocab[i] != boundary]
+        picks, shown = mask_tokens([vocab[out[r, j]] for j in places], rate, int(row_seed), words)
+        for k, *_ in picks:
+            out[r, places[k]] = vocab.index(shown[k])
+            weights[r, places[k]] = 1.0
+    return out, weights
+
+
+def cloze(tokens, vocab, *, boundary="."):  # [r, n] ids -> ([m, n] ids, [m] rows, [m] positions)
+    """Return one copy of the rows for each of their words with that word alone replaced by MASK (vocab's last id)."""
+    tokens = np.atleast_2d(np.asarray(tokens))
+    rows, positions = np.nonzero(tokens != vocab.index(boundary))
+    inputs = tokens[rows].copy()
+    inputs[np.arange(len(rows)), positions] = len(vocab) - 1
+    return inputs, rows, positions
+
+
+def hidden_probs(params, cfg, inputs, positions, mask):  # [m, n] ids, [m], [n, n] -> [m, vocab]
+    """Return the model's distribution over the word at each input's hidden position, under mask."""
+    z = decoder_forward(params, np.asarray(inputs), check_mask(mask, np.shape(inputs)[1]), cfg.n_heads)[0]
+    z = z[np.arange(len(positions)), positions]
+    e = np.exp(z - z.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
