@@ -121,3 +121,47 @@ def over_seeds(setup, seeds):  # -> [EncoderRun] one per seed
     if not len(seeds):
         raise ValueError("seeds must hold at least one seed")
     return [trained_encoder(**(dict(setup) | {"seed": s})) for s in seeds]
+
+
+# ---- one hidden word, step by step (chapter 6's [MASK] walk)
+
+
+def fill(run, words, position, sides):  # [n] words, int, "left" | "both" -> [vocab] probabilities
+    """Return the encoder's distribution over the word hidden at position: both sides (full mask) or left (causal)."""
+    if sides not in ("left", "both"):
+        raise ValueError(f"sides must be 'left' or 'both', got {sides!r}")
+    unknown = sorted(set(words) - set(run.vocab))
+    if unknown:
+        raise ValueError(f"words must all be in the encoder's vocabulary, got unknown {unknown}")
+    if not 0 <= position < len(words):
+        raise ValueError(f"position must be in [0, {len(words)}), got {position}")
+    ids = np.array([[run.vocab.index(w) for w in words]])
+    ids[0, position] = run.vocab.index(MASK)
+    n = len(words)
+    mask = full_mask(n) if sides == "both" else causal_mask(n)
+    return mlm.hidden_probs(run.params, run.cfg, ids, np.array([position]), mask)[0]
+
+
+def grammar_fill(grammar, vocab, words, position, sides, *, boundary="."):  # -> [vocab] probabilities
+    """Return the grammar's exact distribution over the word hidden at position, reading its sentence's sides."""
+    if sides not in ("left", "both"):
+        raise ValueError(f"sides must be 'left' or 'both', got {sides!r}")
+    words = list(words)
+    start = max((j + 1 for j in range(position) if words[j] == boundary), default=0)
+    end = next((j + 1 for j in range(position + 1, len(words)) if words[j] == boundary), len(words))
+    right = tuple(words[position + 1 : end]) if sides == "both" else ()
+    probs = grammars.hidden_word_probs(grammar, words[start:position], right)
+    return np.array([probs.get(w, 0.0) for w in vocab])
+
+
+def walk(run, words, position):  # -> [3] dicts
+    """Return the [MASK] walk: step 0 reads the left (causal mask), 1 both sides (full mask), 2 writes the top guess."""
+    left, both = fill(run, words, position, "left"), fill(run, words, position, "both")
+    reads_left = list(range(position))
+    reads_both = [j for j in range(len(words)) if j != position]
+    answer = run.vocab[int(np.argmax(both))]
+    return [
+        {"step": 0, "reads": reads_left, "probs": left, "left_probs": None, "filled": None},
+        {"step": 1, "reads": reads_both, "probs": both, "left_probs": left, "filled": None},
+        {"step": 2, "reads": reads_both, "probs": both, "left_probs": left, "filled": answer},
+    ]
