@@ -131,15 +131,20 @@ def tied_logits_backward(dlogits, h, wte):  # [..., vocab], [..., d], [vocab, d]
     return dlogits @ wte, dlogits.reshape(-1, wte.shape[0]).T @ h.reshape(-1, h.shape[-1])
 
 
-def cross_entropy(logits, targets):  # [..., vocab], [...] int -> float
-    """Return the mean of -log softmax(logits)[target] over every position."""
+def cross_entropy(logits, targets, weights=None):  # [..., vocab], [...] int, [...] or None -> float
+    """Return the mean of -log softmax(logits)[target] over every position, or its mean weighted by weights."""
     z = logits - logits.max(axis=-1, keepdims=True)
     log_p = z - np.log(np.exp(z).sum(axis=-1, keepdims=True))
-    return float(-np.take_along_axis(log_p, targets[..., None], axis=-1).mean())
+    picked = np.take_along_axis(log_p, targets[..., None], axis=-1)
+    if weights is None:
+        return float(-picked.mean())
+    return float(-(weights * picked[..., 0]).sum() / weights.sum())  # masked LM: weight 1 where a token was picked
 
 
-def cross_entropy_backward(logits, targets):  # [..., vocab], [...] int -> [..., vocab]
-    """Return d logits of cross_entropy: (softmax(logits) - one_hot(target)) / number of positions."""
+def cross_entropy_backward(logits, targets, weights=None):  # [..., vocab], [...] int, [...] or None -> [..., vocab]
+    """Return d logits of cross_entropy: (softmax(logits) - one_hot(target)) / positions, or * weight / sum(weights)."""
     g = softmax_rows(logits)
     np.put_along_axis(g, targets[..., None], np.take_along_axis(g, targets[..., None], axis=-1) - 1.0, axis=-1)
-    return g / targets.size
+    if weights is None:
+        return g / targets.size
+    return g * (weights / weights.sum())[..., None]  # a position of weight 0 sends no gradient

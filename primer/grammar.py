@@ -169,3 +169,21 @@ def ngrams(grammar, n, *, boundary=".", start="S"):  # -> set of n-word tuples
             joined = a + b
             found |= {joined[i : i + n] for i in range(len(joined) - n + 1)}
     return found
+
+
+def hidden_word_probs(grammar, left, right, *, start="S"):  # words, words -> {word: probability}
+    """Return the grammar's probability of each word at a hidden place, given the words left and right of it.
+
+    left is the sentence so far (from its first word); right is what follows the hidden word, up to
+    the sentence's end or cut short. right=() is what a model that reads only the left knows.
+    """
+    left, right = tuple(left), tuple(right)
+    mass = {}
+    for s, p in sentence_probs(grammar, start).items():
+        t = len(left)
+        if len(s) > t and s[:t] == left and s[t + 1 : t + 1 + len(right)] == right:
+            mass[s[t]] = mass.get(s[t], 0.0) + p
+    if not mass:
+        raise ValueError(f"left and right must fit a sentence of the grammar, got {left!r} and {right!r}")
+    total = sum(mass.values())
+    return {w: p / total for w, p in mass.items()}

@@ -5,6 +5,8 @@ n_layers pre-norm blocks (self-attention under a mask, feed-forward, residuals),
 output logits tied to the embedding. The mask is an argument, as it is of the forward pass, in one
 of the forms of primer.backprop (bool, additive float, MaskedFill), so a broken mask trains without
 raising. params["wpe"] is the sinusoidal table, not a weight: it gets no gradient and Adam leaves it.
+Under the full mask, with a loss weight per position (1 where a token was hidden, 0 elsewhere), the
+same code trains chapter 6's encoder on the masked-LM loss (primer.mlm).
 """
 
 import numpy as np
@@ -96,6 +98,20 @@ def check_mask(
     return MaskedFill(arr, value) if fill else arr
 
 
+def check_weights(weights, tokens):  # [b, n] or [n] -> [b, n] float
+    """Return the per-position loss weights as a [batch, n] float array, or raise ValueError."""
+    w = np.atleast_2d(float_array("weights", weights, min_ndim=1))
+    if w.shape != tokens.shape:
+        raise ValueError(
+            f"weights must have the shape of tokens, one weight per token, got {w.shape} and {tokens.shape}"
+        )
+    if (w < 0).any() or not (w.sum(axis=1) > 0).all():
+        raise ValueError(
+            "weights must be >= 0 with a positive sum in every row (0: this position's loss is not counted)"
+        )
+    return w
+
+
 def check_params(params, cfg):  # -> params
     """Return params if they are a decoder's weights of shape cfg (transformer.init_stack), or raise ValueError."""
     wte = np.shape(params["wte"])
@@ -176,17 +192,18 @@ def decoder_backward(
     return {"wte": dwte, "blocks": blocks[::-1], "ln_f": g_ln_f}
 
 
-def _loss_and_grads(params, tokens, targets, mask, n_heads):
+def _loss_and_grads(params, tokens, targets, mask, n_heads, weights=None):
     out, cache = decoder_forward(params, tokens, mask, n_heads)
-    grads = decoder_backward(cross_entropy_backward(out, targets), params, tokens, mask, n_heads, cache)
-    return cross_entropy(out, targets), grads
+    grads = decoder_backward(cross_entropy_backward(out, targets, weights), params, tokens, mask, n_heads, cache)
+    return cross_entropy(out, targets, weights), grads
 
 
-def loss(params, cfg, tokens, targets, mask):  # [b, n], [b, n], [n, n] -> float
-    """Return the mean next-token cross-entropy of the decoder under mask."""
+def loss(params, cfg, tokens, targets, mask, weights=None):  # [b, n], [b, n], [n, n], [b, n] or None -> float
+    """Return the mean cross-entropy of the model under mask (weighted by weights, if given)."""
     tokens, targets = check_batch(tokens, targets, cfg)
     mask = check_mask(mask, tokens.shape[1])
-    return cross_entropy(decoder_forward(check_params(params, cfg), tokens, mask, cfg.n_heads)[0], targets)
+    weights = None if weights is None else check_weights(weights, tokens)
+    return cross_entropy(decoder_forward(check_params(params, cfg), tokens, mask, cfg.n_heads)[0], targets, weights)
 
 
 def target_probs(params, cfg, tokens, targets, mask):  # [b, n], [b, n], [n, n] -> [b, n]
@@ -199,10 +216,12 @@ def target_probs(params, cfg, tokens, targets, mask):  # [b, n], [b, n], [n, n] 
     return np.exp(np.take_along_axis(logp, targets[..., None], axis=-1)[..., 0])
 
 
-def loss_and_grads(params, cfg, tokens, targets, mask):  # [b, n], [b, n], [n, n] -> (float, grads)
+def loss_and_grads(params, cfg, tokens, targets, mask, weights=None):  # [b, n], [b, n], [n, n] -> (float, grads)
     """Return the loss and the gradient of every trained weight (params without wpe, same nesting)."""
     tokens, targets = check_batch(tokens, targets, cfg)
-    return _loss_and_grads(check_params(params, cfg), tokens, targets, check_mask(mask, tokens.shape[1]), cfg.n_heads)
+    weights = None if weights is None else check_weights(weights, tokens)
+    mask = check_mask(mask, tokens.shape[1])
+    return _loss_and_grads(check_params(params, cfg), tokens, targets, mask, cfg.n_heads, weights)
 
 
 # ---- Adam --------------------------------------------------------------------------------------------
@@ -249,15 +268,17 @@ def adam_step(params, grads, state, lr, *, betas=(0.9, 0.999), eps=1e-8):  # -> 
 
 
 def train(
-    params, cfg, tokens, targets, mask, *, steps, lr, seed=0, batch_size=None, callback=None
+    params, cfg, tokens, targets, mask, *, steps, lr, seed=0, batch_size=None, callback=None, weights=None
 ):  # [m, n], [m, n], [n, n] -> (params, [steps])
-    """Return the params after `steps` Adam steps on the next-token loss under mask, and each step's loss.
+    """Return the params after `steps` Adam steps on the cross-entropy under mask, and each step's loss.
 
     Each step reads batch_size rows of tokens drawn by the seed (None: all rows), so a run is fixed
     by its arguments. callback(step, params), if given, is called after each step (1, 2, ...), for
-    measurements along the way. params are not changed in place.
+    measurements along the way. params are not changed in place. weights ([m, n], optional) weigh each
+    position's loss: the masked-LM loss counts only the hidden tokens.
     """
     tokens, targets = check_batch(tokens, targets, cfg)
+    weights = None if weights is None else check_weights(weights, tokens)
     mask = check_mask(mask, tokens.shape[1])
     params = check_params(params, cfg)
     steps, lr = positive_int("steps", steps), check_lr(lr)
@@ -272,7 +293,8 @@ def train(
     losses = np.empty(steps)
     for t in range(steps):
         rows = slice(None) if batch_size is None else rng.permutation(len(tokens))[:batch_size]
-        losses[t], grads = _loss_and_grads(params, tokens[rows], targets[rows], mask, cfg.n_heads)
+        w = None if weights is None else weights[rows]
+        losses[t], grads = _loss_and_grads(params, tokens[rows], targets[rows], mask, cfg.n_heads, w)
         params, state = adam_step(params, grads, state, lr)
         if callback is not None:
             callback(t + 1, params)

@@ -41,6 +41,7 @@ from primer import (
     scores,
     seq2seq,
     targets,
+    trained_encoder,
     training,
     transformer,
     vocab,
@@ -56,6 +57,7 @@ from primer.figures import glossary
 from primer.figures.controls import add_control
 from primer.masks import additive_mask, batch_mask, causal_mask, empty_rows, full_mask, key_padding_mask, window_mask
 from primer.pages import decoder as dec_page
+from primer.pages import encoder as enc_page
 from primer.pages import encoder_decoder as ed_page
 from primer.pages.sampling_pipeline import NEXT_LOGITS, PROMPT
 from primer.softmax import masked_softmax, softmax
@@ -448,14 +450,50 @@ TABLE = [
     case(lambda: mlm.mask_tokens([]), "tokens", "mask_tokens-empty"),
     case(lambda: mlm.mask_tokens(["a"], rate=0), "rate", "mask_tokens-rate"),
     case(lambda: mlm.mask_tokens(["a"], rate=1.5), "rate", "mask_tokens-rate-above-1"),
-    case(lambda: mlm.ContextCounter(corpus=[]), "corpus", "ContextCounter-empty"),
-    case(lambda: mlm.ContextCounter().log_scores({7: "the"}), "context", "log_scores-offset"),
     case(lambda: mlm.mask_tokens(["a"], seed=-1), "seed", "mask_tokens-seed"),
-    case(lambda: mlm.ContextCounter(left=0, right=0), "left", "ContextCounter-no-context"),
-    case(lambda: mlm.ContextCounter(alpha=0), "alpha", "ContextCounter-alpha"),
-    case(lambda: mlm.context_of(["a", "b"], 2), "position", "context_of-position"),
-    case(lambda: mlm.context_of(["a", "b"], 0, sides="up"), "sides", "context_of-sides"),
-    case(lambda: mlm.fill_mask(top=0), "top", "fill_mask-top"),
+    # ---- chapter 6's masked-LM encoder (issue 32)
+    case(lambda: mlm.mask_rows([[0, 1]], (".", "a"), 0.15, 0), "vocab", "mask_rows-no-mask-id"),
+    case(lambda: mlm.mask_rows([[0, 2]], (".", "a", mlm.MASK), 0.15, 0), "tokens", "mask_rows-mask-in-tokens"),
+    case(lambda: mlm.mask_rows([[0, 1]], (".", "a", mlm.MASK), 0.15, 0, draws=0), "draws", "mask_rows-draws-0"),
+    case(lambda: mlm.mask_rows([[0, 1]], (".", "a", mlm.MASK), 0.15, -1), "seed", "mask_rows-seed"),
+    case(lambda: mlm.cloze([[0, 1]], ("a", "b", mlm.MASK)), "vocab", "cloze-no-boundary"),
+    case(
+        lambda: mlm.hidden_probs(
+            transformer.init_stack(0, TRAIN_CFG), TRAIN_CFG, TRAIN_TOKENS, [0], full_mask(TRAIN_N)
+        ),
+        "positions",
+        "hidden_probs-positions-shape",
+    ),
+    case(
+        lambda: mlm.hidden_probs(
+            transformer.init_stack(0, TRAIN_CFG), TRAIN_CFG, TRAIN_TOKENS, [0, TRAIN_N], full_mask(TRAIN_N)
+        ),
+        "positions",
+        "hidden_probs-position-past-n",
+    ),
+    case(lambda: grammar.hidden_word_probs(enc_page.GRAMMAR, ("the", "egg"), ()), "left", "hidden_word_probs-no-fit"),
+    case(
+        lambda: trained_encoder.best_guess(
+            enc_page.GRAMMAR, (".", "the", "cat"), np.array([[1, 2]]), [0], [1], both=True
+        ),
+        "tokens",
+        "best_guess-no-boundary",
+    ),
+    case(
+        lambda: trained_encoder.trained_encoder(**enc_page.EXPERIMENT | {"masking": {"rate": 0.15}}),
+        "masking",
+        "trained_encoder-masking-keys",
+    ),
+    case(
+        lambda: trained_encoder.trained_encoder(**enc_page.EXPERIMENT | {"training": {"steps": 5}}),
+        "training",
+        "trained_encoder-training-keys",
+    ),
+    case(lambda: trained_encoder.over_seeds(enc_page.EXPERIMENT, ()), "seeds", "trained_encoder-no-seeds"),
+    case(lambda: bad_train(weights=-np.ones(TRAIN_TOKENS.shape)), "weights", "train-weights-negative"),
+    case(lambda: bad_train(weights=np.zeros(TRAIN_TOKENS.shape)), "weights", "train-weights-row-sum-0"),
+    case(lambda: bad_train(weights=np.ones((1, TRAIN_N))), "weights", "train-weights-shape"),
+    case(lambda: bad_train(weights=np.full(TRAIN_TOKENS.shape, np.nan)), "weights", "train-weights-nan"),
     # ---- machines, probe, leak, published (chapters 7 and 9)
     case(lambda: machines.check_machine("transformer"), "machine", "check_machine-unknown"),
     case(

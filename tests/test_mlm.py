@@ -39,44 +39,51 @@ def test_80_10_10_over_many_draws():
     assert abs(share["mask"] - 0.8) < 0.03 and abs(share["random"] - 0.1) < 0.02 and abs(share["keep"] - 0.1) < 0.02
 
 
-def test_corpus_never_contains_the_answer_in_place():
-    for s in mlm.CORPUS:
-        assert "cat sat" not in " ".join(s)
+# ---- BERT's rule on rows of ids, and the hidden words asked one at a time
+
+VOCAB = (".", "a", "b", "c", mlm.MASK)
+ROWS = np.array([[0, 1, 2, 3, 0, 1, 2, 0], [0, 3, 3, 3, 3, 3, 3, 0]])
 
 
-def test_both_sides_resolve_sat_and_left_only_does_not():
-    both = mlm.fill_mask(sides="both")
-    left = mlm.fill_mask(sides="left")
-    prior = mlm.fill_mask(sides="none")
-    assert both[0][0] == "sat" and round(both[0][1], 3) == 0.856
-    assert left[0][0] == "ate" and round(left[0][1], 3) == 0.660
-    assert prior[0][0] == "the"
-    p_left = dict(mlm.fill_mask(sides="left", top=100))
-    assert p_left["sat"] < both[0][1] / 10
+def test_mask_rows_picks_15_percent_of_the_words_never_a_boundary_and_weighs_only_them():
+    out, weights = mlm.mask_rows(ROWS, VOCAB, 0.15, seed=3, draws=5)
+    assert out.shape == weights.shape == (10, 8)
+    words = (np.repeat(ROWS, 5, axis=0) != 0).sum(axis=1)
+    assert (weights.sum(axis=1) == np.maximum(1, np.round(0.15 * words))).all()  # mask_tokens' count, per row
+    assert not weights[np.repeat(ROWS, 5, axis=0) == 0].any()  # the boundary is never picked
+    changed = out != np.repeat(ROWS, 5, axis=0)
+    assert not (changed & (weights == 0)).any()  # only picked positions change
+    assert (out[changed] != 0).all()  # a random replacement is a word, never the boundary
 
 
-def test_steps():
-    steps = mlm.steps()
-    assert [s["step"] for s in steps] == [0, 1, 2]
-    assert steps[0]["reads"] == [] and steps[0]["filled"] is None
-    assert steps[1]["reads"] == [0, 1, 3, 4, 5]
-    assert steps[2]["filled"] == "sat"
-    for s in steps:
-        assert np.isclose(s["probs"].sum(), 1)
+def test_mask_rows_follows_80_10_10_over_many_rows():
+    rows = np.tile(np.array([[0, 1, 2, 3, 1, 2, 3, 1, 2, 3]]), (2000, 1))
+    out, weights = mlm.mask_rows(rows, VOCAB, 0.15, seed=0)
+    shown, original = out[weights > 0], rows[weights > 0]
+    hidden = (shown == 4).mean()
+    assert abs(hidden - 0.8) < 0.03  # [MASK]; the rest is a random word (which may be the word itself) or kept
+    assert abs((shown == original).mean() - (0.1 + 0.1 / 3)) < 0.02
 
 
-def test_counter_by_hand():
-    m = mlm.ContextCounter(corpus=[["a", "b"], ["a", "c"]], left=1, right=0, alpha=1.0)
-    # P(b) = (1+1)/(4+3); P(a at -1 | b) = (1+1)/(1+1*(4+1))
-    p = np.exp(m.log_scores({-1: "a"}))
-    assert np.isclose(p[m.index["b"]], 2 / 7 * 2 / 6)
-    assert np.isclose(p[m.index["a"]], 3 / 7 * 1 / 7)  # 'a' is never preceded by 'a'; it has PAD at -1 twice
+def test_cloze_hides_each_word_once_and_nothing_else():
+    inputs, rows, positions = mlm.cloze(ROWS, VOCAB)
+    assert len(inputs) == (ROWS != 0).sum()
+    for x, r, t in zip(inputs, rows, positions):
+        assert x[t] == 4 and ROWS[r, t] != 0
+        assert np.array_equal(np.delete(x, t), np.delete(ROWS[r], t))
 
 
-def test_context_of_pads_the_ends():
-    assert mlm.context_of(["x", "y"], 0, 2, 2, "both") == {-2: mlm.PAD, -1: mlm.PAD, 1: "y", 2: mlm.PAD}
-    assert mlm.context_of(["x", "y"], 1, 1, 1, "left") == {-1: "x"}
-    assert mlm.context_of(["x", "y"], 1, 1, 1, "none") == {}
+def test_the_grammars_hidden_word_probabilities_by_hand():
+    from primer.grammar import hidden_word_probs
+    from primer.pages.encoder import GRAMMAR
+
+    left = hidden_word_probs(GRAMMAR, ("the", "cat"), ())
+    assert set(left) == {"sat", "sang", "ate", "chased"} and all(abs(p - 0.25) < 1e-12 for p in left.values())
+    assert hidden_word_probs(GRAMMAR, ("the", "cat"), ("on", "the", "mat", ".")) == {"sat": 1.0}
+    animals = hidden_word_probs(GRAMMAR, ("the",), ("sat",))
+    assert set(animals) == {"cat", "dog", "bird", "fox"}  # the verb says nothing of the animal
+    an = hidden_word_probs(GRAMMAR, ("a", "fox", "ate"), ("egg", "."))
+    assert abs(an["an"] - 0.5) < 1e-12 and abs(an["the"] - 0.5) < 1e-12
 
 
 # ---- the chapter's numpy core agrees with primer

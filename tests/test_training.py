@@ -291,3 +291,44 @@ def test_every_printed_loss_is_far_from_a_rounding_edge():
     assert min(distance) > 1e-4
     stds = [*refs["start_std"], float(np.median(refs["start_std"]))]  # printed to 1 decimal
     assert min(abs(10 * v - np.floor(10 * v) - 0.5) for v in stds) > 1e-4
+
+
+# ---- the masked-LM loss (chapter 6): cross-entropy weighted per position, the encoder under the full mask
+
+_rng = np.random.default_rng(29)
+HIDDEN = (_rng.random((2, N)) < 0.3).astype(float)
+HIDDEN[:, 1] = 1.0  # every row hides at least one token
+del _rng
+
+
+def test_the_masked_lm_loss_and_its_backward_agree_with_finite_differences():
+    from primer.backprop import cross_entropy, cross_entropy_backward
+
+    z = np.random.default_rng(30).normal(size=(2, N, TINY.vocab_size))
+    analytic = cross_entropy_backward(z, TARGETS, HIDDEN)
+    numeric = numerical_jacobian(lambda zz: cross_entropy(zz, TARGETS, HIDDEN), z)
+    assert np.abs(analytic - numeric).max() <= 1e-6 * np.abs(analytic).max() + 1e-8
+    nll = [-np.log(np.exp(z[b, t, TARGETS[b, t]]) / np.exp(z[b, t]).sum()) for b, t in zip(*np.nonzero(HIDDEN))]
+    assert abs(cross_entropy(z, TARGETS, HIDDEN) - np.mean(nll)) < 1e-12  # the mean over the hidden positions only
+    assert abs(cross_entropy(z, TARGETS, np.ones((2, N))) - cross_entropy(z, TARGETS)) < 1e-12
+
+
+def test_every_gradient_of_an_encoder_step_agrees_with_finite_differences():
+    params, mask = init_stack(3, TINY), full_mask(N)
+    _, grads = loss_and_grads(params, TINY, TOKENS, TARGETS, mask, weights=HIDDEN)
+    for path, _ in leaves(grads):
+        analytic = get(grads, path)
+        numeric = numerical_jacobian(
+            lambda w, path=path: loss(replaced(params, path, w), TINY, TOKENS, TARGETS, mask, weights=HIDDEN),
+            get(params, path),
+        )
+        assert np.abs(analytic - numeric).max() <= 1e-6 * np.abs(analytic).max() + 1e-8, path
+
+
+def test_all_ones_weights_give_the_unweighted_loss_and_gradients():
+    """The decoder's runs (chapter 7) take the unweighted path; weighting every position by 1 changes nothing."""
+    params = init_stack(4, TINY)
+    a, g_a = loss_and_grads(params, TINY, TOKENS, TARGETS, causal_mask(N))
+    b, g_b = loss_and_grads(params, TINY, TOKENS, TARGETS, causal_mask(N), weights=np.ones((2, N)))
+    assert abs(a - b) < 1e-12
+    assert all(np.allclose(x, y, rtol=1e-12, atol=1e-15) for (_, x), (_, y) in zip(leaves(g_a), leaves(g_b)))

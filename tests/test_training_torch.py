@@ -61,3 +61,42 @@ def test_adam_matches_torch_optim_adam():
         for path, t in leaves(tp):
             ref = t.detach().numpy()
             assert np.abs(get(params, path) - ref).max() <= 1e-12 * np.abs(ref).max() + 1e-15, path
+
+
+# ---- the masked-LM loss: cross-entropy on the hidden positions only, under the full mask (chapter 6)
+
+_rng = np.random.default_rng(8)
+HIDDEN = (_rng.random((3, N)) < 0.3).astype(float)
+HIDDEN[:, 0] = 1.0  # every row hides at least one token
+del _rng
+
+
+def test_the_masked_lm_loss_is_torchs_cross_entropy_with_ignore_index():
+    """Weight 1 on the hidden positions, 0 elsewhere: torch's ignore_index (-100, as Hugging Face labels) does it."""
+    from primer.backprop import cross_entropy, cross_entropy_backward
+
+    z = np.random.default_rng(9).normal(size=(3, N, CFG.vocab_size))
+    labels = np.where(HIDDEN > 0, TARGETS, -100)
+    tz = torch.tensor(z, requires_grad=True)
+    theirs = torch.nn.functional.cross_entropy(tz.reshape(-1, CFG.vocab_size), torch.from_numpy(labels).reshape(-1))
+    theirs.backward()
+    assert abs(cross_entropy(z, TARGETS, HIDDEN) - theirs.item()) < 1e-12
+    dz = cross_entropy_backward(z, TARGETS, HIDDEN)
+    assert np.abs(dz - tz.grad.numpy()).max() <= 1e-12 * np.abs(dz).max()
+    assert not dz[HIDDEN == 0].any()  # a position not hidden sends no gradient
+
+
+def test_an_encoder_step_agrees_with_torch_autograd():
+    from primer.masks import full_mask
+
+    params = init_stack(5, CFG)
+    ours, grads = loss_and_grads(params, CFG, TOKENS, TARGETS, full_mask(N), weights=HIDDEN)
+    tp = tree_map(lambda a: torch.tensor(a, dtype=torch.float64, requires_grad=True), params)
+    theirs = decoder_loss(
+        tp, torch.from_numpy(TOKENS), torch.from_numpy(TARGETS), full_mask(N), CFG, torch.tensor(HIDDEN)
+    )
+    theirs.backward()
+    assert abs(ours - theirs.item()) < 1e-12
+    for path, g in leaves(grads):
+        ref = get(tp, path).grad.numpy()
+        assert np.abs(g - ref).max() <= 1e-12 * np.abs(ref).max() + 1e-15, path

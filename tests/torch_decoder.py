@@ -18,8 +18,13 @@ def scores_masked(scores, mask):
     return scores + torch.from_numpy(mask)
 
 
-def decoder_loss(tp, tokens, targets, mask, cfg):  # torch trees and [b, n] ids, a primer mask [n, n] -> scalar
-    """Return primer's training loss in torch: pre-norm blocks, final norm, output tied to the embedding."""
+def decoder_loss(
+    tp, tokens, targets, mask, cfg, weights=None
+):  # torch trees, [b, n] ids, a primer mask [n, n] -> scalar
+    """Return primer's training loss in torch: pre-norm blocks, final norm, output tied to the embedding.
+
+    weights ([b, n], optional) weigh each position's loss, as primer.training's masked-LM loss does.
+    """
     b, n = tokens.shape
     d, h = cfg.d_model, cfg.n_heads
     x = tp["wte"][tokens] + tp["wpe"][:n]
@@ -36,4 +41,7 @@ def decoder_loss(tp, tokens, targets, mask, cfg):  # torch trees and [b, n] ids,
         a = F.layer_norm(x, (d,), p["ln3"]["g"], p["ln3"]["b"], eps=1e-5)
         x = x + torch.relu(a @ p["ff1"]["w"] + p["ff1"]["b"]) @ p["ff2"]["w"] + p["ff2"]["b"]
     x = F.layer_norm(x, (d,), tp["ln_f"]["g"], tp["ln_f"]["b"], eps=1e-5)
-    return F.cross_entropy((x @ tp["wte"].T).reshape(b * n, -1), targets.reshape(-1))
+    if weights is None:
+        return F.cross_entropy((x @ tp["wte"].T).reshape(b * n, -1), targets.reshape(-1))
+    each = F.cross_entropy((x @ tp["wte"].T).reshape(b * n, -1), targets.reshape(-1), reduction="none")
+    return (each * weights.reshape(-1)).sum() / weights.sum()

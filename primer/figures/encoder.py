@@ -73,19 +73,16 @@ def full_masks(ns, masks, *, lang=None):
 
 
 def mlm_walk(words, position, steps, vocab, *, top=6, lang=None):
-    """Draw the [MASK] position step by step: what it reads (arcs) and what the counting model guesses (bars)."""
+    """Draw the [MASK] position step by step: what it reads (arcs) and what the trained encoder guesses (bars)."""
     text = labels("encoder", lang)
     n = len(words)
     fig = make_subplots(rows=2, cols=1, row_heights=[0.45, 0.55], vertical_spacing=0.12)
     shown = ["[MASK]" if j == position else w for j, w in enumerate(words)]
     both = steps[-1]["probs"]
     cand = [int(k) for k in np.argsort(-both, kind="stable")[:top]]
-    left_best = int(np.argmax(steps[1]["left_probs"]))
+    left_best = int(np.argmax(steps[0]["probs"]))
     if left_best not in cand:
         cand[-1] = left_best
-    prior_best = int(np.argmax(steps[0]["probs"]))
-    if prior_best not in cand:
-        cand[-2] = prior_best
     cand_words = [vocab[k] for k in cand]
     specs = []
     for s in steps:
@@ -109,7 +106,7 @@ def mlm_walk(words, position, steps, vocab, *, top=6, lang=None):
                 row=2,
                 col=1,
             )
-        name = text["prior"] if s["step"] == 0 else text["both"]
+        name = text["left"] if s["step"] == 0 else text["both"]
         colors = [
             ACCENT if (s["filled"] and vocab[k] == s["filled"]) else (LEFT_COLOR if s["step"] == 0 else RIGHT_COLOR)
             for k in cand
@@ -128,9 +125,11 @@ def mlm_walk(words, position, steps, vocab, *, top=6, lang=None):
         )
         left_words = " ".join(f"“{words[j]}”" for j in s["reads"] if j < position)
         right_words = " ".join(f"“{words[j]}”" for j in s["reads"] if j > position)
-        title = [text["step0"], text["step1"].format(l=left_words, r=right_words), text["step2"].format(w=s["filled"])][
-            s["step"]
-        ]
+        title = [
+            text["step0"].format(l=left_words),
+            text["step1"].format(l=left_words, r=right_words),
+            text["step2"].format(w=s["filled"]),
+        ][s["step"]]
         specs.append((text["step"].format(s=s["step"]), list(range(start, len(fig.data))), {"title.text": title}))
     fig.update_xaxes(visible=False, range=[-0.6, n - 0.4], row=1, col=1)
     fig.update_yaxes(visible=False, range=[-0.5, arc_top(n, pad=0.2)], row=1, col=1)
@@ -148,13 +147,47 @@ def mlm_masking_table(rows, n_tokens, rate, *, lang=None):
 
 
 def mlm_guesses_table(guesses, *, lang=None):
-    """Return a Markdown table: for each context ('none', 'left', 'right', 'both'), the top guesses."""
+    """Return a Markdown table: for each guesser ('grammar_left', 'encoder_both', ...), its top guesses ('—': none)."""
     text = labels("encoder_tables", lang)
-    k = len(next(iter(guesses.values())))
-    head = [text["sides"]] + [text["guess"].format(i=i + 1) for i in range(k)]
+    k = max(len(top) for top in guesses.values())
+    head = [text["source"]] + [text["guess"].format(i=i + 1) for i in range(k)]
     body = []
-    for sides, top in guesses.items():
-        cells = [f"{w} ({pct(p)})" for w, p in top]
+    for who, top in guesses.items():
+        cells = [f"{w} ({pct(p)})" for w, p in top] + ["—"] * (k - len(top))
         cells[0] = f"**{cells[0]}**"
-        body.append([text[sides]] + cells)
+        body.append([text[who]] + cells)
     return md_table(head, body)
+
+
+ALL_THEN_DECIDED = (lambda r: None, lambda r: r.decided)  # the table's two columns
+
+
+def encoder_accuracy_table(runs, setup, *, lang=None):
+    """Return a Markdown table: over the seeds, how often the encoder and the grammar guess a hidden held-out word.
+
+    runs: primer.trained_encoder.EncoderRun, one per seed; setup: the training's settings, for the note.
+    """
+    from primer.figures.decoder import spread  # median (min–max) over the seeds, as chapter 7's tables
+
+    text = labels("encoder_tables", lang)
+
+    def cell(who, sides, bold=False):  # over every hidden word, then over those only the right side decides
+        out = [spread([r.accuracy(who, sides, w(r)) for r in runs], lambda x: pct(x, 0)) for w in ALL_THEN_DECIDED]
+        return [f"**{c}**" for c in out] if bold else out
+
+    rows = [
+        [text["acc_encoder_both"], *cell("encoder", "both", bold=True)],
+        [text["acc_encoder_left"], *cell("encoder", "left")],
+        [text["acc_grammar_left"], *cell("grammar", "left")],
+        [text["acc_grammar_both"], *cell("grammar", "both")],
+    ]
+    hidden = sorted({len(r.hidden) for r in runs})
+    decided = sorted({int(r.decided.sum()) for r in runs})
+    note = text["acc_setup"].format(
+        **setup,
+        n_seeds=len(runs),
+        hidden="–".join(map(str, (hidden[0], hidden[-1]) if len(hidden) > 1 else hidden)),
+        decided="–".join(map(str, (decided[0], decided[-1]) if len(decided) > 1 else decided)),
+        overlap=sum(r.data.overlap for r in runs),
+    )
+    return md_table([text["acc_who"], text["acc_all"], text["acc_decided"]], rows) + "\n" + note + "\n"

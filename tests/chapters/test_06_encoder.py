@@ -1,10 +1,12 @@
 """Chapter 6 (encoder-only) over the built site: the numbers primer printed, the figures and their controls."""
 
+import numpy as np
 import pytest
 from page_tables import unescaped
 from site_reader import LANGS, table_rows
 
 from primer import mlm
+from primer.language import labels
 
 PAGE = "06-encoder.md"
 
@@ -23,16 +25,45 @@ def test_masking_rate_is_on_the_page(read_page, lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_counting_model_guesses_are_on_the_page(read_page, lang):
+def test_the_trained_encoders_guesses_are_on_the_page(read_page, lang):
+    from primer import trained_encoder
+    from primer.pages.encoder import EXPERIMENT
+
     html = read_page(lang, PAGE)
-    guesses = [r[1:] for r in table_rows(html) if len(r) == 4 and "(" in r[1]]
-    assert guesses == [
-        ["the (22.1%)", "on (5.7%)", "cat (4.4%)"],  # reads nothing
-        ["ate (66.0%)", "sat (4.3%)", "on (3.5%)"],  # left only
-        ["sat (80.9%)", "cat (2.8%)", "is (2.4%)"],  # right only
-        ["sat (85.6%)", "ate (5.8%)", "slept (2.1%)"],
-    ]  # both sides
-    assert mlm.fill_mask(sides="both")[0][0] == "sat" and mlm.fill_mask(sides="left")[0][0] == "ate"
+    text = labels("encoder_tables", lang)
+    rows = {r[0]: r[1:] for r in table_rows(html) if len(r) == 4 and r[0] in text.values()}
+    grammar_left = rows[text["grammar_left"]]
+    assert all("(25.0%)" in c for c in grammar_left)  # four verbs, equally likely: the prose
+    assert rows[text["grammar_both"]] == ["sat (100.0%)", "—", "—"]
+    encoder_left, encoder_both = rows[text["encoder_left"]], rows[text["encoder_both"]]
+    assert not encoder_left[0].startswith("sat")  # the prose: under the causal mask it bets on the wrong verb
+    assert float(encoder_left[0].split("(")[1].rstrip("%)*")) > 50  # and heavily
+    assert encoder_both[0].startswith("sat (") and float(encoder_both[0].split("(")[1].rstrip("%)*")) > 90
+    run = trained_encoder.trained_encoder(**EXPERIMENT)
+    words = [".", *mlm.SENTENCE, "."]
+    p = trained_encoder.fill(run, words, mlm.MASKED_POSITION + 1, "both")
+    assert f"sat ({100 * p[run.vocab.index('sat')]:.1f}%)" == encoder_both[0]
+    assert "fig-mlm-walk" in html
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_accuracy_table_is_on_the_page(read_page, lang):
+    from primer import trained_encoder
+    from primer.pages.encoder import EXPERIMENT, SEEDS
+
+    html = read_page(lang, PAGE)
+    text = labels("encoder_tables", lang)
+    rows = {r[0]: r[1:] for r in table_rows(html) if len(r) == 3 and r[0] in text.values()}
+    runs = trained_encoder.over_seeds(EXPERIMENT, SEEDS)
+    for key, who, sides in (
+        ("acc_encoder_both", "encoder", "both"),
+        ("acc_encoder_left", "encoder", "left"),
+        ("acc_grammar_left", "grammar", "left"),
+        ("acc_grammar_both", "grammar", "both"),
+    ):
+        median = np.median([r.accuracy(who, sides) for r in runs])
+        assert rows[text[key]][0].strip("*").startswith(f"{100 * median:.0f}%"), key
+    assert ("留出句子在训练文本里出现的次数：0" if lang == "zh" else "found in the training text: 0") in html
 
 
 @pytest.mark.parametrize("lang", LANGS)

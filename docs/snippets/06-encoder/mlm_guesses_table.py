@@ -1,9 +1,22 @@
-from primer import mlm
-from primer.figures import encoder as figures
+import numpy as np
 
-model = mlm.ContextCounter()
+from primer import mlm, trained_encoder
+from primer.figures import encoder as figures
+from primer.language import labels
+from primer.pages.encoder import EXPERIMENT, GRAMMAR
+
+run = trained_encoder.trained_encoder(**EXPERIMENT)  # trained once per build; chapter 9 reuses it
+words = [".", *mlm.SENTENCE, "."]  # . the cat [MASK] on the mat .
+position = mlm.MASKED_POSITION + 1
+probs = {
+    "grammar_left": trained_encoder.grammar_fill(GRAMMAR, run.vocab, words, position, "left"),
+    "encoder_left": trained_encoder.fill(run, words, position, "left"),  # the same weights under the causal mask
+    "grammar_both": trained_encoder.grammar_fill(GRAMMAR, run.vocab, words, position, "both"),
+    "encoder_both": trained_encoder.fill(run, words, position, "both"),  # the full mask it was trained under
+}
 guesses = {
-    sides: mlm.fill_mask(mlm.SENTENCE, mlm.MASKED_POSITION, sides, model, top=3)
-    for sides in ("none", "left", "right", "both")
+    who: [(run.vocab[i], p[i]) for i in np.argsort(-p, kind="stable")[:3] if p[i] > 0] for who, p in probs.items()
 }
 print(figures.mlm_guesses_table(guesses))
+text = labels("encoder_tables")
+print(text["seen_yes" if tuple(words[1:]) in run.data.train_part else "seen_no"].format(s=" ".join(words[1:])))
