@@ -165,7 +165,8 @@ class Translators:
 
 
 def _batches(groups, steps, batch_size, seed):  # -> list of (length, [batch] row indices)
-    rng = np.random.default_rng(seed)
+    steps, batch_size = positive_int("steps", steps), int_at_least("batch_size", batch_size, 1)
+    rng = np.random.default_rng(nonneg_int("seed", seed))
     lengths = list(groups)
     sizes = np.array([len(groups[n][0]) for n in lengths])
     out = []
@@ -178,6 +179,7 @@ def _batches(groups, steps, batch_size, seed):  # -> list of (length, [batch] ro
 
 def train_encdec(enc, dec, groups, bos, n_heads, *, steps, lr, batch_size, seed):  # -> (enc, dec, [steps])
     """Return both stacks after `steps` Adam steps on the target loss, and each step's loss."""
+    lr = check_lr(lr)
     states, losses = (adam_init(enc), adam_init(dec)), np.empty(steps)
     for t, (n, rows) in enumerate(_batches(groups, steps, batch_size, seed)):
         src, tgt = groups[n][0][rows], groups[n][1][rows]
@@ -189,6 +191,7 @@ def train_encdec(enc, dec, groups, bos, n_heads, *, steps, lr, batch_size, seed)
 
 def train_prompt(params, groups, bos, n_heads, *, steps, lr, batch_size, seed):  # -> (params, [steps])
     """Return the decoder-only stack after `steps` Adam steps on the loss of the target words, and each step's loss."""
+    lr = check_lr(lr)
     state, losses = adam_init(params), np.empty(steps)
     for t, (n, rows) in enumerate(_batches(groups, steps, batch_size, seed)):
         tokens, targets = prompt_rows(groups[n][0][rows], groups[n][1][rows], bos)
