@@ -284,3 +284,8 @@ def alignment_agreement(enc, dec, pairs, n_heads):  # -> [layers, h]
         hits = hits + (w.argmax(axis=-1) == pairs.alignments[source]).sum(axis=-1)
         total += len(target)
     return hits / total
+
+
+def alignment_chance(pairs):  # -> float
+    """Return the share alignment_agreement expects by chance: 1 / (source length), averaged over held-out words."""
+    return float(np.mean([1.0 / len(s) for s, t in pairs.heldout for _ in t]))

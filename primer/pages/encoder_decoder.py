@@ -60,3 +60,11 @@ TRANSLATION_MODEL = dict(d_model=16, n_heads=2, d_ff=32, n_layers=2, max_len=16)
 PROMPT_LAYERS = 5  # the decoder-only model's blocks: its parameter count is near the two stacks'; used in chapter 8
 TRANSLATION_TRAINING = dict(steps=200, lr=0.01, batch_size=16)  # the same for both models; used in chapter 8
 TRANSLATION_SEEDS = (0, 1, 2)  # each fixes the split, the initial weights and the batches; used in chapter 8
+TRANSLATION = dict(
+    lexicon=LEXICON,
+    head_final=HEAD_FINAL,
+    heldout_share=HELDOUT_SHARE,
+    model=TRANSLATION_MODEL,
+    prompt_layers=PROMPT_LAYERS,
+    training=TRANSLATION_TRAINING,
+)  # primer.translator.experiment's arguments besides the grammar and the seed; used in chapter 8
