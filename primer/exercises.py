@@ -404,6 +404,15 @@ def _prefix_reads(n_patches, n_text):
     )  # every row reads every patch, through the encoder
 
 
+def _cross_maps():
+    r = _rng()
+    cases = []
+    for layers, heads, n, m in ((1, 1, 1, 1), (2, 2, 6, 6), (2, 2, 7, 7), (1, 3, 4, 5)):
+        w = r.random((layers, heads, n, m))
+        cases.append(dict(weights=w / w.sum(axis=-1, keepdims=True), gold=r.integers(0, m, n)))
+    return cases
+
+
 def _self_attention_x():
     r = _rng()
     return [
@@ -448,6 +457,7 @@ EXERCISES = {
     "top_p_filter": Exercise(top_p_filter, _top_p, same_weights),
     "top_k_filter": Exercise(top_k_filter, _top_k, same_weights),
     "image_prefix_reads": Exercise(_prefix_reads, _prefix, same_mask),
+    "top_source_share": Exercise(lambda weights, gold: (weights.argmax(axis=-1) == gold).mean(axis=-1), _cross_maps),
     "self_attention": Exercise(lambda x, mask: attention(x, x, x, mask)[0], _self_attention_x),
 }
 

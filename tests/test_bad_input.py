@@ -44,6 +44,8 @@ from primer import (
     trained_encoder,
     training,
     transformer,
+    translation,
+    translator,
     vocab,
     writing,
 )
@@ -133,6 +135,17 @@ def strength(s):
 def case(call, arg, id_, match=None):
     return pytest.param(call, arg, match, id=id_)
 
+
+TRANSLATION = dict(
+    grammar=dec_page.GRAMMAR,
+    lexicon=ed_page.LEXICON,
+    head_final=ed_page.HEAD_FINAL,
+    heldout_share=ed_page.HELDOUT_SHARE,
+    model=ed_page.TRANSLATION_MODEL,
+    prompt_layers=ed_page.PROMPT_LAYERS,
+    training=ed_page.TRANSLATION_TRAINING,
+    seed=0,
+)
 
 TABLE = [
     # ---- _checks: the shared rules
@@ -920,6 +933,56 @@ TABLE = [
     case(lambda: bad_train(seed=-1), "seed", "train-seed-below-0"),
     case(lambda: bad_train(batch_size=0), "batch_size", "train-batch_size-0"),
     # ---- the corpus and chapter 7's experiment (issue 23)
+    # ---- chapter 8's toy translation and its two trainers (issue 32)
+    case(
+        lambda: translation.translate(("the", "cat", "."), dec_page.GRAMMAR, ed_page.LEXICON, ed_page.HEAD_FINAL),
+        "sentence",
+        "translate-not-a-sentence",
+    ),
+    case(
+        lambda: translation.translate(
+            ("the", "cat", "ate", "the", "fish", "."), dec_page.GRAMMAR, {"the": "lo"}, ed_page.HEAD_FINAL
+        ),
+        "lexicon",
+        "translate-lexicon-missing-word",
+    ),
+    case(
+        lambda: translation.make_pairs(dec_page.GRAMMAR, ed_page.LEXICON | {"a": "lo"}, ed_page.HEAD_FINAL, 0.25, 0),
+        "lexicon",
+        "make_pairs-lexicon-not-one-to-one",
+    ),
+    case(
+        lambda: translation.make_pairs(dec_page.GRAMMAR, ed_page.LEXICON, ed_page.HEAD_FINAL, 1.5, 0),
+        "heldout_share",
+        "make_pairs-share-1.5",
+    ),
+    case(lambda: translator.experiment(**TRANSLATION | {"training": {"steps": 5}}), "training", "translator-keys"),
+    case(
+        lambda: translator.experiment(**TRANSLATION | {"training": ed_page.TRANSLATION_TRAINING | {"steps": 0}}),
+        "training['steps']",
+        "translator-steps-0",
+    ),
+    case(lambda: translator.experiment(**TRANSLATION | {"prompt_layers": 0}), "prompt_layers", "translator-layers-0"),
+    case(lambda: translator.experiment(**TRANSLATION | {"seed": -1}), "seed", "translator-seed-below-0"),
+    case(
+        lambda: translator.experiment(**TRANSLATION | {"model": ed_page.TRANSLATION_MODEL | {"max_len": 8}}),
+        "model['max_len']",
+        "translator-max_len-too-short",
+    ),
+    case(lambda: translator.check_pairs((), ed_page.VOCAB), "pairs", "check_pairs-empty"),
+    case(lambda: translator.check_pairs(((("le", "chat"), ("the",)),), ed_page.VOCAB), "pairs", "check_pairs-shape"),
+    case(
+        lambda: translator.train_prompt(
+            transformer.init_stack(0, TRAIN_CFG), {}, 0, 2, steps=0, lr=0.1, batch_size=1, seed=0
+        ),
+        "steps",
+        "train_prompt-steps-0",
+    ),
+    case(
+        lambda: translator.train_encdec({}, {}, {}, 0, 2, steps=3, lr=-1.0, batch_size=1, seed=0),
+        "lr",
+        "train_encdec-lr-below-0",
+    ),
     case(lambda: grammar.sentences({"S": ()}, 5, 0), "grammar", "sentences-empty-alternatives"),
     case(lambda: grammar.sentences({"S": (("S", "x"),)}, 5, 0), "grammar", "sentences-endless-recursion"),
     case(lambda: grammar.sentences(dec_page.GRAMMAR, 5, 0, start="X"), "start", "sentences-unknown-start"),

@@ -45,3 +45,37 @@ def decoder_loss(
         return F.cross_entropy((x @ tp["wte"].T).reshape(b * n, -1), targets.reshape(-1))
     each = F.cross_entropy((x @ tp["wte"].T).reshape(b * n, -1), targets.reshape(-1), reduction="none")
     return (each * weights.reshape(-1)).sum() / weights.sum()
+
+
+def stack_hidden(tp, tokens, mask, cfg, memory=None):  # torch tree, [b, n] ids, primer masks -> [b, n, d]
+    """Return primer.training.stack_forward's final-normed states in torch; with memory, each block's cross sub-layer
+    reads it (under the full rectangle: every query reads every source position)."""
+    b, n = tokens.shape
+    d, h = cfg.d_model, cfg.n_heads
+    x = tp["wte"][tokens] + tp["wpe"][:n]
+
+    def heads(y):  # [b, L, d] -> [b, h, L, d / h]
+        return y.view(b, y.shape[1], h, d // h).transpose(1, 2)
+
+    def attend(a, kv_in, p, m):  # queries from a, keys and values from kv_in, mask m (None: all open)
+        q, k, v = heads(a @ p["q"]["w"] + p["q"]["b"]), *(heads(kv_in @ p[s]["w"] + p[s]["b"]) for s in ("k", "v"))
+        s = q @ k.transpose(-1, -2) / math.sqrt(d // h)
+        w = torch.softmax(s if m is None else scores_masked(s, m), dim=-1)
+        return (w @ v).transpose(1, 2).reshape(b, a.shape[1], d) @ p["o"]["w"] + p["o"]["b"]
+
+    for p in tp["blocks"]:
+        a = F.layer_norm(x, (d,), p["ln1"]["g"], p["ln1"]["b"], eps=1e-5)
+        x = x + attend(a, a, p["self"], mask)
+        if "cross" in p:
+            a = F.layer_norm(x, (d,), p["ln2"]["g"], p["ln2"]["b"], eps=1e-5)
+            x = x + attend(a, memory, p["cross"], None)
+        a = F.layer_norm(x, (d,), p["ln3"]["g"], p["ln3"]["b"], eps=1e-5)
+        x = x + torch.relu(a @ p["ff1"]["w"] + p["ff1"]["b"]) @ p["ff2"]["w"] + p["ff2"]["b"]
+    return F.layer_norm(x, (d,), tp["ln_f"]["g"], tp["ln_f"]["b"], eps=1e-5)
+
+
+def encdec_loss(t_enc, t_dec, src, tgt_in, tgt_out, enc_mask, dec_mask, cfg):  # torch trees, [b, m], [b, n] ids
+    """Return primer.translator's encoder-decoder loss in torch: every decoder layer reads the encoder's output."""
+    memory = stack_hidden(t_enc, src, enc_mask, cfg)
+    h = stack_hidden(t_dec, tgt_in, dec_mask, cfg, memory)
+    return F.cross_entropy((h @ t_dec["wte"].T).reshape(-1, cfg.vocab_size), tgt_out.reshape(-1))

@@ -6,7 +6,7 @@ from plotly.subplots import make_subplots
 
 from primer.figures.controls import finish
 from primer.figures.look import ACCENT, LEFT_COLOR, RIGHT_COLOR, heatmap_traces, styled, tick_labels
-from primer.figures.tables import md_table
+from primer.figures.tables import md_table, pct
 from primer.language import labels
 
 CROSS_COLOR = "#9467bd"
@@ -363,3 +363,87 @@ def anatomy_table(rows, *, lang=None):
         ]
     )
     return md_table(text["head"], body)
+
+
+# ---- the toy translation, learned
+
+
+def learned_alignment(src, tgt, gold, trained_w, start_w, *, lang=None):
+    """Draw the gold alignment beside every decoder layer's and head's cross-attention; buttons: trained / untrained.
+
+    gold is [n] source positions; trained_w and start_w are [layers, h, n, m] on the same held-out pair.
+    """
+    text = labels("encoder_decoder_trained", lang)
+    n_layers, n_heads, n, m = np.shape(trained_w)
+    titles = [text["gold"]] + [text["map"].format(l=i + 1, h=h + 1) for i in range(n_layers) for h in range(n_heads)]
+    fig = make_subplots(rows=1, cols=len(titles), subplot_titles=titles, horizontal_spacing=0.025)
+    x, y = tick_labels(src), tick_labels(tgt)
+    one_hot = np.zeros((n, m))
+    one_hot[np.arange(n), gold] = 1.0
+    kw = dict(x=x, y=y, zmin=0, zmax=1, colorscale="Purples", fmt="{:.1f}")
+    for trace in heatmap_traces(one_hot, True, **kw):
+        fig.add_trace(trace, row=1, col=1)
+    shown = {}
+    for name, w in (("trained", trained_w), ("start", start_w)):
+        shown[name] = []
+        for k in range(n_layers * n_heads):
+            for trace in heatmap_traces(w[k // n_heads, k % n_heads], True, **kw, visible=name == "trained"):
+                shown[name].append(len(fig.data))
+                fig.add_trace(trace, row=1, col=k + 2)
+    steps = [(text[name], [0, 1] + shown[name], {}) for name in ("trained", "start")]
+    fig.update_yaxes(autorange="reversed", showticklabels=False)
+    fig.update_yaxes(showticklabels=True, row=1, col=1)
+    fig.update_xaxes(tickangle=-60)
+    fig.update_annotations(font_size=12)
+    return finish(fig, steps, kind="buttons", height=380, margin=dict(t=90, b=110))
+
+
+def translation_data_table(rows, *, lang=None):
+    """Return a Markdown table per seed: training and held-out pairs, held-out sources seen in training, diagonals."""
+    text = labels("encoder_decoder_trained", lang)
+    return md_table([text["seed"], text["train_pairs"], text["held_pairs"], text["overlap"], text["diagonal"]], rows)
+
+
+def translation_example_table(source, target, order, *, lang=None):
+    """Return a Markdown table of one pair, word by word: each target word and the source word it renders."""
+    text = labels("encoder_decoder_trained", lang)
+    body = [[j, f"`{t}`", i, f"`{source[i]}`"] for j, (t, i) in enumerate(zip(target, order))]
+    return md_table([text["tgt_pos"], text["tgt_word"], text["src_pos"], text["src_word"]], body)
+
+
+def translation_scores_table(runs, *, lang=None):
+    """Return a Markdown table per seed and model: weights, held-out sentences exact, held-out words right, training."""
+    text = labels("encoder_decoder_trained", lang)
+    rows = []
+    for seed, run in runs:
+        n_held = len(run.pairs.heldout)
+        for model in ("encoder-decoder", "decoder-only"):
+            rows.append(
+                [
+                    seed,
+                    text[model],
+                    f"{run.params_count[model]}",
+                    f"{round(run.exact[model] * n_held)} / {n_held}",
+                    pct(run.per_token[model]),
+                    pct(run.train_exact[model]),
+                ]
+            )
+    head = [text["seed"], text["model"], text["weights"], text["exact"], text["per_token"], text["train_exact"]]
+    return md_table(head, rows)
+
+
+def alignment_table(trained, start, chance, *, lang=None):
+    """Return a Markdown table per decoder layer and head: how often the top cross weight is on the word's source."""
+    text = labels("encoder_decoder_trained", lang)
+    trained, start = np.asarray(trained), np.asarray(start)  # [seeds, layers, h]
+
+    def span(a):
+        return f"{pct(a.min(), 0)}–{pct(a.max(), 0)}"
+
+    rows = [
+        [i + 1, h + 1, span(trained[:, i, h]), span(start[:, i, h])]
+        for i in range(trained.shape[1])
+        for h in range(trained.shape[2])
+    ]
+    rows.append([text["chance"], "", pct(chance, 0), pct(chance, 0)])
+    return md_table([text["layer"], text["head"], text["trained"], text["start"]], rows)

@@ -53,3 +53,75 @@ def test_block_anatomy_table_is_on_the_page(read_page, lang):
     html = read_page(lang, "08-encoder-decoder.md")
     for count in ("1,120", "1,104", "<strong>2,224</strong>", "<strong>3,344</strong>"):
         assert count in html
+
+
+# ---- the trained toy translation (issue 32): the page's tables, and the claims its prose makes, on every seed
+
+
+def translation_runs():
+    from primer import translator
+    from primer.pages.decoder import GRAMMAR
+
+    return [(s, translator.experiment(GRAMMAR, **page.TRANSLATION, seed=s)) for s in page.TRANSLATION_SEEDS]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_example_pair_is_on_the_page(read_page, lang):
+    from primer.pages.decoder import GRAMMAR
+    from primer.translation import translate
+
+    source = page.TARGET + (".",)
+    target, order = translate(source, GRAMMAR, page.LEXICON, page.HEAD_FINAL)
+    rows = table_rows(read_page(lang, PAGE))
+    assert [[str(j), t, str(i), source[i]] for j, (t, i) in enumerate(zip(target, order))] in [
+        rows[k : k + len(target)] for k in range(len(rows))
+    ]
+    assert list(order) != list(range(len(source)))  # the alignment is not the diagonal
+
+
+@pytest.mark.slow  # trains chapter 8's models
+@pytest.mark.parametrize("lang", LANGS)
+def test_held_out_pairs_are_held_out_and_scores_are_on_the_page(read_page, lang):
+    rows = table_rows(read_page(lang, PAGE))
+    runs = translation_runs()
+    for seed, run in runs:
+        p = run.pairs
+        assert p.overlap == 0 and p.diagonal == 0 and not {s for s, _ in p.train} & {s for s, _ in p.heldout}
+        assert [str(seed), str(len(p.train)), str(len(p.heldout)), "0", "0"] in rows
+        n = len(p.heldout)
+        for model in ("encoder-decoder", "decoder-only"):
+            exact = run.exact[model] * n
+            assert abs(exact - round(exact)) < 1e-9  # a count of sentences
+            printed = [str(run.params_count[model]), f"{round(exact)} / {n}", f"{100 * run.per_token[model]:.1f}%"]
+            assert any(r[0] == str(seed) and r[2:5] == printed for r in rows), (seed, model)
+            # the prose: both translate nearly every held-out sentence (margin: at most 4 of 32 wrong, 97% of words)
+            assert exact >= n - 4 and run.per_token[model] >= 0.97, (seed, model)
+    # the prose: neither model wins on every seed
+    ed = [run.exact["encoder-decoder"] for _, run in runs]
+    do = [run.exact["decoder-only"] for _, run in runs]
+    assert not all(a > b for a, b in zip(ed, do)) and not all(b > a for a, b in zip(ed, do))
+    # the prose: the decoder-only model's weights come close to the two stacks' (within 10%)
+    counts = runs[0][1].params_count
+    assert abs(counts["decoder-only"] - counts["encoder-decoder"]) < 0.1 * counts["encoder-decoder"]
+
+
+@pytest.mark.slow  # trains chapter 8's models
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_head_learned_part_of_the_alignment_on_every_seed(read_page, lang):
+    import numpy as np
+
+    from primer import translator
+
+    runs = [run for _, run in translation_runs()]
+    trained = np.array([translator.alignment_agreement(r.enc, r.dec, r.pairs, r.cfg.n_heads) for r in runs])
+    start = np.array([translator.alignment_agreement(*r.start, r.pairs, r.cfg.n_heads) for r in runs])
+    chance = translator.alignment_chance(runs[0].pairs)
+    assert (trained > start + 0.03).all() and (trained > chance + 0.05).all()  # learned, on every seed and head
+    assert (trained < 0.6).all()  # but far from a clean permutation (the prose)
+    for value in np.concatenate([trained.ravel(), start.ravel(), [chance]]):
+        assert abs(100 * value - np.floor(100 * value) - 0.5) > 1e-6  # no printed percentage sits on a rounding edge
+    rows = table_rows(read_page(lang, PAGE))
+    for i in range(trained.shape[1]):
+        for h in range(trained.shape[2]):
+            span = [f"{100 * a[:, i, h].min():.0f}%–{100 * a[:, i, h].max():.0f}%" for a in (trained, start)]
+            assert [str(i + 1), str(h + 1), *span] in rows

@@ -1,0 +1,14 @@
+from primer import translator
+from primer.figures import encoder_decoder as figures
+from primer.figures import to_html
+from primer.pages import encoder_decoder as page
+from primer.pages.decoder import GRAMMAR
+
+run = translator.experiment(GRAMMAR, **page.TRANSLATION, seed=page.TRANSLATION_SEEDS[0])
+source, target = max(run.pairs.heldout, key=lambda pair: len(pair[0]))  # the first of the longest held-out pairs
+maps = [
+    translator.cross_weights(enc, dec, source, target, run.pairs.vocab, run.cfg.n_heads)
+    for enc, dec in ((run.enc, run.dec), run.start)
+]
+fig = figures.learned_alignment(source, target, run.pairs.alignments[source], *maps)
+print(to_html(fig, div_id="fig-learned-alignment"))
