@@ -35,6 +35,8 @@ REPO_URL = re.compile(
     r"https?://(?:github\.com|huggingface\.co)/(?!docs/|blog/|papers/)([\w.-]+)/([\w.-]+)"
     r"(?:/(blob|issues|pull)/([^/\s]+)(?:/(\S+))?)?"
 )
+IDEOGRAPH = r"[\u3400-\u4dbf\u4e00-\u9fff]"
+DOCS_PAGE = re.compile(r"^[^,，:：]* (?:documentation|reference|文档|参考文档)[,，] ?(?![ *`])")
 HASH = re.compile(r"[0-9a-f]{40}")
 IDENTIFIER_START = re.compile(r"^(?:arXiv:|doi:|https?://)")
 YEAR_STOP = re.compile(r"(?<=\d)。(?=arXiv:|doi:|https?://)")  # a zh paper: "EMNLP 2023. arXiv:", not "2023。arXiv:"
@@ -80,12 +82,14 @@ def body_problems(body, lang):
         found.append("separate authors, title, venue and year with commas: 'Vaswani et al., *Title*, NeurIPS 2017'")
     if is_paper(body) and not PAPER_HEAD.match(body):
         found.append("a paper starts 'Surname, Surname, Surname, *Title*, Venue Year' (four authors or more: 'et al.')")
+    if DOCS_PAGE.match(body):
+        found.append("a documentation page: 'Project documentation, *Page title*' (or an API's `name`)")
     if lang == "zh" and is_paper(body) and YEAR_STOP.search(body):
         found.append("after the year the identifier follows '. ', not '。'")
     repo = repository(body)
     if repo:
         name, kind, ref, path = repo
-        if not body.startswith(name + ", "):
+        if not (body.startswith(name + ", ") or lang == "zh" and re.match(rf"{re.escape(name)}，{IDEOGRAPH}", body)):
             found.append(f"a repository's source starts with its owner/name: '{name}, ...'")
         if kind == "blob" and path and f"`{path}`" not in body:
             found.append(f"name the file as its path in the repository: `{path}`")
