@@ -1,9 +1,14 @@
-"""Footnotes: every reference has a definition and vice versa, zh and en cite the same sources by the same ids."""
+"""Footnotes: every reference has a definition and vice versa, zh and en cite the same sources by the same ids, in the
+one citation style of CONTRIBUTING.md (tools/citations.py)."""
 
 import re
+import sys
 
 import pytest
-from site_reader import DOCS, LANGS, page_names
+from site_reader import DOCS, LANGS, ROOT, page_names
+
+sys.path.insert(0, str(ROOT / "tools"))
+from citations import fix, paper_heads, problems  # noqa: E402
 
 FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 DEFINITION = re.compile(r"^\[\^([^\]\s]+)\]:\s?(.*)$")
@@ -90,3 +95,108 @@ def test_parser_and_identifiers():
     assert identifiers(defs["d"]) == {"doi:10.1145/1.2"}
     assert identifiers("https://arxiv.org/abs/1706.03762v5") == {"arXiv:1706.03762"}
     assert identifiers("no identifier here") == set()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("name", page_names())
+def test_citation_style(lang, name):
+    found = problems((DOCS / lang / name).read_text(encoding="utf-8"), lang)
+    assert not found, f"docs/{lang}/{name} (fix: python tools/citations.py --fix docs/{lang}/{name}):\n" + "\n".join(
+        f"  line {n}: {m}" for n, m in found
+    )
+
+
+@pytest.mark.parametrize("name", page_names())
+def test_zh_and_en_name_papers_alike(name):
+    """A paper's authors and title are written the same on both pages; only the notes are translated."""
+    zh, en = (paper_heads((DOCS / lang / name).read_text(encoding="utf-8")) for lang in ("zh", "en"))
+    differ = {label: (zh.get(label), head) for label, head in en.items() if zh.get(label) != head}
+    assert not differ, f"{name}: (zh, en) {differ}"
+
+
+GOOD = {
+    "paper": "[^v]: Vaswani et al., *Attention Is All You Need*, NeurIPS 2017, §3.2.3 (the mask). arXiv:1706.03762",
+    "three authors": "[^b]: Bahdanau, Cho, Bengio, *Neural Machine Translation*, ICLR 2015, §3.1. arXiv:1409.0473",
+    "docs page": "[^t]: PyTorch 2.13 documentation, `torch.triu`: keeps the upper triangle. https://docs.pytorch.org/x",
+    "thread": "[^i]: pytorch/pytorch, issue #103963, *NaN rows* (2023): NaN. https://github.com/pytorch/pytorch/issues/103963",
+    "code file": "[^g]: openai/gpt-2, `README.md` (commit 9b63575): counts. "
+    "https://github.com/openai/gpt-2/blob/9b63575ef42771a015060c964af2c3da4cf7c8ab/README.md",
+    "model file": "[^c]: google/gemma-7b, `config.json` (as released): 16 heads. "
+    "https://huggingface.co/google/gemma-7b/blob/main/config.json",
+}
+
+
+@pytest.mark.parametrize("kind", GOOD)
+def test_citation_checker_passes_the_house_style(kind):
+    assert problems(GOOD[kind], "en") == []
+
+
+@pytest.mark.parametrize(
+    "text, lang, problem",
+    [
+        ('[^v]: A. Vaswani et al., "Attention Is All You Need", NeurIPS 2017. arXiv:1706.03762', "en", "no initials"),
+        ("[^v]: Vaswani et al. *Attention Is All You Need*. NeurIPS 2017. arXiv:1706.03762", "en", "commas"),
+        ("[^v]: Vaswani, Shazeer, Parmar, Uszkoreit, *Attention*, NeurIPS 2017. arXiv:1706.03762", "en", "et al."),
+        ("[^v]: Vaswani et al., “Attention Is All You Need”, NeurIPS 2017. arXiv:1706.03762", "zh", "a paper starts"),
+        ("[^v]: Vaswani et al., *Attention Is All You Need*, EMNLP 2023。arXiv:1706.03762", "zh", "'. ', not '。'"),
+        ("[^t]: PyTorch documentation, Glossary, “mask”: 1. https://docs.pytorch.org/x", "en", "documentation page"),
+        ("[^i]: pytorch/pytorch issue #1 (2023): NaN. https://github.com/pytorch/pytorch/issues/1", "en", "owner/name"),
+        (
+            "[^i]: pytorch/pytorch, the thread (2023): NaN. https://github.com/pytorch/pytorch/issues/1",
+            "en",
+            "issue #1",
+        ),
+        ("[^g]: OpenAI, `README.md`: counts. https://github.com/openai/gpt-2/blob/main/README.md", "en", "owner/name"),
+        ("[^g]: openai/gpt-2, the readme: x. https://github.com/openai/gpt-2/blob/main/README.md", "en", "`README.md`"),
+        (
+            "[^g]: openai/gpt-2, `README.md`: x. https://github.com/openai/gpt-2/blob/9b63575ef42771a015060c964af2c3da4cf7c8ab/README.md",
+            "zh",
+            "（提交 9b63575）",
+        ),
+    ],
+)
+def test_citation_checker_finds(text, lang, problem):
+    assert any(problem in m for _, m in problems(text, lang)), problems(text, lang)
+
+
+@pytest.mark.parametrize(
+    "text, lang, fixed",
+    [
+        (
+            '[^b]: Y. Bengio, P. Simard, P. Frasconi, "Learning", *IEEE TNN* 5(2), 1994. doi:10.1109/72.279181',
+            "en",
+            "[^b]: Bengio, Simard, Frasconi, *Learning*, IEEE TNN 5(2), 1994. doi:10.1109/72.279181",
+        ),
+        (
+            "[^r]: M. Ranzato, S. Chopra, M. Auli, W. Zaremba, “Sequence”, ICLR 2016（提出一词）。arXiv:1511.06732",
+            "zh",
+            "[^r]: Ranzato et al., *Sequence*, ICLR 2016（提出一词）。arXiv:1511.06732",
+        ),
+        (
+            "[^d]: Devlin, Chang, Lee, Toutanova. *BERT*. NAACL 2019. §3.1 (masked LM). arXiv:1810.04805",
+            "en",
+            "[^d]: Devlin et al., *BERT*, NAACL 2019, §3.1 (masked LM). arXiv:1810.04805",
+        ),
+        (
+            "[^r]: Radford et al. *Language Models*. OpenAI, 2019. 表 2（最小的模型）。https://cdn.openai.com/x.pdf",
+            "zh",
+            "[^r]: Radford et al., *Language Models*, OpenAI, 2019，表 2（最小的模型）。https://cdn.openai.com/x.pdf",
+        ),
+        (
+            "[^w]: Radford et al. *Robust Speech Recognition* (Whisper). 2022. §2.2 (the model). arXiv:2212.04356",
+            "en",
+            "[^w]: Radford et al., *Robust Speech Recognition* (Whisper), 2022, §2.2 (the model). arXiv:2212.04356",
+        ),
+        (
+            "[^a]: Ainslie et al., *GQA*, EMNLP 2023。arXiv:2305.13245",
+            "zh",
+            "[^a]: Ainslie et al., *GQA*, EMNLP 2023. arXiv:2305.13245",
+        ),
+        ("[^w]: Ba, Kiros, Hinton. *Layer Normalization*. 2016. arXiv:1607.06450", "en", None),
+    ],
+)
+def test_citation_fixer(text, lang, fixed):
+    out = fix(text, lang)
+    if fixed is not None:
+        assert out == fixed
+    assert problems(out, lang) == []

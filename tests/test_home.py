@@ -22,6 +22,33 @@ def test_every_chapter_keeps_the_guides_promise(lang, name):
     assert SUMMARY[lang] in found, f"{lang}/{name} has no '{SUMMARY[lang]}' section, which the home page promises"
 
 
+def sections(text):
+    """Return the titles of a page's level-2 sections, attribute lists ({#id}) left out."""
+    return [re.sub(r"\s*\{[^}]*\}$", "", m.group(1).strip()) for m in re.finditer(r"^## (.+)$", text, re.M)]
+
+
+def numpy_section_placed(titles, lang):
+    """Return whether the numpy section is a section of its own (##), the last before the summary."""
+    return (
+        NUMPY[lang] in titles
+        and SUMMARY[lang] in titles
+        and titles.index(SUMMARY[lang]) == titles.index(NUMPY[lang]) + 1
+    )
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_the_numpy_section_is_the_last_before_the_summary(lang, name):
+    titles = sections((DOCS / lang / name).read_text(encoding="utf-8"))
+    assert numpy_section_placed(titles, lang), f"{lang}/{name}: '## {NUMPY[lang]}' must come right before the summary"
+
+
+def test_numpy_placement_check_finds_a_misplaced_section():
+    text = "## 十几行 numpy\n\n## 别的 {#x}\n\n## 小结\n"
+    assert not numpy_section_placed(sections(text), "zh")
+    assert numpy_section_placed(sections("## 别的\n## 十几行 numpy {#numpy}\n## 小结"), "zh")
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_contents_table_lists_every_chapter_by_its_title(lang):
     home = (DOCS / lang / "index.md").read_text(encoding="utf-8")

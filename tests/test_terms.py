@@ -252,6 +252,63 @@ def test_variant_finder_spares(text):
     assert variants(text, "zh") == []
 
 
+BOLD = re.compile(r"\*\*([^*\n]+?)\*\*")
+LIST_LABEL = re.compile(r"^\s*(?:[-*]|\d+\.) \*\*[^*\n]+\*\*(?:（[^）\n]*）| \([^)\n]*\))?[：:]")  # "- **标签**：正文"
+
+
+def bold_terms(text, lang):
+    """Return [(line, term key)] for every bold span of a page's prose that is a listed term (a list item's label,
+    "- **因果掩码**：...", is a lead-in, not a term's introduction)."""
+    by_word = {(t[lang] if lang == "zh" else t[lang].lower()): t["key"] for t in terms()}
+    found = []
+    for n, (line, masked) in enumerate(zip(text.split("\n"), mask(text).split("\n")), 1):
+        if is_footnote_definition(line) or LIST_LABEL.match(line):
+            continue
+        for m in BOLD.finditer(line):
+            if masked[m.start(1) : m.end(1)] != m.group(1):  # bold code or math is not a term
+                continue
+            word = m.group(1).strip() if lang == "zh" else m.group(1).strip().lower()
+            if word in by_word:
+                found.append((n, by_word[word]))
+    return found
+
+
+def misplaced_bold(pages, lang):
+    """Return [message] for terms bolded outside the chapter that introduces them, or more than once there."""
+    chapter = {t["key"]: t["chapter"] for t in terms()}
+    found, seen = [], {}
+    for name, text in pages.items():
+        for n, key in bold_terms(text, lang):
+            if name != chapter[key]:
+                found.append(
+                    f"docs/{lang}/{name}:{n}: {key} is bold here, but introduced in {chapter[key]}: write it plain"
+                )
+            elif key in seen:
+                found.append(f"docs/{lang}/{name}:{n}: {key} is bold again (first at line {seen[key]}): write it plain")
+            else:
+                seen[key] = n
+    return found
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_term_is_bold_only_where_it_is_introduced(lang):
+    """Bold marks a term's introduction: once, in the chapter the glossary names (its `chapter:`)."""
+    pages = {name: (DOCS / lang / name).read_text(encoding="utf-8") for name in page_names()}
+    found = misplaced_bold(pages, lang)
+    assert not found, "\n".join(found)
+
+
+def test_bold_check_finds_planted_bold():
+    pages = {
+        "05-mask.md": "这是**因果掩码**（causal mask）。\n- **因果掩码**：列表标签不算\n再说一次**因果掩码**。",
+        "07-decoder.md": "第 5 章的**因果掩码**（causal mask）\n`**因果掩码**` 在代码里不算",
+    }
+    assert [m.split(": ", 1)[0] for m in misplaced_bold(pages, "zh")] == [
+        "docs/zh/05-mask.md:3",
+        "docs/zh/07-decoder.md:1",
+    ]
+
+
 def notebook_prose(node, lang, key=""):
     """Yield every string a notebook spec (notebooks/*.yml) holds for lang."""
     if isinstance(node, dict):

@@ -43,6 +43,8 @@ def test_zh_page_typography(name):
         ("见（ 第 3 章 ）", "space inside full-width quotes"),
         ("第3步", "no space between Chinese and Latin"),
         ("用GPT写", "no space between Chinese and Latin"),
+        ("用`mask`遮住", "no space between Chinese and inline code"),
+        ("调用 `decode`时", "no space between Chinese and inline code"),
         ("[^x]: A. B, “T”, 2017（摘要）. arXiv:1", "ASCII '.' after Chinese"),
         ("[^x]: A. B, “T”, 2017（摘要）, §2", "ASCII ',' after Chinese"),
         ("[^x]: A. B, “T”, 2017, Table 2（各尺寸）。", "write 表"),
@@ -88,6 +90,8 @@ def test_checker_finds(text, problem):
         "一个 3 × 3 的例子，快 {r}×，以及 $3\\times3$ 和 `a*b*c`",
         "**粗体**与 *English italics* 不算",
         "共 4096 个，第 3 步，2017 年",
+        "用 `mask` 遮住，`x`、`y`（`z`）与 **`w`**",
+        "```python\nx = 1  # 用`x`\n```",
     ],
 )
 def test_checker_leaves_alone(text):
@@ -113,6 +117,7 @@ def test_checker_leaves_alone(text):
         ("见论文[^a] [^b]。", "见论文[^a][^b]。"),
         ("他说“ 你好 ”。", "他说“你好”。"),
         ("第3步用GPT写", "第 3 步用 GPT 写"),
+        ("用`mask`遮住，`x`时", "用 `mask` 遮住，`x` 时"),
         ("[^x]: A. B, “T”, 2017（摘要）, Table 2（注）. arXiv:1", "[^x]: A. B, “T”, 2017（摘要），表 2（注）。arXiv:1"),
         ("抽 10,000 次", "抽 10000 次"),
         ("一个 3×3 的例子", "一个 3 × 3 的例子"),

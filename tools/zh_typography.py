@@ -4,9 +4,10 @@ Rules: quotes are “…” (‘…’ inside), never ASCII quotes or 「…」;
 commas next to Chinese are full-width （…），; "15%" without a space; footnotes cite "Vaswani et al.",
 not "Vaswani 等"; the pipeline's stages are 第 3 步, not ③; number formats are upper case (FP16,
 BF16, FP32, FP8, INT8); adjacent footnote markers touch ([^a][^b]); no space just inside full-width quotes or
-brackets; a space between Chinese and Latin letters or digits; in footnotes, punctuation after Chinese is full-width
-and a source's table is 表 2, not "Table 2"; no italics on Chinese; numbers without thousands separators (10000);
-a spaced × between two operands (3 × 3); 第 3 步, not 第 3 阶段; a bold lead-in is "**短句。** 正文" or "**标签**：".
+brackets; a space between Chinese and Latin letters, digits or inline code (用 `mask` 遮住); in footnotes,
+punctuation after Chinese is full-width and a source's table is 表 2, not "Table 2"; no italics on Chinese;
+numbers without thousands separators (10000); a spaced × between two operands (3 × 3); 第 3 步, not
+第 3 阶段; a bold lead-in is "**短句。** 正文" or "**标签**：".
 
     python tools/zh_typography.py docs/zh/05-mask.md ...        # report, exit 1 if anything is found
     python tools/zh_typography.py --fix docs/zh/05-mask.md ...  # rewrite what can be fixed safely, report the rest
@@ -51,6 +52,7 @@ THOUSANDS = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?![\d,])")
 OPERAND = r"[0-9A-Za-z}\)\]]"
 TIMES = re.compile(rf"(?<={OPERAND})×(?= ?[0-9A-Za-z{{(\[])|(?<={OPERAND}) ×(?=[0-9A-Za-z{{(\[])")
 STAGE = re.compile(r"第\s*(\d+)\s*阶段")
+INLINE_CODE = re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)")
 LEAD_IN = re.compile(r"^(?:\s*[-*] |\s*\d+\. )?\*\*([^*\n]+)\*\*([，,。.：:；;])")
 LEAD_IN_COLON = re.compile(r"^(?:\s*[-*] |\s*\d+\. )?\*\*[^*\n]*[：:]\*\*")
 
@@ -93,6 +95,21 @@ def style_problems(line, raw, footnote=False):
             f"{m.group(1)!r} in a zh footnote: write {SOURCE_WORD[m.group(1)]}" for m in SOURCE_TABLE.finditer(line)
         ]
     return found
+
+
+def code_gaps(line, masked):
+    """Return [index] where Chinese prose touches an inline code span (`code`) with no space: insert one there."""
+    if not masked.strip(MASK + " \t"):  # a fenced or math line, all masked: its backticks are not inline code
+        return []
+    gaps = []
+    for m in INLINE_CODE.finditer(line):
+        if any(c != MASK for c in masked[m.start() : m.end()]):
+            continue  # not a code span the prose mask saw (e.g. backticks inside a URL)
+        if m.start() > 0 and re.match(IDEOGRAPH, masked[m.start() - 1]):
+            gaps.append(m.start())
+        if m.end() < len(line) and re.match(IDEOGRAPH, masked[m.end()]):
+            gaps.append(m.end())
+    return gaps
 
 
 def _neighbour(masked, i, step):
@@ -155,6 +172,10 @@ def problems(text):
         if is_footnote_definition(raw):
             found += [(n, "footnote author: write 'et al.', not '等'") for m in AUTHOR.finditer(line)]
         found += [(n, message) for message in style_problems(line, raw, is_footnote_definition(raw))]
+        found += [
+            (n, f"no space between Chinese and inline code at {raw[max(i - 2, 0) : i + 2]!r}")
+            for i in code_gaps(raw, line)
+        ]
     return found
 
 
@@ -222,6 +243,8 @@ def fix(text):
             put(chars, m, "")
         for m in HAN_LATIN.finditer(masked):
             chars[m.start()] = " " + chars[m.start()]
+        for i in code_gaps(line, masked):
+            chars[i] = " " + chars[i]
         for m in THOUSANDS.finditer(masked):
             put(chars, m, m.group(0).replace(",", ""))
         for m in TIMES.finditer(masked):
