@@ -64,27 +64,39 @@ def masked_bias_fix(x, shift=0.0):  # [n, d] -> [n, d]
 # ---- 2. dtype: FP16's most negative number plus a score is -inf (transformers PR #17306) ------------
 
 
-def fp16_min_bug(x, valid, shift=0.0):  # [n, d], [n] -> [n, d]
-    """Two causal layers in FP16 that add finfo(float16).min for every closed cell, padding included."""
-    mask = causal_mask(len(x)) & valid[None, :]
+def _left_padded(layer, x, valid):  # [n, d], [n] -> [n, d]
+    """Run layer with the padded rows moved to the front, as batched generation pads; return rows in x's order."""
+    order = np.argsort(valid, kind="stable")  # padded rows (False) first, each group in its own order
+    y = np.empty_like(x, dtype=float)
+    y[order] = layer(x[order], valid[order])
+    return y
+
+
+def _fp16_layers(x, valid, shift, fixed):  # [n, d], [n] -> [n, d] two causal FP16 layers
+    n = len(x)
+    mask = causal_mask(n) & valid[None, :]
+    if fixed:
+        mask = np.where(valid[:, None], mask, np.eye(n, dtype=bool))  # a padded query reads itself
     h = x.astype(np.float16)
     for _ in range(2):
-        with np.errstate(over="ignore"):
-            z = (_scores(h) + np.float16(shift)).astype(np.float16) + np.where(mask, 0, FP16_MIN).astype(np.float16)
+        s = (_scores(h) + np.float16(shift)).astype(np.float16)
+        if fixed:  # the minimum put in place of a closed score: nothing is added to it, nothing overflows
+            z = np.where(mask, s, np.float16(FP16_MIN))
+        else:  # the minimum added to a closed score: below -16 the sum rounds to -inf in FP16
+            with np.errstate(over="ignore"):
+                z = s + np.where(mask, 0, FP16_MIN).astype(np.float16)
         h = _mix(_softmax(z.astype(np.float16)).astype(np.float16), h)
     return h.astype(float)
+
+
+def fp16_min_bug(x, valid, shift=0.0):  # [n, d], [n] -> [n, d]
+    """Two causal FP16 layers, left-padded, that add finfo(float16).min to every closed score."""
+    return _left_padded(lambda x, v: _fp16_layers(x, v, shift, fixed=False), x, valid)
 
 
 def fp16_min_fix(x, valid, shift=0.0):  # [n, d], [n] -> [n, d]
-    """The same layers with the minimum in place of a closed score (no sum to overflow); a padded query reads itself."""
-    n = len(x)
-    mask = causal_mask(n) & valid[None, :]
-    mask = np.where(valid[:, None], mask, np.eye(n, dtype=bool))
-    h = x.astype(np.float16)
-    for _ in range(2):
-        z = np.where(mask, (_scores(h) + np.float16(shift)).astype(np.float16), np.float16(FP16_MIN))
-        h = _mix(_softmax(z.astype(np.float16)).astype(np.float16), h)
-    return h.astype(float)
+    """The same layers with the minimum in place of a closed score, and a padded query reading itself."""
+    return _left_padded(lambda x, v: _fp16_layers(x, v, shift, fixed=True), x, valid)
 
 
 # ---- 3. orientation: PyTorch 1.3's generate_square_subsequent_mask came out transposed (#28272) -------
