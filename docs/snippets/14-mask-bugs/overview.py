@@ -1,8 +1,8 @@
 import numpy as np
-from primer.mask_checks import check_cache, check_causal, check_padding
 
 from primer import wild_bugs
 from primer.figures import mask_bugs as figures
+from primer.mask_checks import check_cache, check_causal, check_padding
 from primer.pages.mask_bugs import N_PAD, ORDER, SEED, SHIFT_FP16, SHIFT_MASKED_BIAS, WINDOW, D, N
 
 x = np.random.default_rng(SEED).standard_normal((N, D))

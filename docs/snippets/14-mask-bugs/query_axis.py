@@ -1,8 +1,8 @@
 import numpy as np
-from primer.mask_checks import check_padding
 
 from primer import wild_bugs
 from primer.figures import mask_bugs as figures
+from primer.mask_checks import check_padding
 from primer.pages.mask_bugs import N_PAD, SEED, D, N
 
 x = np.random.default_rng(SEED).standard_normal((N, D))  # the rows the checks start from too
