@@ -18,10 +18,10 @@ also carries .kind and .positions (0-based), for a page that words it in another
 import numpy as np
 
 # What "moved" means. An output that does not read a row changes by rounding at most when that row changes:
-# about 1e-16 of its size per float64 operation, far below 1e-12 even after many layers. An output that reads the
-# row, even with an attention weight of e^-10 (4.5e-5), moves by about that weight times the change, and each
-# change adds standard normal noise to a whole row. 1e-9 of the output's scale (its largest |value|, at least 1)
-# lies far from both. For a function that computes in float32 (rounding about 1e-7), raise it to 1e-4.
+# about 1e-16 of its size per float64 operation, well below 1e-12 through primer's decoder and its KV cache. An
+# output that reads the row, even with an attention weight of e^-10 (4.5e-5), moves by about that weight times
+# the change, and each change adds standard normal noise to a whole row. 1e-9 of the output's scale (its largest
+# |value|, at least 1) lies far from both. For a function that computes in float32 (rounding about 1e-7), use 1e-4.
 TOL = 1e-9
 
 
@@ -38,8 +38,8 @@ def check_causal(f, n=8, d=4, seed=0):  # f: x [n, d] -> y [n, d_out]; -> list o
     """Check that y[i] reads x[0] .. x[i] and nothing later: change each x[j] alone and see which outputs move.
 
     Over-masking shows as an output that does not move. Attention so peaked that a key it may read gets a weight
-    below about TOL looks the same: keep the weights at an initial scale (about 1/sqrt(d)), not a trained one's. A
-    sliding-window model is reported as blind to the rows past its window: that is its design.
+    too small to move the output beyond TOL looks the same: check a model at its initial scale (weights about
+    1/sqrt(d)), not a trained one. A sliding-window model is reported blind past its window: that is its design.
     """
     _need_callable("f", f)
     n, d, rng = _int("n", n, 2), _int("d", d, 1), _rng(seed)

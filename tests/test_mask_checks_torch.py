@@ -1,0 +1,181 @@
+"""The kit's PyTorch twin (docs/snippets/14-mask-bugs/kit_pytorch.py) and PyTorch's own attention through both kits.
+
+Correct, all passing in both kits: SDPA with is_causal=True and with a bool attn_mask (True: may attend, ours),
+nn.MultiheadAttention with its own convention (bool attn_mask and key_padding_mask True: may NOT attend), and a
+KV-cache decoder step. Planted: the same convention spelled the naive way, is_causal on a single cached query. The
+twin and the numpy kit give the same verdicts (the same sentences) on every case, numpy's planted bugs included.
+"""
+
+import ast
+import sys
+
+import numpy as np
+import pytest
+from site_reader import DOCS, load_snippet
+from test_mask_checks import CAUSAL_BUGS, PADDING_BUGS, cache_step, positioned
+
+from primer import mask_checks
+
+torch = pytest.importorskip("torch")
+F = torch.nn.functional
+
+TWIN = load_snippet("14-mask-bugs/kit_pytorch.py")
+D, HEADS = 8, 2
+
+
+def projections(seed=2):  # -> w_q, w_k, w_v, each [D, D] float64, at an initial scale
+    gen = torch.Generator().manual_seed(seed)
+    return [torch.randn(D, D, generator=gen, dtype=torch.float64) / D**0.5 for _ in range(3)]
+
+
+W_Q, W_K, W_V = projections()
+
+
+def sdpa(x, **options):  # [n, D] -> [n, D]
+    return F.scaled_dot_product_attention(x @ W_Q, x @ W_K, x @ W_V, **options)
+
+
+def mha():
+    torch.manual_seed(3)
+    return torch.nn.MultiheadAttention(D, HEADS, batch_first=True, dtype=torch.float64).eval()
+
+
+MHA = mha()
+
+
+def causal(n):  # [n, n] bool, True: query i may read key j (ours)
+    return torch.ones(n, n, dtype=torch.bool).tril()
+
+
+def mha_causal(x, attn_mask):  # [n, D] -> [n, D]
+    return MHA(x[None], x[None], x[None], attn_mask=attn_mask, need_weights=False)[0][0]
+
+
+def mha_padded(x, valid, key_padding_mask):  # [n, D], [n] -> [n, D]
+    return MHA(x[None], x[None], x[None], key_padding_mask=key_padding_mask[None], need_weights=False)[0][0]
+
+
+TORCH_CAUSAL = {  # name -> (f, the kinds found: empty for a correct one)
+    "sdpa_is_causal": (lambda x: sdpa(x, is_causal=True), set()),
+    "sdpa_bool_mask": (lambda x: sdpa(x, attn_mask=causal(len(x))), set()),
+    "mha_inverted_mask": (lambda x: mha_causal(x, ~causal(len(x))), set()),  # MHA's True: may NOT attend
+    "mha_is_causal_with_its_mask": (
+        lambda x: MHA(x[None], x[None], x[None], attn_mask=~causal(len(x)), is_causal=True, need_weights=False)[0][0],
+        set(),
+    ),
+    # The naive spellings: each row reads the future, and row n-1 reads nothing, which SDPA (and MHA without
+    # weights, which calls it) returns as 0 in torch 2.13, not NaN: that row shows as blind.
+    "mha_our_mask": (lambda x: mha_causal(x, causal(len(x))), {"future", "blind"}),
+    "sdpa_inverted_mask": (lambda x: sdpa(x, attn_mask=~causal(len(x))), {"future", "blind"}),
+    "sdpa_no_mask": (lambda x: sdpa(x), {"future"}),
+}
+TORCH_PADDING = {
+    "sdpa_key_mask": (lambda x, valid: sdpa(x, attn_mask=valid[None, :].expand(len(x), -1)), set()),
+    "mha_key_padding_mask": (lambda x, valid: mha_padded(x, valid, ~valid), set()),  # MHA's True: padding
+    "mha_our_valid": (lambda x, valid: mha_padded(x, valid, valid), {"padding", "more_padding"}),
+    "sdpa_query_axis": (
+        lambda x, valid: sdpa(x, attn_mask=valid[:, None].expand(-1, len(x))),
+        {"padding", "more_padding"},  # the padded rows read nothing: 0 from SDPA, not NaN as in numpy's twin bug
+    ),
+}
+
+
+def torch_step(is_causal):
+    """A factory of cached SDPA decoders: K/V rows kept, the new row's query reads them all (or, naive, is_causal)."""
+
+    def fresh():
+        k_rows, v_rows = [], []
+
+        def step(x_t):  # [D] -> [D]
+            k_rows.append(x_t @ W_K)
+            v_rows.append(x_t @ W_V)
+            q = (x_t @ W_Q)[None]  # [1, D]: one query against every cached key
+            return F.scaled_dot_product_attention(q, torch.stack(k_rows), torch.stack(v_rows), is_causal=is_causal)[0]
+
+        return step
+
+    return fresh
+
+
+def as_numpy(f):  # a torch function checked by the numpy kit
+    return lambda *a: f(*map(torch.from_numpy, a)).detach().numpy()
+
+
+def as_torch(f):  # a numpy function checked by the twin
+    return lambda *a: torch.from_numpy(np.asarray(f(*(t.numpy() for t in a))))
+
+
+def verdicts(problems):
+    return [(str(p), p.kind, p.positions) for p in problems]
+
+
+@pytest.mark.parametrize("name", TORCH_CAUSAL)
+def test_torch_attention_through_both_kits(name):
+    f, kinds = TORCH_CAUSAL[name]
+    found = TWIN["check_causal"](f, d=D)
+    assert {p.kind for p in found} == kinds, found
+    assert verdicts(found) == verdicts(mask_checks.check_causal(as_numpy(f), d=D))
+
+
+@pytest.mark.parametrize("name", TORCH_PADDING)
+def test_torch_padding_through_both_kits(name):
+    f, kinds = TORCH_PADDING[name]
+    found = TWIN["check_padding"](f, d=D)
+    assert {p.kind for p in found} == kinds, found
+    assert verdicts(found) == verdicts(mask_checks.check_padding(as_numpy(f), d=D))
+
+
+@pytest.mark.parametrize("is_causal, kinds", [(False, set()), (True, {"cache"})])
+def test_a_torch_cache_step_through_both_kits(is_causal, kinds):
+    full = lambda x: sdpa(x, is_causal=True)  # noqa: E731
+    found = TWIN["check_cache"](torch_step(is_causal), full, d=D)
+    assert {p.kind for p in found} == kinds, found
+    numpy_step = lambda: as_numpy(torch_step(is_causal)())  # noqa: E731
+    assert verdicts(found) == verdicts(mask_checks.check_cache(numpy_step, as_numpy(full), d=D))
+
+
+@pytest.mark.parametrize("name", CAUSAL_BUGS)
+def test_the_twin_gives_numpys_verdict_on_each_planted_causal_bug(name):
+    f, kinds = CAUSAL_BUGS[name]
+    assert verdicts(TWIN["check_causal"](as_torch(f))) == verdicts(mask_checks.check_causal(f))
+
+
+@pytest.mark.parametrize("name", PADDING_BUGS)
+def test_the_twin_gives_numpys_verdict_on_each_planted_padding_bug(name):
+    f, kinds = PADDING_BUGS[name]
+    assert verdicts(TWIN["check_padding"](as_torch(f))) == verdicts(mask_checks.check_padding(f))
+
+
+@pytest.mark.parametrize("bug", [None, "position_0", "top_left", "no_append"])
+def test_the_twin_gives_numpys_verdict_on_each_planted_cache_bug(bug):
+    twin = TWIN["check_cache"](lambda: as_torch(cache_step(bug)()), as_torch(positioned))
+    assert verdicts(twin) == verdicts(mask_checks.check_cache(cache_step(bug), positioned))
+
+
+def test_the_twin_shares_the_kits_tolerance_and_needs_only_torch():
+    assert TWIN["TOL"] == mask_checks.TOL
+    tree = ast.parse((DOCS / "snippets" / "14-mask-bugs" / "kit_pytorch.py").read_text(encoding="utf-8"))
+    modules = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    modules |= {(n.module or ".").split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    assert "torch" in modules and modules <= {"torch"} | set(sys.stdlib_module_names), sorted(modules)
+
+
+@pytest.mark.parametrize(
+    "call, arg",
+    [
+        (lambda: TWIN["check_causal"]("f"), "f"),
+        (lambda: TWIN["check_causal"](lambda x: x[0]), "f"),
+        (lambda: TWIN["check_causal"](lambda x: x, n=1), "n"),
+        (lambda: TWIN["check_causal"](lambda x: x, d=0), "d"),
+        (lambda: TWIN["check_causal"](lambda x: x, seed=-1), "seed"),
+        (lambda: TWIN["check_padding"](lambda x, v: x, n_pad=8), "n_pad"),
+        (lambda: TWIN["check_padding"](lambda x, v: x[v]), "f"),
+        (lambda: TWIN["check_cache"](None, lambda x: x), "step"),
+        (lambda: TWIN["check_cache"](lambda: None, lambda x: x), "step"),
+        (lambda: TWIN["check_cache"](lambda: lambda x_t: x_t[:1], lambda x: x), "step"),
+        (lambda: TWIN["check_cache"](lambda: lambda x_t: x_t, 3), "full"),
+    ],
+)
+def test_the_twin_refuses_bad_use_naming_the_argument(call, arg):
+    with pytest.raises(ValueError, match=rf"(?<![\w.]){arg}(?!\w)"):
+        call()
