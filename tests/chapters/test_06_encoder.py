@@ -81,8 +81,9 @@ def test_the_accuracy_table_is_on_the_page(read_page, lang):
         for column, where in enumerate(figures.ALL_THEN_DECIDED):
             values = [r.accuracy(who, sides, where(r)) for r in runs]
             assert rows[text[key]][column].strip("*") == spread(values, lambda x: pct(x, 0)), (key, column)
-            for v in values:  # no printed percentage sits near a rounding edge (make matrix: byte-identical)
-                assert abs(100 * v % 1 - 0.5) > 1e-6
+    # Each share is a count over a count (or, for the grammar, an exact mean of 1/k), so it is the same on every BLAS
+    # as long as every top guess is (tests/test_trained_encoder.py: no top guess within 1e-6 of a tie); 87.5% is such
+    # a share of counts and prints the same everywhere.
     # every seed prints the same on the words only the right side decides: one number, not "25% (25%–25%)"
     assert rows[text["acc_grammar_left"]][1] == "25%" and rows[text["acc_grammar_both"]][1] == "100%"
     assert not re.search(r"(\d+%) \(\1–\1\)", text_of(html))
