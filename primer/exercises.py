@@ -13,7 +13,7 @@ import numpy as np
 
 from primer import counts, machines, masks
 from primer.attention import attention
-from primer.backprop import softmax_backward
+from primer.backprop import cross_entropy, softmax_backward
 from primer.config import Config
 from primer.decoding import temperature_softmax, top_k_filter, top_p_filter
 from primer.encoder_decoder import two_stack_layout
@@ -150,6 +150,19 @@ def same_parts(compare):
         return None
 
     return parts
+
+
+def same_number(got, want):
+    """Return why the number got differs from the number want (not a single number, NaN, far value), or None."""
+    if isinstance(got, (str, bytes)) or np.ndim(got) != 0:
+        return _t("type", got=type(got).__name__, want="float")
+    try:
+        got = float(got)
+    except (TypeError, ValueError):
+        return _t("type", got=type(got).__name__, want="float")
+    if not np.isfinite(got):
+        return _t("nan")
+    return None if abs(got - want) <= TOL * (1 + abs(want)) else _t("equal", got=got, want=float(want))
 
 
 # ---- the exercises ------------------------------------------------------------------------------
@@ -414,6 +427,18 @@ def _cross_maps():
     return cases
 
 
+def _masked_lm():
+    r = _rng()
+    cases = []
+    for b, n, vocab, scale in ((1, 1, 3, 1), (2, 5, 7, 1), (3, 8, 11, 3), (2, 4, 5, 400)):  # 400: exp overflows
+        weights = (r.random((b, n)) < 0.3).astype(float)
+        weights[0, 0] = 1.0  # at least one hidden word
+        cases.append(
+            dict(logits=scale * r.normal(size=(b, n, vocab)), targets=r.integers(0, vocab, (b, n)), weights=weights)
+        )
+    return cases
+
+
 def _self_attention_x():
     r = _rng()
     return [
@@ -483,6 +508,7 @@ EXERCISES = {
     "window_mask": Exercise(masks.window_mask, _windows, same_mask),
     "full_mask": Exercise(lambda n: masks.full_mask(n), _sizes, same_mask),
     "masked_softmax_backward": Exercise(softmax_backward, _softmax_grads),
+    "masked_lm_loss": Exercise(cross_entropy, _masked_lm, same_number),
     "masked_attention": Exercise(lambda q, k, v, mask: attention(q, k, v, mask)[0], _qkv_mask),
     "next_token_pairs": Exercise(lambda tokens, bos: next_token_pairs(tokens, bos), _tokens, same_parts(same_value)),
     "reads_future": Exercise(lambda mask: bool(np.triu(mask, 1).any()), _reads_future, same_value),

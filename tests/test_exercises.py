@@ -97,3 +97,30 @@ def test_an_unknown_exercise_or_language_is_refused():
         ex.verdict("causal", ex.EXERCISES["causal_mask"].reference)
     with pytest.raises(ValueError, match="lang must be one of"):
         ex.use_language("fr")
+
+
+def test_a_masked_lm_loss_that_counts_every_position_is_named_by_its_value():
+    def unweighted(logits, targets, weights):
+        z = logits - logits.max(axis=-1, keepdims=True)
+        log_p = z - np.log(np.exp(z).sum(axis=-1, keepdims=True))
+        return float(-np.take_along_axis(log_p, targets[..., None], axis=-1).mean())
+
+    status, message = ex.verdict("masked_lm_loss", unweighted)
+    assert status == "failed" and "got " in message and "expected " in message
+
+
+def test_a_masked_lm_loss_without_the_max_shift_overflows_on_large_logits():
+    def naive(logits, targets, weights):
+        p = np.exp(logits) / np.exp(logits).sum(axis=-1, keepdims=True)
+        return float(
+            -(weights * np.log(np.take_along_axis(p, targets[..., None], axis=-1)[..., 0])).sum() / weights.sum()
+        )
+
+    with np.errstate(all="ignore"):
+        _, message = ex.verdict("masked_lm_loss", naive)
+    assert "NaN or inf" in message
+
+
+def test_a_masked_lm_loss_must_be_one_number():
+    _, message = ex.verdict("masked_lm_loss", lambda logits, targets, weights: np.zeros(targets.shape))
+    assert "expected float" in message

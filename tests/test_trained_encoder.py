@@ -29,7 +29,7 @@ def test_every_seed_holds_out_sentences_the_training_text_never_has():
 def test_both_sides_beat_the_same_weights_under_the_causal_mask_on_every_seed():
     for run in runs():
         both, left = run.accuracy("encoder", "both"), run.accuracy("encoder", "left")
-        assert both > left + 0.15  # measured: 0.52-0.61 against 0.22-0.38
+        assert both > left + 0.15  # measured (200 steps): 0.51-0.60 against 0.22-0.30, gap >= 0.21
         assert left < run.accuracy("grammar", "left")  # under a mask it never trained with, it is worse than left-only
 
 
@@ -40,15 +40,17 @@ def test_where_the_right_side_decides_the_encoder_finds_the_word_and_no_left_onl
         assert d.sum() >= 50  # measured: 96 of 576 hidden words, the verbs
         assert run.accuracy("grammar", "both", d) == 1.0  # decided: the two sides fix the word
         assert run.accuracy("grammar", "left", d) < 0.3  # measured: 0.25 (one of four verbs)
-        assert run.accuracy("encoder", "both", d) > 0.7  # measured: 0.79-1.0
-        assert run.accuracy("encoder", "left", d) < 0.3  # measured: 0.16-0.21
+        assert run.accuracy("encoder", "both", d) > 0.7  # measured (200 steps): 0.875-1.0
+        assert run.accuracy("encoder", "left", d) < 0.3  # measured (200 steps): 0.18-0.22
 
 
 @pytest.mark.slow  # trains chapter 6's encoder over every seed
 def test_over_every_hidden_word_the_encoder_beats_the_best_left_only_guess_and_stays_below_the_best_guess():
     for run in runs():
         both = run.accuracy("encoder", "both")
-        assert run.accuracy("grammar", "left") < both < run.accuracy("grammar", "both")  # measured min gap: 0.02
+        assert (
+            run.accuracy("grammar", "left") < both < run.accuracy("grammar", "both")
+        )  # measured (200 steps): gaps >= 0.03 and 0.02
 
 
 @pytest.mark.slow  # trains chapter 6's encoder over every seed

@@ -230,11 +230,12 @@ def fmt_std(x):
 
 
 def spread(values, fmt=fmt_loss):  # [seeds] -> "median (min–max)"
-    """Format values measured once per seed as their median and, in brackets, their range."""
+    """Format values measured once per seed as their median and, in brackets, their range (alone if it prints one)."""
     values = np.asarray(values, dtype=float)
-    if values.size == 1:
-        return fmt(values[0])
-    return f"{fmt(np.median(values))} ({fmt(values.min())}–{fmt(values.max())})"
+    low, high = fmt(values.min()), fmt(values.max())
+    if low == high:  # one seed, or every seed prints the same: "25%", not "25% (25%–25%)"
+        return low
+    return f"{fmt(np.median(values))} ({low}–{high})"
 
 
 def same_runs(curves):  # {run: [steps]} -> [[run, ...], ...]

@@ -147,16 +147,19 @@ def mlm_masking_table(rows, n_tokens, rate, *, lang=None):
 
 
 def mlm_guesses_table(guesses, *, lang=None):
-    """Return a Markdown table: for each guesser ('grammar_left', 'encoder_both', ...), its top guesses ('—': none)."""
+    """Return a Markdown table: for each guesser ('grammar_left', 'encoder_both', ...), its top guesses ('—': none).
+
+    top: (word, probability) pairs, most likely first. Every guess tied with the first is bold, so a tie shows as one.
+    """
     text = labels("encoder_tables", lang)
     k = max(len(top) for top in guesses.values())
     head = [text["source"]] + [text["guess"].format(i=i + 1) for i in range(k)]
     body = []
     for who, top in guesses.items():
-        cells = [f"{w} ({pct(p)})" for w, p in top] + ["—"] * (k - len(top))
-        cells[0] = f"**{cells[0]}**"
-        body.append([text[who]] + cells)
-    return md_table(head, body)
+        best = max(p for _, p in top)
+        cells = [f"**{w} ({pct(p)})**" if p > best - 1e-12 else f"{w} ({pct(p)})" for w, p in top]
+        body.append([text[who]] + cells + ["—"] * (k - len(top)))
+    return md_table(head, body) + "\n" + text["guess_note"] + "\n"
 
 
 ALL_THEN_DECIDED = (lambda r: None, lambda r: r.decided)  # the table's two columns

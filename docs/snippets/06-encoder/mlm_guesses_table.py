@@ -14,9 +14,14 @@ probs = {
     "grammar_both": trained_encoder.grammar_fill(GRAMMAR, run.vocab, words, position, "both"),
     "encoder_both": trained_encoder.fill(run, words, position, "both"),  # the full mask it was trained under
 }
-guesses = {
-    who: [(run.vocab[i], p[i]) for i in np.argsort(-p, kind="stable")[:3] if p[i] > 0] for who, p in probs.items()
-}
+
+
+def top(p, k=3):  # the k likeliest words, and any more tied with the first (a tie is shown whole)
+    order = [i for i in np.argsort(-p, kind="stable") if p[i] > 0]
+    return [(run.vocab[i], p[i]) for rank, i in enumerate(order) if rank < k or p[i] > p[order[0]] - 1e-12]
+
+
+guesses = {who: top(p) for who, p in probs.items()}
 print(figures.mlm_guesses_table(guesses))
 text = labels("encoder_tables")
 print(text["seen_yes" if tuple(words[1:]) in run.data.train_part else "seen_no"].format(s=" ".join(words[1:])))
