@@ -347,19 +347,25 @@ def glossed_terms(text, lang):
 
 
 def misplaced_glosses(pages, lang):
-    """Return [message] for terms glossed outside the chapter that introduces them."""
+    """Return [message] for terms glossed outside the chapter that introduces them, or more than once there."""
     chapter = {t["key"]: t["chapter"] for t in terms()}
-    return [
-        f"docs/{lang}/{name}:{n}: {key} is glossed here, but introduced in {chapter[key]}: drop the gloss"
-        for name, text in pages.items()
-        for n, key in glossed_terms(text, lang)
-        if name != chapter[key]
-    ]
+    found, seen = [], {}
+    for name, text in pages.items():
+        for n, key in glossed_terms(text, lang):
+            if name != chapter[key]:
+                found.append(
+                    f"docs/{lang}/{name}:{n}: {key} is glossed here, but introduced in {chapter[key]}: drop the gloss"
+                )
+            elif key in seen:
+                found.append(f"docs/{lang}/{name}:{n}: {key} is glossed again (first at line {seen[key]}): drop it")
+            else:
+                seen[key] = n
+    return found
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_term_is_glossed_only_where_it_is_introduced(lang):
-    """The other language's word in parentheses belongs to a term's introduction, in the chapter that teaches it."""
+    """A gloss (the other language's word in parentheses) marks a term's introduction: once, in its chapter."""
     pages = {name: (DOCS / lang / name).read_text(encoding="utf-8") for name in page_names()}
     found = misplaced_glosses(pages, lang)
     assert not found, "\n".join(found)
@@ -368,7 +374,7 @@ def test_a_term_is_glossed_only_where_it_is_introduced(lang):
 def test_gloss_check_finds_planted_glosses():
     zh = {
         "04-self-cross-heads.md": "自注意力（self-attention）不是注意力的注释",
-        "05-mask.md": "这是**因果掩码**（causal mask）。",
+        "05-mask.md": "这是**因果掩码**（causal mask）。\n再说一次因果掩码（causal mask）。",
         "07-decoder.md": (
             "第 5 章的因果掩码（causal mask）\n"
             "[因果掩码](05-mask.md)（causal mask，见第 5 章）\n"
@@ -378,6 +384,7 @@ def test_gloss_check_finds_planted_glosses():
         ),
     }
     assert [m.split(": ", 1)[0] for m in misplaced_glosses(zh, "zh")] == [
+        "docs/zh/05-mask.md:2",
         "docs/zh/07-decoder.md:1",
         "docs/zh/07-decoder.md:2",
         "docs/zh/07-decoder.md:3",
