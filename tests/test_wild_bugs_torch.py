@@ -41,10 +41,8 @@ def torch_layers(name):  # -> (buggy, fixed), as primer.wild_bugs.layers(name) g
         return (BUGS["top_left_bug"], BUGS["causal_full"]), (BUGS["top_left_fix"], BUGS["causal_full"])
     if name == "window":
         step = lambda: BUGS["window_decoder"](WINDOW)  # noqa: E731
-        return (step, lambda x: BUGS["window_full_bug"](x, WINDOW)), (
-            step,
-            lambda x: BUGS["window_full_fix"](x, WINDOW),
-        )
+        bug, fix = BUGS["window_full_bug"], BUGS["window_full_fix"]
+        return (step, lambda x: bug(x, WINDOW)), (step, lambda x: fix(x, WINDOW))
     return BUGS[f"{name}_bug"], BUGS[f"{name}_fix"]
 
 
