@@ -157,7 +157,7 @@ def test_is_causal_on_one_cached_query_reads_key_0_only():
 def file_ranges():  # -> (head, {name: section}), 1-based inclusive line ranges of bugs_pytorch.py
     lines = (DOCS / "snippets" / FILE).read_text(encoding="utf-8").split("\n")
     starts = [i for i, line in enumerate(lines) if re.match(r"# ---- \d\. (\w+):", line)]
-    head = (lines.index("import math") + 1, starts[0] - 2)  # up to causal(), without the two blank lines
+    head = (lines.index("import math") + 1, starts[0])  # up to causal() and the two blank lines after it
     sections = {}
     for k, start in enumerate(starts):
         end = starts[k + 1] if k + 1 < len(starts) else len(lines)
