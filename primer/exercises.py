@@ -28,6 +28,7 @@ from primer.self_cross_heads import merge_heads, split_heads
 from primer.seq2seq import bahdanau_attention
 from primer.softmax import masked_softmax, softmax
 from primer.targets import next_token_pairs
+from primer.wild_bugs import FP16_MIN, masked_bias_fix
 
 CJK_FONTS = (
     "Noto Sans CJK SC",
@@ -421,6 +422,50 @@ def _self_attention_x():
     ]
 
 
+def _bug_rows():
+    r = _rng()
+    return [dict(x=r.normal(size=(n, 4)), shift=s) for n in (1, 3, 6) for s in (0.0, -15000.0)]
+
+
+def _bug_sizes():
+    return [dict(n=n) for n in (1, 2, 4, 7)]
+
+
+def _bug_valid():
+    return [dict(valid=v) for v in (np.array([True]), np.array([True, True, False]), np.arange(6) < 4)]
+
+
+def _bug_pad_scores():
+    r = _rng()
+    return [dict(scores=r.normal(size=(len(c["valid"]),) * 2), **c) for c in _bug_valid()]
+
+
+def _bug_fp16():
+    r = _rng()
+    out = []
+    for n, shift in ((2, -30.0), (4, 0.0), (5, -20.0)):
+        valid = np.arange(n) >= 1  # one pad on the left
+        out.append(dict(scores=r.normal(size=(n, n)) + shift, mask=masks.causal_mask(n) & valid[None, :]))
+    return out
+
+
+def _bug_empty_rows():
+    r = _rng()
+    rows = [np.array([[True, False], [False, False]]), np.eye(3, dtype=bool), np.zeros((2, 4), dtype=bool)]
+    return [dict(scores=r.normal(size=m.shape), mask=m) for m in rows]
+
+
+def _bug_cached():
+    return [dict(t=t) for t in (1, 2, 5)]
+
+
+def _safe_softmax(scores, mask):
+    empty = ~mask.any(axis=-1, keepdims=True)
+    z = np.where(mask | empty, scores, -np.inf)
+    e = np.exp(z - z.max(axis=-1, keepdims=True))
+    return np.where(empty, 0.0, e / e.sum(axis=-1, keepdims=True))
+
+
 EXERCISES = {
     "rnn_forward": Exercise(lambda x, w, u, b: rnn_forward(x, w, u, b), _rnn),
     "cross_entropy_error": Exercise(lambda z, y: softmax(z) - np.eye(z.shape[1])[y], _logits_and_targets),
@@ -459,6 +504,17 @@ EXERCISES = {
     "image_prefix_reads": Exercise(_prefix_reads, _prefix, same_mask),
     "top_source_share": Exercise(lambda weights, gold: (weights.argmax(axis=-1) == gold).mean(axis=-1), _cross_maps),
     "self_attention": Exercise(lambda x, mask: attention(x, x, x, mask)[0], _self_attention_x),
+    "fix_masked_bias": Exercise(masked_bias_fix, _bug_rows),
+    "fix_fp16_scores": Exercise(
+        lambda scores, mask: np.where(mask, scores.astype(np.float16), np.float16(FP16_MIN)).astype(float), _bug_fp16
+    ),
+    "fix_transposed": Exercise(lambda n: masks.causal_mask(n), _bug_sizes, same_mask),
+    "fix_not_inverted": Exercise(lambda n: masks.causal_mask(n), _bug_sizes, same_mask),
+    "fix_not_in_place": Exercise(lambda scores, valid: np.where(valid[None, :], scores, -1e9), _bug_pad_scores),
+    "fix_query_axis": Exercise(lambda valid: np.broadcast_to(valid[None, :], (len(valid),) * 2), _bug_valid, same_mask),
+    "fix_empty_rows": Exercise(_safe_softmax, _bug_empty_rows),
+    "fix_top_left": Exercise(lambda t: masks.causal_mask(1, t), _bug_cached, same_mask),
+    "fix_window": Exercise(masks.window_mask, _windows, same_mask),
 }
 
 

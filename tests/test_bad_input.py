@@ -48,6 +48,7 @@ from primer import (
     translation,
     translator,
     vocab,
+    wild_bugs,
     writing,
 )
 from primer import sampling_pipeline as pipeline
@@ -169,6 +170,11 @@ TABLE = [
     case(lambda: window_mask(4, -1), "window", "window_mask-below-0", "every row has no key left"),
     case(lambda: window_mask(4, 1.5), "window", "window_mask-float"),
     case(lambda: window_mask(0, 2), "n", "window_mask-size"),
+    case(lambda: wild_bugs.layers("no_such_bug"), "name", "wild_bugs-layers-name"),
+    case(lambda: wild_bugs.symptom("query_axis", np.ones((3, 2))), "valid", "wild_bugs-symptom-no-valid"),
+    case(lambda: wild_bugs.symptom("transposed", np.ones(3)), "x", "wild_bugs-symptom-flat-x"),
+    case(lambda: wild_bugs.keys_read("transposed", 4), "name", "wild_bugs-keys-read-not-cache"),
+    case(lambda: wild_bugs.window_step(0), "window", "wild_bugs-window-step"),
     case(lambda: additive_mask(np.ones((2, 2))), "mask", "additive_mask-dtype", "bool"),
     case(lambda: additive_mask(full_mask(2), fill=1.0), "fill", "additive_mask-fill"),
     case(lambda: additive_mask(full_mask(2), fill=np.nan), "fill", "additive_mask-fill-nan"),

@@ -43,6 +43,7 @@ BOUNDS = {
     "11-kv-memory": (0.0, 0.0),  # byte counts
     "12-sampling-pipeline": (0.0, 0.0),  # ids
     "13-today": (0.0, 0.0),  # a 0/1 matrix
+    "14-mask-bugs": (0.0, 0.0),  # pairs of indices and a count
 }
 # Lines drawn by another generator than numpy's: compared by their form; the distributions are tested below.
 SAMPLED = {
@@ -69,6 +70,13 @@ MUTATIONS = {
             "multinomial(probs, n, replacement=True,",
             "multinomial(probs, n,",
             "torch.multinomial draws without replacement by default",
+        )
+    ],
+    "14-mask-bugs": [
+        (
+            "attn_mask=mask)",
+            "attn_mask=~mask)",
+            "SDPA's True means may read: ~mask opens the future and leaves the last row empty",
         )
     ],
     "13-today": [
@@ -260,6 +268,7 @@ def calls(chapter, rng):
         + [("reads", (None, r(5, 8)))],
         "11-kv-memory": [("kv_cache_bytes", (32, 8, 128, 4096, 2, 2))],
         "13-today": [("image_prefix_reads", (r(3, 8), r(4, 8), r(8, 8) / np.sqrt(8)))],
+        "14-mask-bugs": [("attention", (r(6, 4), np.tril(np.ones((6, 6), dtype=bool))))],
     }.get(chapter, [])
 
 

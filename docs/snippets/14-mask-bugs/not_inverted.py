@@ -1,0 +1,12 @@
+import numpy as np
+
+from primer import wild_bugs
+from primer.figures import mask_bugs as figures
+from primer.mask_checks import check_causal
+from primer.pages.mask_bugs import SEED, D, N
+
+x = np.random.default_rng(SEED).standard_normal((N, D))  # the rows the checks start from too
+buggy, fixed = wild_bugs.layers("not_inverted")
+measured = wild_bugs.symptom("not_inverted", x)
+verdicts = [check_causal(f, n=N, d=D, seed=SEED) for f in (buggy, fixed)]
+print(figures.bug_table(wild_bugs.BUGS["not_inverted"].measure, measured, verdicts))

@@ -1,0 +1,12 @@
+import numpy as np
+
+from primer import wild_bugs
+from primer.figures import mask_bugs as figures
+from primer.mask_checks import check_cache
+from primer.pages.mask_bugs import SEED, D, N
+
+x = np.random.default_rng(SEED).standard_normal((N, D))  # the rows the checks start from too
+buggy, fixed = wild_bugs.layers("top_left")
+measured = wild_bugs.symptom("top_left", x)
+verdicts = [check_cache(step, full, n=N, d=D, seed=SEED) for step, full in (buggy, fixed)]
+print(figures.bug_table(wild_bugs.BUGS["top_left"].measure, measured, verdicts))

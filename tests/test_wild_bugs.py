@@ -1,0 +1,95 @@
+"""primer.wild_bugs: every reproduced bug is flagged by the mask checks, every fix passes, and each symptom holds."""
+
+import numpy as np
+import pytest
+
+from primer import wild_bugs
+from primer.mask_checks import check_cache, check_causal, check_padding
+from primer.pages.mask_bugs import N_PAD, ORDER, SEED, SHIFT_FP16, SHIFT_MASKED_BIAS, WINDOW, D, N
+
+SHIFTS = {"masked_bias": SHIFT_MASKED_BIAS, "fp16_min": SHIFT_FP16}
+
+
+def verdicts(name, seed):
+    bug = wild_bugs.BUGS[name]
+    pair = wild_bugs.layers(name, shift=SHIFTS.get(name, 0.0), window=WINDOW)
+    if bug.check == "causal":
+        return [check_causal(f, n=N, d=D, seed=seed) for f in pair]
+    if bug.check == "padding":
+        return [check_padding(f, n=N, d=D, n_pad=N_PAD, seed=seed) for f in pair]
+    return [check_cache(step, full, n=N, d=D, seed=seed) for step, full in pair]
+
+
+def test_the_page_covers_every_bug_and_at_least_five_families():
+    assert sorted(ORDER) == sorted(wild_bugs.BUGS)
+    assert len({b.family for b in wild_bugs.BUGS.values()}) >= 5 and len(wild_bugs.BUGS) >= 8
+
+
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("name", ORDER)
+def test_the_checks_flag_every_bug_and_pass_every_fix(name, seed):
+    buggy, fixed = verdicts(name, seed)
+    assert buggy, f"{name}: the check found nothing in the buggy version (seed {seed})"
+    assert fixed == [], f"{name}: the check complained about the fix (seed {seed}): {fixed}"
+
+
+EXPECTED_KIND = {
+    "masked_bias": "future",
+    "fp16_min": "not_finite",
+    "transposed": "future",
+    "not_inverted": "future",
+    "not_in_place": "padding",
+    "query_axis": "padding",
+    "nan_rows": "not_finite",
+    "top_left": "cache",
+    "window": "cache",
+}
+
+
+@pytest.mark.parametrize("name", ORDER)
+def test_each_bug_is_flagged_for_the_reason_the_page_gives(name):
+    assert verdicts(name, SEED)[0][0].kind == EXPECTED_KIND[name]
+
+
+def rows():
+    return np.random.default_rng(SEED).standard_normal((N, D)), np.arange(N) < N - N_PAD
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_the_printed_symptoms_hold_with_margins(seed):
+    x = np.random.default_rng(seed).standard_normal((N, D))
+    valid = np.arange(N) < N - N_PAD
+    s = {n: wild_bugs.symptom(n, x, valid=valid, shift=SHIFTS.get(n, 0.0), window=WINDOW) for n in ORDER}
+    assert s["masked_bias"][0] > 0.999 and s["masked_bias"][1] == 0  # exp(finfo.min - max) underflows to exactly 0
+    assert s["not_inverted"][0] == 1.0 and s["not_inverted"][1] == 0  # row 0 reads only the future: exact
+    assert 0.3 < s["transposed"][0] < 1 and s["transposed"][1] == 0
+    assert 0.05 < s["not_in_place"][0] < 0.95 and s["not_in_place"][1] == 0
+    assert s["query_axis"] == s["not_in_place"]  # both let a real query read every key
+    assert s["fp16_min"] == (N, 0) and s["nan_rows"] == (N, 0)  # the NaN reaches every row
+    for name in ("top_left", "window"):
+        assert s[name][0] > 1e-2 and s[name][1] < 1e-12
+
+
+def test_the_page_numbers_are_far_from_rounding_boundaries():
+    x, valid = rows()
+    for name in ("transposed", "not_in_place"):
+        share = wild_bugs.symptom(name, x, valid=valid)[0] * 1000  # printed with one decimal of a percent
+        assert abs(share - np.floor(share) - 0.5) > 0.05
+
+
+def test_the_fp16_bug_needs_scores_below_minus_16_and_left_padding():
+    x, valid = rows()
+    assert wild_bugs.symptom("fp16_min", x, valid=valid, shift=0.0)[0] == 0  # scores near 0: no overflow
+    assert np.float16(wild_bugs.FP16_MIN) + np.float16(-16.0) == -np.inf  # the maintainer's sum, rounded to even
+    assert np.isfinite(np.float16(wild_bugs.FP16_MIN) + np.float16(-15.0))
+
+
+def test_the_masked_bias_bug_is_latent_until_the_scores_drift():
+    x, _ = rows()
+    assert wild_bugs.symptom("masked_bias", x, shift=0.0)[0] < 1e-12
+    assert check_causal(wild_bugs.layers("masked_bias", shift=0.0)[0], n=N, d=D, seed=SEED) == []
+
+
+def test_keys_read():
+    assert wild_bugs.keys_read("window", N, window=WINDOW) == (WINDOW + 1, WINDOW)
+    assert wild_bugs.keys_read("top_left", N) == (1, N)
