@@ -42,6 +42,7 @@ from primer import (
     seq2seq,
     targets,
     trained_encoder,
+    trained_machines,
     training,
     transformer,
     translation,
@@ -963,6 +964,12 @@ TABLE = [
         "make_pairs-share-1.5",
     ),
     case(lambda: translator.experiment(**TRANSLATION | {"training": {"steps": 5}}), "training", "translator-keys"),
+    case(lambda: trained_machines.side_by_side([], [], []), "encoder_runs", "side_by_side-no-runs"),
+    case(
+        lambda: trained_machines.statements(translator, "no_such_function", ("train",)),
+        "function",
+        "statements-unknown-function",
+    ),
     case(
         lambda: translator.experiment(**TRANSLATION | {"training": ed_page.TRANSLATION_TRAINING | {"steps": 0}}),
         "training['steps']",

@@ -6,7 +6,7 @@ from plotly.subplots import make_subplots
 
 from primer.figures.controls import add_control, finish
 from primer.figures.look import ACCENT, MUTED, heatmap_traces, styled
-from primer.figures.tables import md_table
+from primer.figures.tables import md_table, pct
 from primer.language import labels
 from primer.rounding import BOUND
 
@@ -334,3 +334,33 @@ def choice_table(choices, *, lang=None):
         for c in choices
     ]
     return md_table(text["cols_choice"], rows)
+
+
+def trained_table(machines, n_seeds, *, lang=None):
+    """Return a Markdown table of the three trained machines: task, masks, weights, held-out scores over the seeds.
+
+    machines: primer.trained_machines.side_by_side's; n_seeds: machine -> how many seeds its chapter ran.
+    """
+    from primer.figures.decoder import fmt_loss, spread  # median (min–max), as chapters 6-8 print them
+
+    text = labels("choosing", lang)
+    chapters = {"encoder": 6, "decoder": 7, "encoder-decoder": 8}
+    rows = []
+    for machine, m in machines.items():
+        fmt = fmt_loss if machine == "decoder" else (lambda x: pct(x, 0))
+        weights = sorted(set(m["weights"]))
+        rows.append(
+            [
+                text["kind"][machine],
+                chapters[machine],
+                text["task"][machine],
+                text["trained_masks"][machine],
+                str(weights[0]) if len(weights) == 1 else f"{weights[0]}–{weights[-1]}",
+                text["score"][machine].format(v=spread(m["score"], fmt)),
+                text["reference"][machine].format(v=spread(m["reference"], fmt)),
+            ]
+        )
+    note = text["trained_note"].format(
+        n_enc=n_seeds["encoder"], n_dec=n_seeds["decoder"], n_encdec=n_seeds["encoder-decoder"]
+    )
+    return md_table(text["cols_trained"], rows) + "\n" + note + "\n"

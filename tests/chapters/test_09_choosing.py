@@ -115,3 +115,73 @@ def test_controls_offer_every_state(read_page, lang):
         assert f'"label":"{name}"' in picker
     for label in OUTPUT_CHOICES[lang]:
         assert f'"label":"{label}"' in outputs
+
+
+# ---- the three trained machines (chapters 6-8's cached runs) ----------------------------------------
+
+
+def numbers(cell):  # "next-token loss: 0.88 (0.85–1.03)" -> [0.88, 0.85, 1.03]; percentages as fractions
+    found = re.findall(r"(\d+(?:\.\d+)?)(%?)", cell.split("：")[-1].split(": ")[-1])
+    return [float(x) / (100 if pc else 1) for x, pc in found]
+
+
+def trained_rows(html, lang):
+    text = labels("choosing", lang)
+    rows = {r[0]: r for r in table_rows(html) if len(r) == 7 and r[0] in text["kind"].values()}
+    return {machine: rows[text["kind"][machine]] for machine in text["kind"]}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_trained_table_shows_each_machine_its_masks_and_its_scores(read_page, lang):
+    from primer.pages import decoder, encoder, encoder_decoder
+
+    text = labels("choosing", lang)
+    rows = trained_rows(read_page(lang, PAGE), lang)
+    for machine, row in rows.items():
+        assert row[2:4] == [text["task"][machine], text["trained_masks"][machine]]
+    assert [rows[m][1] for m in rows] == ["6", "7", "8"]
+    # weights: one count; the encoder and the decoder are one shape, the encoder-decoder two stacks and cross-attention
+    weights = {m: int(row[4]) for m, row in rows.items()}
+    assert weights["encoder-decoder"] > 2 * weights["decoder"] > 0
+    enc, enc_ref = numbers(rows["encoder"][5]), numbers(rows["encoder"][6])
+    assert (
+        0.4 < enc[0] <= enc_ref[0] + 0.02 and enc_ref[0] - enc[0] < 0.15
+    )  # close to the best guess reading both sides
+    dec, dec_ref = numbers(rows["decoder"][5]), numbers(rows["decoder"][6])
+    assert (
+        dec_ref[0] < dec[0] < dec_ref[0] + 0.4 and dec[2] < 1.5
+    )  # near the grammar's own loss, far below chance (ln V)
+    exact, words = numbers(rows["encoder-decoder"][5]), numbers(rows["encoder-decoder"][6])
+    assert min(exact) > 0.6 and min(words) > 0.9  # "most held-out sentences exactly": on every seed
+    for values in (enc, enc_ref, dec, dec_ref, exact, words):
+        assert len(values) == 3 and values[1] <= values[0] <= values[2]  # median (min–max)
+    n_seeds = (len(encoder.SEEDS), len(decoder.SEEDS), len(encoder_decoder.TRANSLATION_SEEDS))
+    note = text["trained_note"].split("{n_enc}")[0]
+    assert note in read_page(lang, PAGE)
+    if lang == "en":
+        assert f"{n_seeds[0]} for the encoder, {n_seeds[1]} for the decoder, {n_seeds[2]} for the encoder-decoder" in (
+            read_page(lang, PAGE)
+        )
+
+
+def test_trained_table_is_the_same_in_both_languages(read_page):
+    zh, en = (trained_rows(read_page(lang, PAGE), lang) for lang in LANGS)
+    for machine in zh:
+        assert zh[machine][1] == en[machine][1] and zh[machine][4] == en[machine][4]
+        assert numbers(zh[machine][5]) == numbers(en[machine][5])
+        assert numbers(zh[machine][6]) == numbers(en[machine][6])
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_mask_passing_lines_on_the_page_are_read_from_the_code(read_page, lang):
+    import html as html_lib
+
+    from primer.trained_machines import training_calls
+
+    page = html_lib.unescape(re.sub(r"<[^>]+>", "", read_page(lang, PAGE)))
+    for sites in training_calls().values():
+        for module, function, lines in sites:
+            assert f"{module}.{function}" in page
+            for line in lines:
+                assert line in page, line
+    assert "full_mask(n)" in page and "causal_mask(n)" in page and "cross_mask" in page

@@ -1,0 +1,14 @@
+from primer import broken_masks, trained_encoder, translator
+from primer.figures import choosing as figures
+from primer.pages import decoder, encoder, encoder_decoder
+from primer.trained_machines import side_by_side
+
+# The runs chapters 6, 7 and 8 print, computed once per build and shared: nothing is trained again here
+encoders = trained_encoder.over_seeds(encoder.EXPERIMENT, encoder.SEEDS)
+decoders = broken_masks.over_seeds(decoder.EXPERIMENT, decoder.SEEDS)
+translators = [
+    translator.experiment(decoder.GRAMMAR, **encoder_decoder.TRANSLATION, seed=seed)
+    for seed in encoder_decoder.TRANSLATION_SEEDS
+]
+n_seeds = {"encoder": len(encoders), "decoder": len(decoders), "encoder-decoder": len(translators)}
+print(figures.trained_table(side_by_side(encoders, decoders, translators), n_seeds))
