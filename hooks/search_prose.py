@@ -11,8 +11,8 @@ import re
 from mkdocs.plugins import event_priority
 
 BLOCK = re.compile(
-    r'<div class="highlight"><pre>.*?</code></pre></div>', re.S
-)  # Pygments' markup, via pymdownx.highlight
+    r'<div class="(?:[\w-]+ )*highlight"><pre>.*?</code></pre></div>', re.S
+)  # Pygments' markup, via pymdownx.highlight; a fence's own classes come first (```{.python .fragment})
 SLOT = re.compile(r"<!--primer-code-(\d+)-->")
 SET_ASIDE = {}  # page URL -> its code blocks, from on_page_content until on_post_page
 
