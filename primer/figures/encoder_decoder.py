@@ -381,16 +381,18 @@ def learned_alignment(src, tgt, gold, trained_w, start_w, *, lang=None):
     one_hot = np.zeros((n, m))
     one_hot[np.arange(n), gold] = 1.0
     kw = dict(x=x, y=y, zmin=0, zmax=1, colorscale="Purples", fmt="{:.1f}")
-    for trace in heatmap_traces(one_hot, True, **kw):
-        fig.add_trace(trace, row=1, col=1)
+    # cross-attention closes no cell: only the first (open) trace of each pair is drawn, the page weighs less
+    fig.add_trace(heatmap_traces(one_hot, True, **kw)[0], row=1, col=1)
     shown = {}
     for name, w in (("trained", trained_w), ("start", start_w)):
         shown[name] = []
         for k in range(n_layers * n_heads):
-            for trace in heatmap_traces(w[k // n_heads, k % n_heads], True, **kw, visible=name == "trained"):
-                shown[name].append(len(fig.data))
-                fig.add_trace(trace, row=1, col=k + 2)
-    steps = [(text[name], [0, 1] + shown[name], {}) for name in ("trained", "start")]
+            shown[name].append(len(fig.data))
+            trace = heatmap_traces(w[k // n_heads, k % n_heads], True, **kw, visible=name == "trained")[0]
+            # nine small panels: colour carries the weight, the hover gives it; no number written in each cell
+            trace.update(text=None, texttemplate=None, hovertemplate="%{y} → %{x}: %{z:.2f}<extra></extra>")
+            fig.add_trace(trace, row=1, col=k + 2)
+    steps = [(text[name], [0] + shown[name], {}) for name in ("trained", "start")]
     fig.update_yaxes(autorange="reversed", showticklabels=False)
     fig.update_yaxes(showticklabels=True, row=1, col=1)
     fig.update_xaxes(tickangle=-60)
