@@ -9,6 +9,10 @@ LOCK   := requirements.lock
 #   make test TORCH="torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu"
 TORCH  ?= torch==2.13.0
 
+# primer's matrices are tiny (16 wide): a second OpenBLAS thread only spins and burns CPU time, so build, serve, tests and
+# bench use one (bench/training.py measured the build's training at 54.8 CPU-s with one thread, 62.5 with two).
+export OPENBLAS_NUM_THREADS ?= 1
+
 .PHONY: install serve build test check matrix lock bench system-deps lint clean
 
 # The lock pins every package, so the site builds from the same versions on every machine;

@@ -195,7 +195,8 @@ def budget_lines(r):  # -> [str] Markdown
     lines.append(f"| total | **{r['total_cpu_s']:.1f}** | target ≤ {BUDGET} |")
     return lines + [
         "",
-        f"Each chapter in a fresh Python, one after the other; load average {r['load']:.1f} at the start.",
+        f"Each chapter in a fresh Python, one after the other; load average {r['load']:.1f} at the start; "
+        f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')} (the Makefile sets 1).",
     ]
 
 
