@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from primer._checks import float_array, positive_int
+from primer.mask_checks import check_cache, check_causal, check_padding
 from primer.masks import causal_mask, window_mask
 
 GPT2_MASKED_BIAS = -1e4  # what transformers' GPT-2 put in place of a closed score until PR #17306
@@ -298,6 +299,17 @@ def layers(name, *, shift=0.0, window=2):  # -> (buggy, fixed), each with the ki
         ),
     }
     return pick[name]
+
+
+def checked(name, *, n=8, d=4, n_pad=3, seed=0, shift=0.0, window=2):  # -> ([problems] buggy, [problems] fixed)
+    """Return what bug `name`'s check in primer.mask_checks finds in its buggy and in its fixed layer."""
+    pair = layers(name, shift=shift, window=window)
+    check = BUGS[name].check
+    if check == "causal":
+        return tuple(check_causal(f, n=n, d=d, seed=seed) for f in pair)
+    if check == "padding":
+        return tuple(check_padding(f, n=n, d=d, n_pad=n_pad, seed=seed) for f in pair)
+    return tuple(check_cache(step, full, n=n, d=d, seed=seed) for step, full in pair)
 
 
 # ---- the symptoms the page prints ---------------------------------------------------------------------

@@ -11,13 +11,19 @@ SHIFTS = {"masked_bias": SHIFT_MASKED_BIAS, "fp16_min": SHIFT_FP16}
 
 
 def verdicts(name, seed):
-    bug = wild_bugs.BUGS[name]
-    pair = wild_bugs.layers(name, shift=SHIFTS.get(name, 0.0), window=WINDOW)
-    if bug.check == "causal":
-        return [check_causal(f, n=N, d=D, seed=seed) for f in pair]
-    if bug.check == "padding":
-        return [check_padding(f, n=N, d=D, n_pad=N_PAD, seed=seed) for f in pair]
-    return [check_cache(step, full, n=N, d=D, seed=seed) for step, full in pair]
+    return wild_bugs.checked(name, n=N, d=D, n_pad=N_PAD, seed=seed, shift=SHIFTS.get(name, 0.0), window=WINDOW)
+
+
+@pytest.mark.parametrize("name", ORDER)
+def test_checked_runs_the_bugs_own_check_of_the_kit(name):
+    pair, check = wild_bugs.layers(name, shift=SHIFTS.get(name, 0.0), window=WINDOW), wild_bugs.BUGS[name].check
+    if check == "causal":
+        direct = [check_causal(f, n=N, d=D, seed=SEED) for f in pair]
+    elif check == "padding":
+        direct = [check_padding(f, n=N, d=D, n_pad=N_PAD, seed=SEED) for f in pair]
+    else:
+        direct = [check_cache(step, full, n=N, d=D, seed=SEED) for step, full in pair]
+    assert list(verdicts(name, SEED)) == direct
 
 
 def test_the_page_covers_every_bug_and_at_least_five_families():

@@ -8,7 +8,6 @@ from site_reader import LANGS, tables
 from primer import wild_bugs
 from primer.figures import mask_bugs as figures
 from primer.language import labels
-from primer.mask_checks import check_cache, check_causal, check_padding
 from primer.pages.mask_bugs import N_PAD, ORDER, SEED, SHIFT_FP16, SHIFT_MASKED_BIAS, WINDOW, D, N
 
 PAGE = "14-mask-bugs.md"
@@ -25,15 +24,9 @@ def results():
     valid = np.arange(N) < N - N_PAD
     out = {}
     for name in ORDER:
-        bug = wild_bugs.BUGS[name]
-        pair = wild_bugs.layers(name, shift=SHIFTS.get(name, 0.0), window=WINDOW)
-        if bug.check == "causal":
-            verdicts = [check_causal(f, n=N, d=D, seed=SEED) for f in pair]
-        elif bug.check == "padding":
-            verdicts = [check_padding(f, n=N, d=D, n_pad=N_PAD, seed=SEED) for f in pair]
-        else:
-            verdicts = [check_cache(step, full, n=N, d=D, seed=SEED) for step, full in pair]
-        out[name] = (wild_bugs.symptom(name, x, valid=valid, shift=SHIFTS.get(name, 0.0), window=WINDOW), verdicts)
+        kw = dict(shift=SHIFTS.get(name, 0.0), window=WINDOW)
+        verdicts = wild_bugs.checked(name, n=N, d=D, n_pad=N_PAD, seed=SEED, **kw)
+        out[name] = (wild_bugs.symptom(name, x, valid=valid, **kw), verdicts)
     return out
 
 
