@@ -276,21 +276,24 @@ def bold_terms(text, lang):
     return found
 
 
-def misplaced_bold(pages, lang):
-    """Return [message] for terms bolded outside the chapter that introduces them, or more than once there."""
+def misplaced(pages, lang, find, mark, fix):  # find(text, lang) -> [(line, key)]
+    """Return [message] for each term find marks (bold, glossed) outside its chapter, or twice in it."""
     chapter = {t["key"]: t["chapter"] for t in terms()}
     found, seen = [], {}
     for name, text in pages.items():
-        for n, key in bold_terms(text, lang):
+        for n, key in find(text, lang):
             if name != chapter[key]:
-                found.append(
-                    f"docs/{lang}/{name}:{n}: {key} is bold here, but introduced in {chapter[key]}: write it plain"
-                )
+                found.append(f"docs/{lang}/{name}:{n}: {key} is {mark} here, but introduced in {chapter[key]}: {fix}")
             elif key in seen:
-                found.append(f"docs/{lang}/{name}:{n}: {key} is bold again (first at line {seen[key]}): write it plain")
+                found.append(f"docs/{lang}/{name}:{n}: {key} is {mark} again (first at line {seen[key]}): {fix}")
             else:
                 seen[key] = n
     return found
+
+
+def misplaced_bold(pages, lang):
+    """Return [message] for terms bolded outside the chapter that introduces them, or more than once there."""
+    return misplaced(pages, lang, bold_terms, "bold", "write it plain")
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -348,19 +351,7 @@ def glossed_terms(text, lang):
 
 def misplaced_glosses(pages, lang):
     """Return [message] for terms glossed outside the chapter that introduces them, or more than once there."""
-    chapter = {t["key"]: t["chapter"] for t in terms()}
-    found, seen = [], {}
-    for name, text in pages.items():
-        for n, key in glossed_terms(text, lang):
-            if name != chapter[key]:
-                found.append(
-                    f"docs/{lang}/{name}:{n}: {key} is glossed here, but introduced in {chapter[key]}: drop the gloss"
-                )
-            elif key in seen:
-                found.append(f"docs/{lang}/{name}:{n}: {key} is glossed again (first at line {seen[key]}): drop it")
-            else:
-                seen[key] = n
-    return found
+    return misplaced(pages, lang, glossed_terms, "glossed", "drop the gloss")
 
 
 @pytest.mark.parametrize("lang", LANGS)
