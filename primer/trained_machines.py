@@ -25,6 +25,14 @@ SITES = {
 }
 
 
+def one_line(node):  # ast statement -> str
+    """Return a statement as source on one line; `a, b = f()` is written out by hand, since Python 3.10's unparse adds
+    parentheses around a tuple target and later versions do not, and the page must read the same on every Python."""
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple):
+        return ", ".join(ast.unparse(e) for e in node.targets[0].elts) + " = " + ast.unparse(node.value)
+    return ast.unparse(node)
+
+
 def statements(module, function, callees):  # -> [str] one line each
     """Return the statements of module's function that call one of callees, each unparsed onto one line."""
     tree = ast.parse(inspect.getsource(module))
@@ -36,7 +44,7 @@ def statements(module, function, callees):  # -> [str] one line each
         if isinstance(node, (ast.Assign, ast.Expr, ast.Return)):
             calls = [c for c in ast.walk(node) if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)]
             if any(c.func.id in callees for c in calls):
-                lines.append((node.lineno, ast.unparse(node)))
+                lines.append((node.lineno, one_line(node)))
     return [line for _, line in sorted(lines)]
 
 

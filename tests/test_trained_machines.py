@@ -68,3 +68,8 @@ def test_side_by_side_reads_each_chapters_measures():
     assert out["decoder"]["score"] == [0.9] and out["decoder"]["reference"] == [0.7]
     assert out["encoder-decoder"]["score"] == [0.95, 0.95]
     assert out["encoder-decoder"]["weights"][0] == count_weights(trained(params)) + count_weights(trained(cross))
+
+
+def test_a_tuple_target_reads_the_same_on_every_python():
+    assert trained_machines.one_line(ast.parse("(params, history) = train(x)").body[0]) == "params, history = train(x)"
+    assert trained_machines.one_line(ast.parse("y = f(a, b)").body[0]) == "y = f(a, b)"
