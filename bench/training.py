@@ -115,20 +115,19 @@ def numpy_run(cfg, params, data, batch_seed):
     """Return (wall seconds, final loss) of primer.training.train for STEPS steps under the causal mask."""
     from primer.masks import causal_mask
     from primer.pages.decoder import EXPERIMENT
-    from primer.training import train
+    from primer.training import Rows, train
 
     start = time.perf_counter()
-    _, history = train(
+    history = train(
         params,
         cfg,
-        data.tokens,
-        data.targets,
-        causal_mask(data.tokens.shape[1]),
+        [Rows(data.tokens, data.targets)],
+        self_mask=causal_mask,
         steps=STEPS,
         lr=EXPERIMENT["training"]["lr"],
         seed=batch_seed,
         batch_size=EXPERIMENT["training"]["batch_size"],
-    )
+    ).losses
     return time.perf_counter() - start, float(history[-1])
 
 

@@ -16,26 +16,25 @@ from primer import language_model, writing
 from primer.backprop import MaskedFill
 from primer.config import Config
 from primer.masks import additive_mask, causal_mask, full_mask
-from primer.training import decoder_forward, loss, target_probs, train
+from primer.training import Rows, decoder_forward, loss, target_probs, train
 from primer.transformer import init_stack
 
-RUNS = ("causal", "no_mask", "added_0", "triu_2", "masked_fill_0", "inverted")  # the honest run first
-CLOSED = (
-    -1e9
-)  # how the inverted run's code closes a score: a large finite number, so a row with no open key still sums to 1
+CLOSED = -1e9  # how the inverted run's code closes a score: a large finite number, so a row with no open key sums to 1
+
+MASKS = {  # run -> the mask it trains under, as a function of the row length n ([n, n], a mask form of primer.backprop)
+    "causal": causal_mask,  # the honest run, first
+    "no_mask": full_mask,
+    "added_0": lambda n: additive_mask(causal_mask(n), 0.0),  # chapter 5's bug: 0 where -inf was meant
+    "triu_2": lambda n: ~np.triu(np.ones((n, n), bool), k=2),  # closes j >= i + 2: the next token stays open
+    "masked_fill_0": lambda n: MaskedFill(causal_mask(n), 0.0),  # closed scores set to 0, not -inf: still read
+    "inverted": lambda n: np.where(causal_mask(n), CLOSED, 0.0),  # "may read" handed to code that closes where True
+}
+RUNS = tuple(MASKS)
 
 
 def training_masks(n):  # -> {run: a mask form of primer.backprop, [n, n]}
     """Return the mask each run trains under: the causal one and five that let the future in without raising."""
-    causal = causal_mask(n)
-    return {
-        "causal": causal,
-        "no_mask": full_mask(n),
-        "added_0": additive_mask(causal, 0.0),  # chapter 5's bug: 0 where -inf was meant
-        "triu_2": ~np.triu(np.ones((n, n), bool), k=2),  # closes j >= i + 2: the next token stays open
-        "masked_fill_0": MaskedFill(causal, 0.0),  # closed scores set to 0, not -inf: still read
-        "inverted": np.where(causal, CLOSED, 0.0),  # "may read" handed to code that closes where True
-    }
+    return {run: mask(n) for run, mask in MASKS.items()}
 
 
 @dataclass(frozen=True, eq=False)
@@ -60,44 +59,29 @@ def _frozen(grammar):
 
 
 @functools.lru_cache(maxsize=8)
-def _experiment(grammar, model, corpus_args, steps, lr, batch_size, every, seed, runs):
+def _experiment(grammar, model, corpus_args, training, seed, runs):
     data = language_model.make_data(dict(grammar), **dict(corpus_args), seed=seed)
-    n = data.tokens.shape[1]
+    n, training = data.tokens.shape[1], dict(training)
     cfg = Config(vocab_size=len(data.vocab), **dict(model))
     *_, init_seed, batch_seed = language_model.seeds(seed)
-    masks, start, causal = training_masks(n), init_stack(init_seed, cfg), causal_mask(n)
+    start, task, causal = init_stack(init_seed, cfg), [Rows(data.tokens, data.targets)], causal_mask(n)
     held = (data.heldout_tokens, data.heldout_targets)
     start_logit_std = float(decoder_forward(start, data.heldout_tokens, causal[None, None], cfg.n_heads)[0].std())
     out = {}
     for name in runs:
-        honest = [loss(start, cfg, *held, causal)]
-
-        def watch(step, params, honest=honest):
-            if step % every == 0:
-                honest.append(loss(params, cfg, *held, causal))
-
-        params, history = train(
-            start,
-            cfg,
-            data.tokens,
-            data.targets,
-            masks[name],
-            steps=steps,
-            lr=lr,
-            seed=batch_seed,
-            batch_size=batch_size,
-            callback=watch,
-        )
+        machine = train(start, cfg, task, self_mask=MASKS[name], seed=batch_seed, **training)
+        params, own = machine.weights, MASKS[name](n)
+        honest = [loss(p, cfg, *held, causal) for p in (start, *machine.kept.values())]  # every `every` steps
         out[name] = Run(
             name,
             params,
-            history,
-            np.arange(len(honest)) * every,
+            machine.losses,
+            np.arange(len(honest)) * training["every"],
             np.array(honest),
-            loss(params, cfg, data.tokens, data.targets, masks[name]),
-            loss(params, cfg, *held, masks[name]),
-            honest[-1] if steps % every == 0 else loss(params, cfg, *held, causal),
-            float(target_probs(params, cfg, *held, masks[name])[data.choice].mean()),
+            loss(params, cfg, data.tokens, data.targets, own),
+            loss(params, cfg, *held, own),
+            honest[-1] if training["steps"] % training["every"] == 0 else loss(params, cfg, *held, causal),
+            float(target_probs(params, cfg, *held, own)[data.choice].mean()),
             float(target_probs(params, cfg, *held, causal)[data.choice].mean()),
             start_logit_std,
         )
@@ -126,10 +110,7 @@ def experiment(grammar, *, model, corpus_args, training, seed, runs=RUNS):
         _frozen(grammar),
         tuple(sorted(model.items())),
         tuple(sorted(corpus_args.items())),
-        training["steps"],
-        training["lr"],
-        training["batch_size"],
-        every,
+        tuple(sorted((training | {"every": every}).items())),
         seed,
         tuple(runs),
     )

@@ -17,7 +17,7 @@ from primer import grammar as grammars
 from primer import language_model, mlm
 from primer.config import Config
 from primer.masks import causal_mask, full_mask
-from primer.training import loss, train
+from primer.training import Rows, loss, train
 from primer.transformer import init_stack
 from primer.vocab import MASK
 
@@ -82,9 +82,9 @@ def _run(grammar, model, corpus_args, training, masking, seed):
     inputs, weights = mlm.mask_rows(data.tokens, vocab, masking["rate"], mask_seed, draws=masking["draws"])
     targets = np.repeat(data.tokens, masking["draws"], axis=0)  # the masked-LM target is the word itself
     n = data.tokens.shape[1]
-    params, history = train(
-        init_stack(init_seed, cfg), cfg, inputs, targets, full_mask(n), weights=weights, seed=batch_seed, **training
-    )
+    start, task = init_stack(init_seed, cfg), [Rows(inputs, targets, weights)]  # the loss counts the hidden words
+    machine = train(start, cfg, task, self_mask=full_mask, seed=batch_seed, **training)
+    params, history = machine.weights, machine.losses
     held_in, held_w = mlm.mask_rows(data.heldout_tokens, vocab, masking["rate"], held_mask_seed)
     heldout_loss = loss(params, cfg, held_in, data.heldout_tokens, full_mask(n), weights=held_w)
     cloze, rows, positions = mlm.cloze(data.heldout_tokens, vocab)

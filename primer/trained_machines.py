@@ -1,8 +1,8 @@
-"""The trained machines of chapters 6-8 side by side: where their training passes the masks, and what they learned.
+"""The trained machines of chapters 6-8 side by side: the one call that trains each, and what each learned.
 
-All three train with primer.training's block_forward / block_backward and adam_step. What their
-training code passes besides the masks (the data, which positions the loss counts, one stack or
-two) is read here from that code itself, so a page showing it cannot drift from what ran.
+All three are trained by one call of primer.training.train, whose loop runs the same block_forward,
+block_backward and adam_step. Those three calls are read here from the chapters' code itself, so a
+page showing them, or the arguments in which they differ, cannot drift from what ran.
 """
 
 import ast
@@ -14,48 +14,61 @@ from primer.training import trained
 
 MACHINES = ("encoder", "decoder", "encoder-decoder")
 
-# Where each machine's training passes its masks: (module, function, the calls whose statements are shown).
+# Where each machine is trained: the function of its chapter's module that calls train.
 SITES = {
-    "encoder": ((trained_encoder, "_run", ("train",)),),
-    "decoder": ((broken_masks, "training_masks", ("causal_mask",)), (broken_masks, "_experiment", ("train",))),
-    "encoder-decoder": (
-        (translator, "_experiment", ("train_encdec",)),
-        (translator, "encdec_forward", ("masks", "stack_forward", "decoder_forward")),
-    ),
+    "encoder": (trained_encoder, "_run"),
+    "decoder": (broken_masks, "_experiment"),
+    "encoder-decoder": (translator, "_experiment"),
 }
 
 
-def one_line(node):  # ast statement -> str
-    """Return a statement as source on one line; `a, b = f()` is written out by hand, since Python 3.10's unparse adds
-    parentheses around a tuple target and later versions do not, and the page must read the same on every Python."""
-    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple):
-        return ", ".join(ast.unparse(e) for e in node.targets[0].elts) + " = " + ast.unparse(node.value)
-    return ast.unparse(node)
-
-
-def statements(module, function, callees):  # -> [str] one line each
-    """Return the statements of module's function that call one of callees, each unparsed onto one line."""
+def train_statement(module, function):  # -> ast statement
+    """Return the one statement of module's function that calls train, or raise ValueError."""
     tree = ast.parse(inspect.getsource(module))
     found = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == function]
     if not found:
         raise ValueError(f"function must be defined in {module.__name__}, got {function!r}")
-    lines = []
-    for node in ast.walk(found[0]):
-        if isinstance(node, (ast.Assign, ast.Expr, ast.Return)):
-            calls = [c for c in ast.walk(node) if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)]
-            if any(c.func.id in callees for c in calls):
-                lines.append((node.lineno, one_line(node)))
-    return [line for _, line in sorted(lines)]
+    calls = [
+        n
+        for n in ast.walk(found[0])
+        if isinstance(n, ast.Assign)
+        and isinstance(n.value, ast.Call)
+        and isinstance(n.value.func, ast.Name)
+        and n.value.func.id == "train"
+    ]
+    if len(calls) != 1:
+        raise ValueError(f"function {module.__name__}.{function} must assign one call of train, found {len(calls)}")
+    return calls[0]
 
 
-def training_calls():  # -> {machine: [(module name, function, [lines])]}
-    """Return, per machine, the lines of its chapter's training code that pass the masks, read from that code."""
+def training_calls():  # -> {machine: (where, line)}
+    """Return, per machine, where its chapter calls train and that statement, unparsed onto one line."""
     return {
-        machine: [
-            (module.__name__, function, statements(module, function, callees)) for module, function, callees in sites
-        ]
-        for machine, sites in SITES.items()
+        machine: (f"{module.__name__}.{function}", ast.unparse(train_statement(module, function)))
+        for machine, (module, function) in SITES.items()
     }
+
+
+def arguments(call):  # ast.Call -> {argument: source}
+    """Return a call's arguments as source text, keyed by keyword, by position ("#0", ...) or as "**name"."""
+    out = {f"#{i}": ast.unparse(a) for i, a in enumerate(call.args)}
+    for k in call.keywords:
+        out[k.arg if k.arg else "**" + ast.unparse(k.value)] = ast.unparse(k.value)
+    return out
+
+
+def differences(lines):  # [str] statements -> ([arguments that differ], [arguments the same in all])
+    """Return the arguments whose source differs between the calls (or is missing from some), and the rest."""
+    given = [arguments(ast.parse(line).body[0].value) for line in lines]
+    names = list(dict.fromkeys(name for args in given for name in args))
+    differ = [name for name in names if len({args.get(name) for args in given}) > 1]
+
+    def label(name):  # a positional argument is shown as its source where all agree, else by its place
+        if not name.startswith("#"):
+            return name
+        return given[0][name] if name not in differ else f"argument {int(name[1:]) + 1}"
+
+    return [label(n) for n in differ], [label(n) for n in names if n not in differ]
 
 
 def side_by_side(encoder_runs, decoder_runs, translator_runs):  # -> {machine: {measure: [one value per seed]}}

@@ -1,4 +1,4 @@
-"""Training the decoder of primer.transformer in numpy: next-token cross-entropy, the backward pass by hand, and Adam.
+"""Training the three machines in numpy: cross-entropy, the backward pass by hand, Adam, and one loop (train).
 
 The model is primer.transformer.decode's: token embeddings plus the fixed sinusoidal positions,
 n_layers pre-norm blocks (self-attention under a mask, feed-forward, residuals), a final norm and
@@ -9,8 +9,11 @@ Under the full mask, with a loss weight per position (1 where a token was hidden
 same code trains chapter 6's encoder on the masked-LM loss (primer.mlm).
 The same block_forward / block_backward serve the encoder (full mask) and the decoder of an
 encoder-decoder (a block with cross-attention weights also reads the encoder's output, which gets
-a gradient from every layer); primer.translator trains those.
+a gradient from every layer). train takes a machine's masks as arguments and nothing else of it:
+chapters 6, 7 and 8 each call it once, and those calls differ only in their masks.
 """
+
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -64,22 +67,27 @@ def check_batch(tokens, targets, cfg):  # [b, n] or [n], same -> ([b, n] int, [b
 
 
 def check_mask(
-    mask, n
-):  # [n, n] bool | [n, n] float | MaskedFill -> the same form, [1, 1, n, n] (broadcasts over batch, heads)
-    """Return mask in one of the three forms of primer.backprop, shaped for the scores, or raise ValueError."""
+    mask, n, m=None, name="mask"
+):  # [n, m] bool | [n, m] float | MaskedFill -> the same form, [1, 1, n, m] (broadcasts over batch, heads)
+    """Return mask in one of the three forms of primer.backprop, shaped for the scores, or raise ValueError.
+
+    m is the number of keys (None: n, a self mask); name is the argument the messages name.
+    """
+    m = n if m is None else m
     fill = isinstance(mask, MaskedFill)
-    name = "mask.mask" if fill else "mask"
+    label = f"{name}.mask" if fill else name
     arr = np.asarray(mask.mask if fill else mask)
     if fill and arr.dtype != bool:
-        raise ValueError(f"mask.mask must be a bool array (True: query i may read key j), got dtype {arr.dtype}")
+        raise ValueError(f"{label} must be a bool array (True: query i may read key j), got dtype {arr.dtype}")
     if arr.dtype != bool and not np.issubdtype(arr.dtype, np.floating):
         raise ValueError(
-            f"mask must be a bool array (True: query i may read key j) or a float array added to the scores "
+            f"{name} must be a bool array (True: query i may read key j) or a float array added to the scores "
             f"(0 open, -inf closed), got dtype {arr.dtype}"
         )
-    if arr.shape != (n, n):
+    if arr.shape != (n, m):
+        shape = "[n, n]" if m == n else "[n, m]"
         raise ValueError(
-            f"{name} must have shape [n, n] = ({n}, {n}), one row per query and a column per key, got {arr.shape}"
+            f"{label} must have shape {shape} = ({n}, {m}), one row per query and a column per key, got {arr.shape}"
         )
     if fill:
         try:
@@ -87,17 +95,17 @@ def check_mask(
         except (TypeError, ValueError):
             value = np.nan
         if np.isnan(value) or value == np.inf:
-            raise ValueError(f"mask.value must be a number or -inf, got {mask.value!r}")
+            raise ValueError(f"{name}.value must be a number or -inf, got {mask.value!r}")
         opened = arr | np.isfinite(value)  # a finite value leaves every key readable
     elif arr.dtype == bool:
         opened = arr
     else:
         if np.isnan(arr).any() or (arr == np.inf).any():
-            raise ValueError("mask (a float array added to the scores) must hold numbers or -inf, no NaN or +inf")
+            raise ValueError(f"{name} (a float array added to the scores) must hold numbers or -inf, no NaN or +inf")
         opened = np.isfinite(arr)
     if not opened.any(axis=-1).all():
-        raise ValueError(f"{name} leaves a row with no open key; under -inf its softmax is 0/0 (NaN)")
-    arr = arr.reshape(1, 1, n, n)
+        raise ValueError(f"{label} leaves a row with no open key; under -inf its softmax is 0/0 (NaN)")
+    arr = arr.reshape(1, 1, n, m)
     return MaskedFill(arr, value) if fill else arr
 
 
@@ -115,16 +123,16 @@ def check_weights(weights, tokens):  # [b, n] or [n] -> [b, n] float
     return w
 
 
-def check_params(params, cfg):  # -> params
+def check_params(params, cfg, name="params"):  # -> params
     """Return params if they are a decoder's weights of shape cfg (transformer.init_stack), or raise ValueError."""
     wte = np.shape(params["wte"])
     if wte != (cfg.vocab_size, cfg.d_model):
         raise ValueError(
-            f"params['wte'] must have shape [vocab_size, d_model] = ({cfg.vocab_size}, {cfg.d_model}), got {wte}"
+            f"{name}['wte'] must have shape [vocab_size, d_model] = ({cfg.vocab_size}, {cfg.d_model}), got {wte}"
         )
     if any("cross" in p for p in params["blocks"]):
         raise ValueError(
-            "params must be a decoder's weights (init_stack without cross=True): training reads no encoder"
+            f"{name} must be a decoder's weights (init_stack without cross=True): training reads no encoder"
         )
     return params
 
@@ -328,38 +336,166 @@ def adam_step(params, grads, state, lr, *, betas=(0.9, 0.999), eps=1e-8):  # -> 
     return params | new, {"step": t, "m": m, "v": v}
 
 
-# ---- the loop ----------------------------------------------------------------------------------------
+# ---- the loop: one for the three machines -------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class Rows:
+    """Rows of one length that a machine trains on (a task is a sequence of these; their lengths may differ)."""
+
+    tokens: np.ndarray  # [r, n] ids the stack (an encoder-decoder's decoder) reads
+    targets: np.ndarray  # [r, n] the id each position should output
+    weights: np.ndarray | None = None  # [r, n] how much each position's loss counts (None: all alike)
+    source: np.ndarray | None = None  # [r, m] ids an encoder-decoder's encoder reads (None for one stack)
+
+
+@dataclass(frozen=True, eq=False)
+class Trained:
+    """What train returns: the trained weights, each step's loss, and the weights kept along the way."""
+
+    weights: object  # params for one stack, (encoder, decoder) for two
+    losses: np.ndarray  # [steps] the loss of each step's batch
+    kept: dict  # step -> weights after it, every `every` steps (empty without `every`)
+
+
+def check_task(task, cfg, two_stacks):  # -> [Rows] with checked arrays
+    """Return the task's rows with their arrays checked, or raise ValueError."""
+    if isinstance(task, Rows) or not len(task) or not all(isinstance(r, Rows) for r in task):
+        raise ValueError(f"task must be a non-empty sequence of primer.training.Rows, got {type(task).__name__}")
+    out = []
+    for r in task:
+        tokens, targets = check_batch(r.tokens, r.targets, cfg)
+        weights = None if r.weights is None else check_weights(r.weights, tokens)
+        source = None
+        if (r.source is not None) != two_stacks:
+            raise ValueError(
+                "task's rows must have a source exactly when source_mask and cross_mask are given (an encoder-decoder)"
+            )
+        if two_stacks:
+            source = check_batch(r.source, r.source, cfg)[0]
+            if len(source) != len(tokens):
+                raise ValueError(f"source must have one row per row of tokens, got {len(source)} and {len(tokens)}")
+        out.append(Rows(tokens, targets, weights, source))
+    return out
+
+
+def check_stacks(start, cfg, two_stacks):  # -> params or (encoder, decoder)
+    """Return start if it is one stack's weights, or an (encoder, decoder) pair for two stacks, or raise ValueError."""
+    if not two_stacks:
+        if not isinstance(start, dict):
+            raise ValueError(
+                f"start must be one stack's weights (a dict) without source_mask, got {type(start).__name__}"
+            )
+        return check_params(start, cfg, "start")
+    if not (isinstance(start, tuple) and len(start) == 2):
+        raise ValueError("start must be the (encoder, decoder) weights when source_mask and cross_mask are given")
+    enc, dec = start
+    check_params(enc, cfg, "start[0]")  # the encoder: no cross-attention
+    if not all("cross" in p for p in dec["blocks"]):
+        raise ValueError("start[1] must have cross-attention weights in every block (init_stack(cross=True))")
+    check_params({"wte": dec["wte"], "blocks": []}, cfg, "start[1]")  # the decoder's shape
+    return start
+
+
+def mask_function(name, f):  # -> f
+    """Return f, or raise unless it is a function of lengths that returns a mask (primer.masks.causal_mask is one)."""
+    if not callable(f):
+        raise ValueError(
+            f"{name} must be a function of the lengths that returns a mask (e.g. primer.masks.causal_mask), "
+            f"got {type(f).__name__}"
+        )
+    return f
+
+
+def machine_loss_and_grads(weights, rows, masks, n_heads):  # Rows of one batch -> (float, grads shaped like weights)
+    """Return the loss on rows and the gradient of every trained weight; masks: (self, source, cross), shaped.
+
+    One stack (source None): the stack reads the tokens under the self mask. Two: the encoder reads
+    the source under the source mask, the decoder the tokens under the self mask and, in every layer,
+    the encoder's output under the cross mask; the encoder learns only through that cross-attention.
+    """
+    self_mask, source_mask, cross_mask = masks
+    if rows.source is None:
+        return _loss_and_grads(weights, rows.tokens, rows.targets, self_mask, n_heads, rows.weights)
+    enc, dec = weights
+    memory, enc_cache = stack_forward(enc, rows.source, source_mask, n_heads)  # [b, m, d]
+    z, dec_cache = decoder_forward(dec, rows.tokens, self_mask, n_heads, memory, cross_mask)
+    dz = cross_entropy_backward(z, rows.targets, rows.weights)
+    dh, dwte = tied_logits_backward(dz, dec_cache["h"], dec["wte"])
+    g_dec, dmemory = stack_backward(dh, dec, rows.tokens, self_mask, n_heads, dec_cache, cross_mask, dwte)
+    g_enc, _ = stack_backward(dmemory, enc, rows.source, source_mask, n_heads, enc_cache)
+    return cross_entropy(z, rows.targets, rows.weights), (g_enc, g_dec)
+
+
+def draw_batches(sizes, steps, batch_size, seed):  # [k] rows per group -> [(group, rows: slice or [b] ints)] per step
+    """Return each step's batch: a group (drawn as often as it has rows, if more than one) and rows of it.
+
+    batch_size None takes every row of the group; a group with fewer rows gives a smaller batch.
+    """
+    rng = np.random.default_rng(nonneg_int("seed", seed))
+    p = np.asarray(sizes) / np.sum(sizes)
+    out = []
+    for _ in range(steps):
+        g = 0 if len(sizes) == 1 else int(rng.choice(len(sizes), p=p))
+        out.append((g, slice(None) if batch_size is None else rng.permutation(sizes[g])[:batch_size]))
+    return out
 
 
 def train(
-    params, cfg, tokens, targets, mask, *, steps, lr, seed=0, batch_size=None, callback=None, weights=None
-):  # [m, n], [m, n], [n, n] -> (params, [steps])
-    """Return the params after `steps` Adam steps on the cross-entropy under mask, and each step's loss.
+    start, cfg, task, *, self_mask, source_mask=None, cross_mask=None, steps, lr, seed=0, batch_size=None, every=None
+):  # -> Trained
+    """Return a machine's weights after `steps` Adam steps on the cross-entropy, each step's loss, and kept weights.
 
-    Each step reads batch_size rows of tokens drawn by the seed (None: all rows), so a run is fixed
-    by its arguments. callback(step, params), if given, is called after each step (1, 2, ...), for
-    measurements along the way. params are not changed in place. weights ([m, n], optional) weigh each
-    position's loss: the masked-LM loss counts only the hidden tokens.
+    The machine is fixed by its masks, each a function of lengths that returns one: self_mask(n) for
+    the stack that writes (in a form of primer.backprop, so a broken mask trains without raising);
+    for an encoder-decoder also source_mask(m), the encoder's, and cross_mask(n, m); then start is
+    (encoder, decoder) and every Rows of the task has a source. Each step reads batch_size rows of
+    one group of the task, drawn by the seed (None: all its rows), so a run is fixed by its
+    arguments; the loss of each position is weighted by the rows' weights, if given. Every `every`
+    steps the weights are kept, for measurements along the way. start is not changed in place.
     """
-    tokens, targets = check_batch(tokens, targets, cfg)
-    weights = None if weights is None else check_weights(weights, tokens)
-    mask = check_mask(mask, tokens.shape[1])
-    params = check_params(params, cfg)
+    if (source_mask is None) != (cross_mask is None):
+        raise ValueError("source_mask and cross_mask must be given together (an encoder-decoder) or not at all")
+    two = source_mask is not None
+    start = check_stacks(start, cfg, two)
+    task = check_task(task, cfg, two)
     steps, lr = positive_int("steps", steps), check_lr(lr)
+    sizes = [len(r.tokens) for r in task]
     if batch_size is not None:
         batch_size = int_at_least("batch_size", batch_size, 1)
-        if batch_size > len(tokens):
+        if batch_size > max(sizes):
             raise ValueError(
-                f"batch_size must be at most the number of rows of tokens ({len(tokens)}), got {batch_size}"
+                f"batch_size must be at most the number of rows of tokens ({max(sizes)}), got {batch_size}"
             )
-    rng = np.random.default_rng(nonneg_int("seed", seed))
-    state = adam_init(params)
-    losses = np.empty(steps)
-    for t in range(steps):
-        rows = slice(None) if batch_size is None else rng.permutation(len(tokens))[:batch_size]
-        w = None if weights is None else weights[rows]
-        losses[t], grads = _loss_and_grads(params, tokens[rows], targets[rows], mask, cfg.n_heads, w)
-        params, state = adam_step(params, grads, state, lr)
-        if callback is not None:
-            callback(t + 1, params)
-    return params, losses
+    if every is not None:
+        every = positive_int("every", every)
+    masks = []
+    for r in task:  # each group's masks, once
+        n = r.tokens.shape[1]
+        own = check_mask(mask_function("self_mask", self_mask)(n), n, name=f"self_mask({n})")
+        if not two:
+            masks.append((own, None, None))
+            continue
+        m = r.source.shape[1]
+        masks.append(
+            (
+                own,
+                check_mask(mask_function("source_mask", source_mask)(m), m, name=f"source_mask({m})"),
+                check_mask(mask_function("cross_mask", cross_mask)(n, m), n, m, name=f"cross_mask({n}, {m})"),
+            )
+        )
+    stacks = list(start) if two else [start]
+    states, losses, kept = [adam_init(p) for p in stacks], np.empty(steps), {}
+
+    def weights():  # the stacks as start held them
+        return tuple(stacks) if two else stacks[0]
+
+    for t, (g, rows) in enumerate(draw_batches(sizes, steps, batch_size, seed)):
+        r = task[g]
+        batch = Rows(*(None if a is None else a[rows] for a in (r.tokens, r.targets, r.weights, r.source)))
+        losses[t], grads = machine_loss_and_grads(weights(), batch, masks[g], cfg.n_heads)
+        for i, d in enumerate(grads if two else (grads,)):  # each stack has its own Adam state
+            stacks[i], states[i] = adam_step(stacks[i], d, states[i], lr)
+        if every is not None and (t + 1) % every == 0:
+            kept[t + 1] = weights()
+    return Trained(weights(), losses, kept)

@@ -19,13 +19,17 @@ from primer.backprop import cross_entropy, cross_entropy_backward, tied_logits_b
 from primer.config import Config
 from primer.counts import count_weights
 from primer.machines import machine_masks
+from primer.masks import causal_mask, full_mask
 from primer.training import (
+    Rows,
     adam_init,
     adam_step,
     check_lr,
     decoder_forward,
+    draw_batches,
     stack_backward,
     stack_forward,
+    train,
     trained,
 )
 from primer.transformer import init_stack
@@ -93,17 +97,6 @@ def encdec_forward(enc, dec, src, tgt_in, n_heads):  # [b, m], [b, n] -> ([b, n,
     return z, {"enc": enc_cache, "dec": dec_cache, "masks": (enc_mask, dec_mask, cross_mask)}
 
 
-def encdec_loss_and_grads(enc, dec, src, tgt_in, tgt_out, n_heads):  # [b, m], [b, n], [b, n] -> (float, g_enc, g_dec)
-    """Return the target loss and the gradients of both stacks; the encoder's reach it through every cross-attention."""
-    z, cache = encdec_forward(enc, dec, src, tgt_in, n_heads)
-    value, dz = target_loss(z, tgt_out, 0)
-    enc_mask, dec_mask, cross_mask = cache["masks"]
-    dh, dwte = tied_logits_backward(dz, cache["dec"]["h"], dec["wte"])
-    g_dec, dmemory = stack_backward(dh, dec, tgt_in, dec_mask, n_heads, cache["dec"], cross_mask, dwte)
-    g_enc, _ = stack_backward(dmemory, enc, src, enc_mask, n_heads, cache["enc"])
-    return value, g_enc, g_dec
-
-
 def prompt_loss_and_grads(params, tokens, targets, first, n_heads):  # [b, L], [b, L] -> (float, grads)
     """Return the decoder-only model's loss on the target words (positions first..) and its gradients."""
     mask, _ = masks("decoder", tokens.shape[1])
@@ -164,36 +157,14 @@ class Translators:
     train_exact: dict  # model -> the same on the training pairs
 
 
-def _batches(groups, steps, batch_size, seed):  # -> list of (length, [batch] row indices)
-    steps, batch_size = positive_int("steps", steps), int_at_least("batch_size", batch_size, 1)
-    rng = np.random.default_rng(nonneg_int("seed", seed))
-    lengths = list(groups)
-    sizes = np.array([len(groups[n][0]) for n in lengths])
-    out = []
-    for _ in range(steps):
-        n = lengths[rng.choice(len(lengths), p=sizes / sizes.sum())]  # a length, as often as its sentences
-        rows = rng.permutation(len(groups[n][0]))[: min(batch_size, len(groups[n][0]))]
-        out.append((n, rows))
-    return out
-
-
-def train_encdec(enc, dec, groups, bos, n_heads, *, steps, lr, batch_size, seed):  # -> (enc, dec, [steps])
-    """Return both stacks after `steps` Adam steps on the target loss, and each step's loss."""
-    lr = check_lr(lr)
-    states, losses = (adam_init(enc), adam_init(dec)), np.empty(steps)
-    for t, (n, rows) in enumerate(_batches(groups, steps, batch_size, seed)):
-        src, tgt = groups[n][0][rows], groups[n][1][rows]
-        losses[t], g_enc, g_dec = encdec_loss_and_grads(enc, dec, *encdec_rows(src, tgt, bos), n_heads)
-        (enc, s_enc), (dec, s_dec) = adam_step(enc, g_enc, states[0], lr), adam_step(dec, g_dec, states[1], lr)
-        states = (s_enc, s_dec)
-    return enc, dec, losses
-
-
 def train_prompt(params, groups, bos, n_heads, *, steps, lr, batch_size, seed):  # -> (params, [steps])
     """Return the decoder-only stack after `steps` Adam steps on the loss of the target words, and each step's loss."""
-    lr = check_lr(lr)
+    lr, steps = check_lr(lr), positive_int("steps", steps)
+    batch_size, lengths = int_at_least("batch_size", batch_size, 1), list(groups)
     state, losses = adam_init(params), np.empty(steps)
-    for t, (n, rows) in enumerate(_batches(groups, steps, batch_size, seed)):
+    batches = draw_batches([len(groups[n][0]) for n in lengths], steps, batch_size, seed)  # as train draws them
+    for t, (g, rows) in enumerate(batches):
+        n = lengths[g]
         tokens, targets = prompt_rows(groups[n][0][rows], groups[n][1][rows], bos)
         losses[t], grads = prompt_loss_and_grads(params, tokens, targets, n, n_heads)
         params, state = adam_step(params, grads, state, lr)
@@ -211,11 +182,26 @@ def _experiment(grammar, lexicon, head_final, heldout_share, model, prompt_layer
     if 2 * max(len(s) for s, _ in pairs.train + pairs.heldout) > prompt_cfg.max_len:
         raise ValueError(f"model['max_len'] must hold source + BOS + target, got {prompt_cfg.max_len}")
     bos = pairs.vocab.index(BOS)
-    train, held = check_pairs(pairs.train, pairs.vocab), check_pairs(pairs.heldout, pairs.vocab)
+    seen, held = check_pairs(pairs.train, pairs.vocab), check_pairs(pairs.heldout, pairs.vocab)
     start = (init_stack(enc_seed, cfg), init_stack(dec_seed, cfg, cross=True))
-    run = dict(steps=steps, lr=lr, batch_size=batch_size, seed=batch_seed)  # the same batches for both models
-    enc, dec, l_encdec = train_encdec(*start, train, bos, cfg.n_heads, **run)
-    prompt, l_prompt = train_prompt(init_stack(prompt_seed, prompt_cfg), train, bos, cfg.n_heads, **run)
+    task = [
+        Rows(tgt_in, tgt_out, source=src) for src, tgt_in, tgt_out in (encdec_rows(*st, bos) for st in seen.values())
+    ]
+    training = dict(steps=steps, lr=lr, batch_size=batch_size)  # the same for both models, and the same batches
+    machine = train(
+        start,
+        cfg,
+        task,
+        self_mask=causal_mask,
+        source_mask=full_mask,
+        cross_mask=full_mask,
+        seed=batch_seed,
+        **training,
+    )
+    (enc, dec), l_encdec = machine.weights, machine.losses
+    prompt, l_prompt = train_prompt(
+        init_stack(prompt_seed, prompt_cfg), seen, bos, cfg.n_heads, seed=batch_seed, **training
+    )
 
     def greedy(model, groups):
         if model == "encoder-decoder":
@@ -223,7 +209,7 @@ def _experiment(grammar, lexicon, head_final, heldout_share, model, prompt_layer
         return {n: greedy_prompt(prompt, s, bos, cfg.n_heads) for n, (s, _) in groups.items()}
 
     held_scores = {m: scores(greedy(m, held), {n: t for n, (_, t) in held.items()}) for m in MODELS}
-    train_scores = {m: scores(greedy(m, train), {n: t for n, (_, t) in train.items()}) for m in MODELS}
+    train_scores = {m: scores(greedy(m, seen), {n: t for n, (_, t) in seen.items()}) for m in MODELS}
     return Translators(
         pairs,
         cfg,

@@ -89,10 +89,10 @@ TRAIN_TARGETS = (TRAIN_TOKENS + 1) % 7
 
 
 def bad_train(**bad):
-    """Train the tiny model one step with one argument made bad."""
+    """Train the tiny model one step with one argument made bad (mask: the array its self_mask returns)."""
     args = (
         dict(
-            params=transformer.init_stack(0, TRAIN_CFG),
+            start=transformer.init_stack(0, TRAIN_CFG),
             cfg=TRAIN_CFG,
             tokens=TRAIN_TOKENS,
             targets=TRAIN_TARGETS,
@@ -102,9 +102,26 @@ def bad_train(**bad):
         )
         | bad
     )
-    return training.train(
-        args.pop("params"), args.pop("cfg"), args.pop("tokens"), args.pop("targets"), args.pop("mask"), **args
+    mask, task = args.pop("mask"), [training.Rows(args.pop("tokens"), args.pop("targets"), args.pop("weights", None))]
+    self_mask = args.pop("self_mask", lambda n: mask)
+    return training.train(args.pop("start"), args.pop("cfg"), task, self_mask=self_mask, **args)
+
+
+def bad_encdec(**bad):
+    """Train a tiny encoder-decoder one step with one argument made bad."""
+    args = (
+        dict(
+            start=(transformer.init_stack(0, TRAIN_CFG), transformer.init_stack(1, TRAIN_CFG, cross=True)),
+            task=[training.Rows(TRAIN_TOKENS, TRAIN_TARGETS, source=TRAIN_TOKENS[:, :3])],
+            self_mask=causal_mask,
+            source_mask=full_mask,
+            cross_mask=full_mask,
+            steps=1,
+            lr=0.01,
+        )
+        | bad
     )
+    return training.train(args.pop("start"), TRAIN_CFG, args.pop("task"), **args)
 
 
 def rng():
@@ -895,22 +912,20 @@ TABLE = [
     case(lambda: pipeline.shared_weights(-1), "seed", "shared_weights-seed-below-0"),
     case(lambda: rounding.is_rounding(np.array([np.nan])), "x", "is_rounding-nan"),
     # ---- training (issue 23): the mask in any of its forms, targets, lr, steps, the batch
-    case(lambda: bad_train(mask=causal_mask(TRAIN_N + 1)), "mask", "train-mask-shape"),
+    case(lambda: bad_train(mask=causal_mask(TRAIN_N + 1)), "self_mask", "train-mask-shape"),
     case(
-        lambda: bad_train(mask=np.tri(TRAIN_N, dtype=int)), "mask", "train-mask-int-dtype"
+        lambda: bad_train(mask=np.tri(TRAIN_N, dtype=int)), "self_mask", "train-mask-int-dtype"
     ),  # 0/1 ints: which meaning?
-    case(lambda: bad_train(mask=MaskedFill(np.tri(TRAIN_N), 0.0)), "mask.mask", "train-masked_fill-float-mask"),
-    case(lambda: bad_train(mask=MaskedFill(causal_mask(TRAIN_N), np.nan)), "mask.value", "train-masked_fill-nan"),
+    case(lambda: bad_train(mask=MaskedFill(np.tri(TRAIN_N), 0.0)), "self_mask", "train-masked_fill-float-mask"),
+    case(lambda: bad_train(mask=MaskedFill(causal_mask(TRAIN_N), np.nan)), "self_mask", "train-masked_fill-nan"),
+    case(lambda: bad_train(mask=MaskedFill(causal_mask(TRAIN_N), "zero")), "self_mask", "train-masked_fill-not-number"),
+    case(lambda: bad_train(mask=np.full((TRAIN_N, TRAIN_N), np.nan)), "self_mask", "train-mask-nan"),
     case(
-        lambda: bad_train(mask=MaskedFill(causal_mask(TRAIN_N), "zero")), "mask.value", "train-masked_fill-not-number"
-    ),
-    case(lambda: bad_train(mask=np.full((TRAIN_N, TRAIN_N), np.nan)), "mask", "train-mask-nan"),
-    case(
-        lambda: bad_train(mask=np.triu(np.ones((TRAIN_N, TRAIN_N), bool), k=1)), "mask", "train-fully-masked-row"
+        lambda: bad_train(mask=np.triu(np.ones((TRAIN_N, TRAIN_N), bool), k=1)), "self_mask", "train-fully-masked-row"
     ),  # row N-1 reads nothing
     case(
         lambda: bad_train(mask=additive_mask(np.triu(np.ones((TRAIN_N, TRAIN_N), bool), k=1))),
-        "mask",
+        "self_mask",
         "train-fully-masked-row-added",
     ),  # the same, added
     case(lambda: bad_train(targets=TRAIN_TARGETS + TRAIN_CFG.vocab_size), "targets", "train-targets-past-vocab"),
@@ -930,7 +945,33 @@ TABLE = [
         "train-past-max_len",
     ),  # > max_len
     case(lambda: bad_train(batch_size=3), "batch_size", "train-batch_size-past-rows"),
-    case(lambda: bad_train(params=transformer.init_stack(0, TRAIN_CFG, cross=True)), "params", "train-params-cross"),
+    case(lambda: bad_train(start=transformer.init_stack(0, TRAIN_CFG, cross=True)), "start", "train-params-cross"),
+    case(lambda: bad_train(mask=None, self_mask=causal_mask(TRAIN_N)), "self_mask", "train-self_mask-not-function"),
+    case(lambda: bad_train(tokens=[], targets=[]), "tokens", "train-tokens-empty"),
+    case(
+        lambda: training.train(
+            transformer.init_stack(0, TRAIN_CFG), TRAIN_CFG, [], self_mask=causal_mask, steps=1, lr=0.1
+        ),
+        "task",
+        "train-task-empty",
+    ),
+    case(lambda: bad_train(every=0), "every", "train-every-0"),
+    case(lambda: bad_encdec(cross_mask=None), "source_mask", "train-source_mask-alone"),
+    case(lambda: bad_encdec(start=transformer.init_stack(0, TRAIN_CFG)), "start", "train-encdec-one-stack"),
+    case(
+        lambda: bad_encdec(start=(transformer.init_stack(0, TRAIN_CFG),) * 2),
+        "start[1]",
+        "train-encdec-decoder-no-cross",
+    ),
+    case(
+        lambda: bad_encdec(cross_mask=lambda n, m: full_mask(n)), "cross_mask", "train-cross_mask-shape"
+    ),  # not [n, m]
+    case(lambda: bad_encdec(task=[training.Rows(TRAIN_TOKENS, TRAIN_TARGETS)]), "task", "train-encdec-rows-no-source"),
+    case(
+        lambda: bad_encdec(task=[training.Rows(TRAIN_TOKENS, TRAIN_TARGETS, source=TRAIN_TOKENS[:1])]),
+        "source",
+        "train-encdec-source-rows",
+    ),
     case(
         lambda: training.adam_step(transformer.init_stack(0, TRAIN_CFG), {}, {}, 0.1, betas=(0.9, 1.0)),
         "betas",
@@ -966,10 +1007,11 @@ TABLE = [
     case(lambda: translator.experiment(**TRANSLATION | {"training": {"steps": 5}}), "training", "translator-keys"),
     case(lambda: trained_machines.side_by_side([], [], []), "encoder_runs", "side_by_side-no-runs"),
     case(
-        lambda: trained_machines.statements(translator, "no_such_function", ("train",)),
+        lambda: trained_machines.train_statement(translator, "no_such_function"),
         "function",
-        "statements-unknown-function",
+        "train_statement-unknown-function",
     ),
+    case(lambda: trained_machines.train_statement(translator, "seeds"), "function", "train_statement-no-train-call"),
     case(
         lambda: translator.experiment(**TRANSLATION | {"training": ed_page.TRANSLATION_TRAINING | {"steps": 0}}),
         "training['steps']",
@@ -990,11 +1032,6 @@ TABLE = [
         ),
         "steps",
         "train_prompt-steps-0",
-    ),
-    case(
-        lambda: translator.train_encdec({}, {}, {}, 0, 2, steps=3, lr=-1.0, batch_size=1, seed=0),
-        "lr",
-        "train_encdec-lr-below-0",
     ),
     case(lambda: grammar.sentences({"S": ()}, 5, 0), "grammar", "sentences-empty-alternatives"),
     case(lambda: grammar.sentences({"S": (("S", "x"),)}, 5, 0), "grammar", "sentences-endless-recursion"),

@@ -1,50 +1,33 @@
-"""primer.trained_machines: the mask-passing lines read from chapters 6-8's training code, and their scores."""
+"""primer.trained_machines: the three calls that train chapters 6-8's machines, read from their code, and the scores."""
 
-import ast
 from types import SimpleNamespace
 
-import numpy as np
-
-from primer import broken_masks, trained_machines, translator
+from primer import broken_masks, trained_machines, training
 from primer.config import Config
 from primer.counts import count_params, count_weights
-from primer.masks import causal_mask, full_mask
+from primer.masks import causal_mask
 from primer.training import trained
 from primer.transformer import init_stack
 
 
-def calls():
-    return {
-        m: [line for _, _, lines in sites for line in lines] for m, sites in trained_machines.training_calls().items()
-    }
+def test_the_three_calls_that_train_the_machines_differ_only_in_their_masks():
+    calls = trained_machines.training_calls()
+    assert list(calls) == list(trained_machines.MACHINES)
+    differ, same = trained_machines.differences([line for _, line in calls.values()])
+    assert differ == ["self_mask", "source_mask", "cross_mask"]
+    assert same == ["start", "cfg", "task", "seed", "**training"]
+    for module, _ in trained_machines.SITES.values():  # the name train is primer.training's in every chapter
+        assert module.train is training.train
+    # the decoder's line reads MASKS[name]; its causal run is the one chapter 9 shows
+    assert broken_masks.MASKS["causal"] is causal_mask
+    assert calls["encoder"][1].endswith("self_mask=full_mask, seed=batch_seed, **training)")
+    assert "source_mask=full_mask, cross_mask=full_mask" in calls["encoder-decoder"][1]
 
 
-def train_call(line):  # "params, history = train(...)" -> the ast.Call
-    return ast.parse(line).body[0].value
-
-
-def test_the_encoder_and_the_decoder_call_one_train_and_differ_in_what_the_page_lists():
-    enc, dec = (train_call(calls()[m][-1]) for m in ("encoder", "decoder"))
-    assert ast.unparse(enc.func) == ast.unparse(dec.func) == "train"
-    # positional: params, cfg, tokens, targets, mask; the 5th is the mask
-    assert ast.unparse(enc.args[1]) == ast.unparse(dec.args[1]) == "cfg"
-    assert ast.unparse(enc.args[4]) == "full_mask(n)" and ast.unparse(dec.args[4]) == "masks[name]"
-    enc_kw, dec_kw = ({k.arg or "**" for k in call.keywords} for call in (enc, dec))  # "**": **training
-    assert enc_kw - dec_kw == {"weights", "**"}  # weights: the masked-LM loss counts the hidden positions only
-    assert dec_kw - enc_kw - {"steps", "lr", "batch_size"} == {"callback"}  # the encoder passes those in **training
-    assert "causal = causal_mask(n)" in calls()["decoder"]
-    assert np.array_equal(broken_masks.training_masks(6)["causal"], causal_mask(6))  # masks[name], name "causal"
-
-
-def test_the_encoder_decoder_passes_its_three_masks_to_the_shared_stack_code():
-    lines = calls()["encoder-decoder"]
-    assert lines[0].startswith("enc, dec, l_encdec = train_encdec(")
-    assert "enc_mask, _ = masks('encoder', src.shape[1])" in lines
-    assert "memory, enc_cache = stack_forward(enc, src, enc_mask, n_heads)" in lines
-    assert "z, dec_cache = decoder_forward(dec, tgt_in, dec_mask, n_heads, memory, cross_mask)" in lines
-    self_mask, cross_mask = translator.masks("encoder-decoder", 4, 3)
-    assert np.array_equal(self_mask[0, 0], causal_mask(4)) and cross_mask.all() and cross_mask.shape[-2:] == (4, 3)
-    assert np.array_equal(translator.masks("encoder", 3)[0][0, 0], full_mask(3))
+def test_differences_names_what_differs_and_what_does_not():
+    lines = ["y = f(a, b, k=1, **t)", "y = f(a, c, k=1, **t)", "y = f(a, b, k=1, m=2, **t)"]
+    assert trained_machines.differences(lines) == (["argument 2", "m"], ["a", "k", "**t"])
+    assert trained_machines.differences(lines[:1] * 3) == ([], ["a", "b", "k", "**t"])
 
 
 def test_one_count_for_every_machine_agrees_with_the_shape():
@@ -68,8 +51,3 @@ def test_side_by_side_reads_each_chapters_measures():
     assert out["decoder"]["score"] == [0.9] and out["decoder"]["reference"] == [0.7]
     assert out["encoder-decoder"]["score"] == [0.95, 0.95]
     assert out["encoder-decoder"]["weights"][0] == count_weights(trained(params)) + count_weights(trained(cross))
-
-
-def test_a_tuple_target_reads_the_same_on_every_python():
-    assert trained_machines.one_line(ast.parse("(params, history) = train(x)").body[0]) == "params, history = train(x)"
-    assert trained_machines.one_line(ast.parse("y = f(a, b)").body[0]) == "y = f(a, b)"

@@ -15,7 +15,7 @@ from primer.broken_masks import training_masks
 from primer.config import Config
 from primer.gradcheck import numerical_jacobian
 from primer.masks import additive_mask, causal_mask, full_mask
-from primer.training import adam_init, adam_step, loss, loss_and_grads, train, tree_map
+from primer.training import Rows, adam_init, adam_step, draw_batches, loss, loss_and_grads, train, tree_map
 from primer.transformer import embed, init_stack, logits, stack
 
 TINY = Config(vocab_size=7, d_model=4, n_heads=2, d_ff=8, n_layers=2, max_len=6)
@@ -148,14 +148,15 @@ def test_training_lowers_the_loss_on_a_repeated_sequence():
     params = init_stack(0, cfg)
     kept = tree_map(np.copy, params)
     before = loss(params, cfg, tokens, targets, causal_mask(8))
-    trained_params, history = train(
-        params, cfg, tokens, targets, causal_mask(8), steps=60, lr=0.03, seed=0, batch_size=4
+    run = train(
+        params, cfg, [Rows(tokens, targets)], self_mask=causal_mask, steps=60, lr=0.03, seed=0, batch_size=4, every=20
     )
-    after = loss(trained_params, cfg, tokens, targets, causal_mask(8))
-    assert history.shape == (60,) and np.all(np.isfinite(history))
+    after = loss(run.weights, cfg, tokens, targets, causal_mask(8))
+    assert run.losses.shape == (60,) and np.all(np.isfinite(run.losses))
     assert after < 0.25 * before  # learned: the loss falls at least 4-fold
-    assert history[-5:].mean() < 0.25 * history[:5].mean()  # and the history shows it
+    assert run.losses[-5:].mean() < 0.25 * run.losses[:5].mean()  # and the history shows it
     assert all(np.array_equal(a, b) for (_, a), (_, b) in zip(leaves(params), leaves(kept)))  # not changed in place
+    assert list(run.kept) == [20, 40, 60] and run.kept[60] is run.weights  # the weights along the way
 
 
 def test_training_is_fixed_by_its_seed():
@@ -163,11 +164,39 @@ def test_training_is_fixed_by_its_seed():
     tokens, targets = repeated(cfg, 8)
     params = init_stack(0, cfg)
     run = [
-        train(params, cfg, tokens, targets, causal_mask(8), steps=5, lr=0.01, seed=s, batch_size=2)[1]
+        train(
+            params, cfg, [Rows(tokens, targets)], self_mask=causal_mask, steps=5, lr=0.01, seed=s, batch_size=2
+        ).losses
         for s in (0, 0, 1)
     ]
     assert np.array_equal(run[0], run[1])  # the same process, the same arguments: the same run
     assert not np.allclose(run[0], run[2])  # another seed draws other rows
+
+
+def test_a_step_of_train_is_one_adam_step_on_the_batch_it_draws():
+    cfg = Config(vocab_size=8, d_model=8, n_heads=2, d_ff=16, n_layers=1, max_len=8)
+    tokens, targets = repeated(cfg, 8)
+    params = init_stack(0, cfg)
+    run = train(params, cfg, [Rows(tokens, targets)], self_mask=causal_mask, steps=1, lr=0.01, seed=3, batch_size=2)
+    ((group, rows),) = draw_batches([len(tokens)], 1, 2, 3)
+    value, grads = loss_and_grads(params, cfg, tokens[rows], targets[rows], causal_mask(8))
+    by_hand, _ = adam_step(params, grads, adam_init(params), 0.01)
+    assert group == 0 and abs(run.losses[0] - value) <= 1e-12 * value  # the same arithmetic on the same rows
+    assert all(
+        np.abs(a - b).max() <= 1e-12 * np.abs(b).max() for (_, a), (_, b) in zip(leaves(run.weights), leaves(by_hand))
+    )
+
+
+def test_batches_draw_each_group_as_often_as_it_has_rows():
+    batches = draw_batches([30, 10], 4000, 4, 0)
+    share = np.mean([g == 0 for g, _ in batches])
+    assert abs(share - 0.75) < 0.03  # 3 of 4 rows are in group 0; 4000 draws: 4 standard deviations is 0.027
+    assert all(len(rows) == 4 and len(set(rows)) == 4 and max(rows) < (30, 10)[g] for g, rows in batches)
+    twice = [[(g, list(rows)) for g, rows in draw_batches([5, 2], 50, 4, 1)] for _ in range(2)]
+    assert twice[0] == twice[1]  # fixed by the seed
+    small = [rows for g, rows in draw_batches([5, 2], 50, 4, 1) if g == 1]
+    assert small and all(len(rows) == 2 for rows in small)  # a group smaller than the batch gives all its rows
+    assert all(rows == slice(None) for _, rows in draw_batches([5], 3, None, 0))  # no batch size: every row
 
 
 def test_tree_map_keeps_the_nesting():

@@ -1,5 +1,6 @@
-"""primer.translator: the encoder-decoder's and the decoder-only prompt's losses and gradients, against primer's own
-forward, finite differences and PyTorch autograd (float64); the trainers and their bad input.
+"""primer.translator and the encoder-decoder path of primer.training: the encoder-decoder's and the decoder-only
+prompt's losses and gradients, against primer's own forward, finite differences and PyTorch autograd (float64);
+training.
 
 Bounds as tests/test_training.py's: against finite differences, per tensor,
 max |analytic - numeric| <= 1e-6 * max |analytic| + 1e-8; against torch, 1e-12 * max |torch| + 1e-15.
@@ -12,17 +13,9 @@ from trees import get, leaves
 from primer.config import Config
 from primer.gradcheck import numerical_jacobian
 from primer.masks import causal_mask, full_mask
-from primer.training import cross_backward, cross_forward, trained, tree_map
+from primer.training import Rows, cross_backward, cross_forward, machine_loss_and_grads, train, trained, tree_map
 from primer.transformer import decode, encode, init_stack
-from primer.translator import (
-    encdec_forward,
-    encdec_loss_and_grads,
-    encdec_rows,
-    prompt_loss_and_grads,
-    prompt_rows,
-    target_loss,
-    train_encdec,
-)
+from primer.translator import encdec_forward, encdec_rows, masks, prompt_loss_and_grads, prompt_rows, target_loss
 
 TINY = Config(vocab_size=7, d_model=4, n_heads=2, d_ff=8, n_layers=2, max_len=8)
 M, N = 5, 3  # source and target lengths differ, so a transposed cross mask or memory would not fit
@@ -48,6 +41,18 @@ def close(analytic, numeric):
 
 def models(seed=4):
     return init_stack(seed, TINY), init_stack(seed + 1, TINY, cross=True)
+
+
+def encdec_loss_and_grads(enc, dec, src, tgt_in, tgt_out, n_heads):  # -> (float, g_enc, g_dec)
+    """Return what training's one step computes for an encoder-decoder batch, under the machine's three masks."""
+    (source_mask, _), (self_mask, cross_mask) = (
+        masks("encoder", src.shape[1]),
+        masks("encoder-decoder", tgt_in.shape[1], src.shape[1]),
+    )
+    value, (g_enc, g_dec) = machine_loss_and_grads(
+        (enc, dec), Rows(tgt_in, tgt_out, source=src), (self_mask, source_mask, cross_mask), n_heads
+    )
+    return value, g_enc, g_dec
 
 
 # ---- the forward is primer.transformer's: the same block code
@@ -149,6 +154,18 @@ def test_every_encoder_decoder_gradient_agrees_with_torch_autograd():
 
 def test_training_the_encoder_decoder_lowers_its_loss():
     enc, dec = models(1)
-    groups = {M: (SRC, np.concatenate([TGT, TGT[:, :2]], axis=1))}
-    _, _, history = train_encdec(enc, dec, groups, BOS, TINY.n_heads, steps=40, lr=0.03, batch_size=2, seed=0)
-    assert np.all(np.isfinite(history)) and history[-5:].mean() < 0.5 * history[:5].mean()
+    tgt_in, tgt_out = encdec_rows(SRC, np.concatenate([TGT, TGT[:, :2]], axis=1), BOS)[1:]
+    task = [Rows(tgt_in, tgt_out, source=SRC)]
+    run = train(
+        (enc, dec),
+        TINY,
+        task,
+        self_mask=causal_mask,
+        source_mask=full_mask,
+        cross_mask=full_mask,
+        steps=40,
+        lr=0.03,
+        batch_size=2,
+    )
+    assert np.all(np.isfinite(run.losses)) and run.losses[-5:].mean() < 0.5 * run.losses[:5].mean()
+    assert run.weights[0] is not enc and np.array_equal(enc["wte"], models(1)[0]["wte"])  # start is not changed

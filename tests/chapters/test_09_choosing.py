@@ -173,15 +173,15 @@ def test_trained_table_is_the_same_in_both_languages(read_page):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_the_mask_passing_lines_on_the_page_are_read_from_the_code(read_page, lang):
+def test_the_three_training_calls_on_the_page_are_read_from_the_code(read_page, lang):
     import html as html_lib
 
-    from primer.trained_machines import training_calls
+    from primer.trained_machines import differences, training_calls
 
     page = html_lib.unescape(re.sub(r"<[^>]+>", "", read_page(lang, PAGE)))
-    for sites in training_calls().values():
-        for module, function, lines in sites:
-            assert f"{module}.{function}" in page
-            for line in lines:
-                assert line in page, line
-    assert "full_mask(n)" in page and "causal_mask(n)" in page and "cross_mask" in page
+    calls = training_calls()
+    for where, line in calls.values():
+        assert f"({where}):" in page and line in page, line
+    differ, same = differences([line for _, line in calls.values()])
+    assert f"the same in all three:   {', '.join(same)}" in page
+    assert "different:               self_mask, source_mask, cross_mask" in page  # the masks, and only they

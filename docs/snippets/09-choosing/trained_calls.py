@@ -1,9 +1,9 @@
-from primer.trained_machines import training_calls
+from primer.trained_machines import differences, training_calls
 
-# The lines of chapters 6-8's training code that pass the masks, read from that code (ast), not retyped
-for machine, sites in training_calls().items():
-    print(f"{machine}:")
-    for module, function, lines in sites:
-        print(f"  {module}.{function}")
-        for line in lines:
-            print(f"      {line}")
+# The one line that trains each machine, read from its chapter's code (ast) while the page builds, not retyped
+calls = training_calls()
+for machine, (where, line) in calls.items():
+    print(f"{machine} ({where}):\n    {line}")
+differ, same = differences([line for _, line in calls.values()])
+print(f"\nthe same in all three:   {', '.join(same)}")
+print(f"different:               {', '.join(differ)}")
