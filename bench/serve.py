@@ -22,7 +22,7 @@ POLL_S = 0.05  # the wait is measured to within this; a request costs the server
 TIMEOUT_S = 900
 MARKDOWN_PAGE = ("docs/en/05-mask.md", "en/05-mask/")
 # A primer module whose value the page shows and which trains nothing: chapter 5's padded batch, whose words label the
-# padding figure. (Chapter 10's toy vocabulary served until the page stopped printing it; the bench then waited in vain.)
+# padding figure. (Chapter 10's toy vocabulary served until that page stopped printing it: the bench waited in vain.)
 PRIMER_EDIT = ("primer/pages/mask.py", '"cat"', "en/05-mask/")
 
 
