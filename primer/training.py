@@ -372,7 +372,19 @@ def check_task(task, cfg, two_stacks):  # -> [Rows] with checked arrays
                 "task's rows must have a source exactly when source_mask and cross_mask are given (an encoder-decoder)"
             )
         if two_stacks:
-            source = check_batch(r.source, r.source, cfg)[0]
+            source = np.asarray(r.source)
+            if (
+                source.ndim != 2
+                or source.size == 0
+                or not np.issubdtype(source.dtype, np.integer)
+                or source.min() < 0
+                or source.max() >= cfg.vocab_size
+                or (cfg.max_len is not None and source.shape[1] > cfg.max_len)
+            ):
+                raise ValueError(
+                    f"source must be a non-empty [r, m] array of ids in [0, {cfg.vocab_size}), m at most max_len="
+                    f"{cfg.max_len}, got shape {source.shape}, dtype {source.dtype}"
+                )
             if len(source) != len(tokens):
                 raise ValueError(f"source must have one row per row of tokens, got {len(source)} and {len(tokens)}")
         out.append(Rows(tokens, targets, weights, source))

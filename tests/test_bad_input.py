@@ -973,6 +973,13 @@ TABLE = [
         "train-encdec-source-rows",
     ),
     case(
+        lambda: bad_encdec(
+            task=[training.Rows(TRAIN_TOKENS, TRAIN_TARGETS, source=TRAIN_TOKENS + TRAIN_CFG.vocab_size)]
+        ),
+        "source",
+        "train-encdec-source-past-vocab",
+    ),
+    case(
         lambda: training.adam_step(transformer.init_stack(0, TRAIN_CFG), {}, {}, 0.1, betas=(0.9, 1.0)),
         "betas",
         "adam-betas",
