@@ -264,6 +264,16 @@ def decoder_backward(
     return stack_backward(dh, params, tokens, mask, n_heads, cache, dwte=dwte)[0]
 
 
+def encoder_decoder_forward(
+    enc, dec, source, tokens, n_heads, masks
+):  # [b, m], [b, n], (self, source, cross) -> ([b, n, vocab], cache)
+    """Return the decoder's logits: the encoder reads the source, the decoder the tokens and the encoder's output."""
+    self_mask, source_mask, cross_mask = masks
+    memory, enc_cache = stack_forward(enc, source, source_mask, n_heads)  # the encoder's output, [b, m, d]
+    z, dec_cache = decoder_forward(dec, tokens, self_mask, n_heads, memory, cross_mask)
+    return z, {"enc": enc_cache, "dec": dec_cache}
+
+
 def _loss_and_grads(params, tokens, targets, mask, n_heads, weights=None):
     out, cache = decoder_forward(params, tokens, mask, n_heads)
     grads = decoder_backward(cross_entropy_backward(out, targets, weights), params, tokens, mask, n_heads, cache)
@@ -430,12 +440,11 @@ def machine_loss_and_grads(weights, rows, masks, n_heads):  # Rows of one batch 
     if rows.source is None:
         return _loss_and_grads(weights, rows.tokens, rows.targets, self_mask, n_heads, rows.weights)
     enc, dec = weights
-    memory, enc_cache = stack_forward(enc, rows.source, source_mask, n_heads)  # [b, m, d]
-    z, dec_cache = decoder_forward(dec, rows.tokens, self_mask, n_heads, memory, cross_mask)
+    z, cache = encoder_decoder_forward(enc, dec, rows.source, rows.tokens, n_heads, masks)
     dz = cross_entropy_backward(z, rows.targets, rows.weights)
-    dh, dwte = tied_logits_backward(dz, dec_cache["h"], dec["wte"])
-    g_dec, dmemory = stack_backward(dh, dec, rows.tokens, self_mask, n_heads, dec_cache, cross_mask, dwte)
-    g_enc, _ = stack_backward(dmemory, enc, rows.source, source_mask, n_heads, enc_cache)
+    dh, dwte = tied_logits_backward(dz, cache["dec"]["h"], dec["wte"])
+    g_dec, dmemory = stack_backward(dh, dec, rows.tokens, self_mask, n_heads, cache["dec"], cross_mask, dwte)
+    g_enc, _ = stack_backward(dmemory, enc, rows.source, source_mask, n_heads, cache["enc"])
     return cross_entropy(z, rows.targets, rows.weights), (g_enc, g_dec)
 
 

@@ -27,6 +27,7 @@ from primer.training import (
     check_lr,
     decoder_forward,
     draw_batches,
+    encoder_decoder_forward,
     stack_backward,
     stack_forward,
     train,
@@ -90,11 +91,9 @@ def target_loss(z, targets, first):  # [b, L, vocab], [b, L] -> (float, [b, L, v
 
 def encdec_forward(enc, dec, src, tgt_in, n_heads):  # [b, m], [b, n] -> ([b, n, vocab], cache)
     """Return the decoder's logits: the encoder reads the source (full mask), the decoder reads its output (cross)."""
-    enc_mask, _ = masks("encoder", src.shape[1])
-    dec_mask, cross_mask = masks("encoder-decoder", tgt_in.shape[1], src.shape[1])
-    memory, enc_cache = stack_forward(enc, src, enc_mask, n_heads)  # the encoder's output, [b, m, d]
-    z, dec_cache = decoder_forward(dec, tgt_in, dec_mask, n_heads, memory, cross_mask)
-    return z, {"enc": enc_cache, "dec": dec_cache, "masks": (enc_mask, dec_mask, cross_mask)}
+    source_mask, _ = masks("encoder", src.shape[1])
+    self_mask, cross_mask = masks("encoder-decoder", tgt_in.shape[1], src.shape[1])
+    return encoder_decoder_forward(enc, dec, src, tgt_in, n_heads, (self_mask, source_mask, cross_mask))
 
 
 def prompt_loss_and_grads(params, tokens, targets, first, n_heads):  # [b, L], [b, L] -> (float, grads)
