@@ -23,7 +23,7 @@ TIMEOUT_S = 900
 MARKDOWN_PAGE = ("docs/en/05-mask.md", "en/05-mask/")
 # A primer module whose value the page shows and which trains nothing: chapter 5's padded batch, whose words label the
 # padding figure. (Chapter 10's toy vocabulary served until that page stopped printing it: the bench waited in vain.)
-PRIMER_EDIT = ("primer/pages/mask.py", '"cat"', "en/05-mask/")
+PRIMER_EDIT = ("primer/inputs/mask.py", '"cat"', "en/05-mask/")
 
 
 def free_port():

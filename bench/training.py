@@ -25,8 +25,9 @@ BUDGET = 60  # CPU-s, every chapter's training at build (issue 32)
 
 def chapter_6():  # -> [(phase, callable)]
     """Return chapter 6's work as its blocks do it: every seed trained and judged, then the [MASK] walk's guesses."""
-    from primer import mlm, trained_encoder
-    from primer.pages.encoder import EXPERIMENT, GRAMMAR, SEEDS
+    from primer import mlm
+    from primer.experiments import trained_encoder
+    from primer.inputs.encoder import EXPERIMENT, GRAMMAR, SEEDS
 
     def guesses():
         run = trained_encoder.trained_encoder(**EXPERIMENT)
@@ -40,8 +41,8 @@ def chapter_6():  # -> [(phase, callable)]
 
 def chapter_7():  # -> [(phase, callable)]
     """Return chapter 7's work: every seed's runs (and their honest measurements), then the summary's texts."""
-    from primer import broken_masks
-    from primer.pages.decoder import EXPERIMENT, SEEDS, WRITING
+    from primer.experiments import broken_masks
+    from primer.inputs.decoder import EXPERIMENT, SEEDS, WRITING
 
     return [
         ("training and measuring", lambda: broken_masks.over_seeds(EXPERIMENT, SEEDS)),
@@ -51,9 +52,9 @@ def chapter_7():  # -> [(phase, callable)]
 
 def chapter_8():  # -> [(phase, callable)]
     """Return chapter 8's work: both models trained and scored on every seed, then the cross-attention's alignment."""
-    from primer import translator
-    from primer.pages import encoder_decoder as page
-    from primer.pages.decoder import GRAMMAR
+    from primer.experiments import translator
+    from primer.inputs import encoder_decoder as page
+    from primer.inputs.decoder import GRAMMAR
 
     def runs():
         return [translator.experiment(GRAMMAR, **page.TRANSLATION, seed=s) for s in page.TRANSLATION_SEEDS]
@@ -97,9 +98,9 @@ def experiment_cpu_s():  # -> {chapter: {phase: CPU-s}}
 
 def setup():
     """Return the chapter's causal run: cfg, initial params, training rows and the rows each step reads."""
-    from primer import language_model
     from primer.config import Config
-    from primer.pages.decoder import EXPERIMENT
+    from primer.experiments import language_model
+    from primer.inputs.decoder import EXPERIMENT
     from primer.transformer import init_stack
 
     data = language_model.make_data(EXPERIMENT["grammar"], **EXPERIMENT["corpus_args"], seed=EXPERIMENT["seed"])
@@ -113,8 +114,8 @@ def setup():
 
 def numpy_run(cfg, params, data, batch_seed):
     """Return (wall seconds, final loss) of primer.training.train for STEPS steps under the causal mask."""
+    from primer.inputs.decoder import EXPERIMENT
     from primer.masks import causal_mask
-    from primer.pages.decoder import EXPERIMENT
     from primer.training import Rows, train
 
     start = time.perf_counter()
@@ -138,8 +139,8 @@ def torch_run(cfg, params, data, batches):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
     from torch_decoder import decoder_loss  # the twin tests/test_training_torch.py checks against primer
 
+    from primer.inputs.decoder import EXPERIMENT
     from primer.masks import causal_mask
-    from primer.pages.decoder import EXPERIMENT
     from primer.training import trained, tree_map
 
     torch.set_num_threads(1)  # the matrices are 16 wide: threads only add their hand-over (and fight a shared machine)
@@ -202,8 +203,8 @@ def budget_lines(r):  # -> [str] Markdown
 def report(r):
     """Return Markdown: what the build's training costs, and primer's speed next to PyTorch's."""
     cfg = r["cfg"]
-    from primer.broken_masks import RUNS
-    from primer.pages.decoder import SEEDS
+    from primer.experiments.broken_masks import RUNS
+    from primer.inputs.decoder import SEEDS
 
     lines = [
         *budget_lines(r),

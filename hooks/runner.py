@@ -63,9 +63,10 @@ def runnable_snippets(markdown):
 
 
 def core_modules(root=PRIMER):
-    """Return the files of primer that run without plotly: the core, the page inputs and the label tables."""
+    """Return the files of primer that run without plotly: the math, the experiments, the inputs, the label tables."""
     out = []
-    for path in sorted([*root.glob("*.py"), *root.glob("pages/*.py"), *root.glob("labels/*.json")]):
+    parts = ("*.py", "experiments/*.py", "inputs/*.py", "labels/*.json")
+    for path in sorted(path for part in parts for path in root.glob(part)):
         if path.suffix == ".py":
             tree = ast.parse(path.read_text(encoding="utf-8"))
             tops = {

@@ -14,7 +14,7 @@ def page_lang(lang=None):
 
     This is the one way figures, tables, exercises and notebooks learn their language. The site
     build sets PRIMER_LANG for each page before its blocks run (a hook, per page); a notebook sets
-    it with primer.exercises.use_language. An explicit lang (every figure builder takes lang=None)
+    it with primer.notebook.use_language. An explicit lang (every figure builder takes lang=None)
     overrides the variable. Anything but 'zh' or 'en', from either source, raises ValueError.
     """
     lang = lang or os.environ.get("PRIMER_LANG") or "en"

@@ -2,7 +2,7 @@
 
 mask_tokens is BERT's rule on one sentence of words; mask_rows applies it to rows of token ids and
 gives the loss weights that make primer.training's cross-entropy a masked-LM loss; cloze and
-hidden_probs ask a trained model for one hidden word at a time (primer.trained_encoder).
+hidden_probs ask a trained model for one hidden word at a time (primer.experiments.trained_encoder).
 """
 
 import numpy as np

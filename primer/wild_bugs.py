@@ -30,11 +30,10 @@ def _softmax(z):  # [..., n] -> [..., n]
         return e / e.sum(axis=-1, keepdims=True)
 
 
-def _safe_softmax(z):  # [..., n] -> [..., n]
-    """Return the row softmax, with a row that is all -inf given weight 0 everywhere (PyTorch 2.5's SDPA)."""
-    empty = np.isneginf(z).all(axis=-1, keepdims=True)
-    w = _softmax(np.where(empty, 0.0, z))
-    return np.where(empty, 0.0, w)
+def safe_softmax(scores, mask):  # [..., n], [..., n] bool -> [..., n]
+    """Return the masked row softmax, a row with no open key given weight 0 everywhere (PyTorch 2.5's SDPA)."""
+    empty = ~mask.any(axis=-1, keepdims=True)
+    return np.where(empty, 0.0, _softmax(np.where(mask | empty, scores, -np.inf)))
 
 
 def _scores(x):  # [n, d] -> [n, n]
@@ -120,8 +119,7 @@ def transposed_fix(x):  # [n, d] -> [n, d]
 
 def sdpa(q, k, v, attn_mask):  # [n_q, d], [n_k, d], [n_k, d_v], [n_q, n_k] bool -> [n_q, d_v]
     """Return what PyTorch 2.5+ SDPA returns for a bool attn_mask (True: may read); an empty row gives zeros."""
-    z = np.where(attn_mask, q @ k.T / np.sqrt(q.shape[-1]), -np.inf)
-    return _safe_softmax(z) @ v
+    return safe_softmax(q @ k.T / np.sqrt(q.shape[-1]), attn_mask) @ v
 
 
 def not_inverted_bug(x):  # [n, d] -> [n, d]
@@ -323,7 +321,7 @@ def _weights(name, x, valid, shift, fixed):  # -> [n, n] the first layer's atten
     if name == "transposed":
         return _softmax(np.where(causal_mask(n) if fixed else causal_mask(n).T, s, -np.inf))
     if name == "not_inverted":
-        return _safe_softmax(np.where(~future if fixed else future, s, -np.inf))
+        return safe_softmax(s, ~future if fixed else future)
     if name == "not_in_place":
         return _softmax(np.where(valid[None, :], s, DI_ENGINE_FILL) if fixed else s)
     return _softmax(np.where(valid[None, :] if fixed else valid[:, None], s, HYUNWOONGKO_FILL))  # query_axis

@@ -41,7 +41,7 @@ def texts(params, cfg, vocab, prompts, n_new, seed, n_samples=1):  # -> {prompt:
 def score(written, reference, prompts, n=3):  # -> (found, total)
     """Return how many n-grams of the generated words (prompts excluded) occur in the reference, and how many in all.
 
-    reference: a text (list of words) or the set of n-grams allowed (primer.grammar.ngrams).
+    reference: a text (list of words) or the set of n-grams allowed (primer.experiments.grammar.ngrams).
     """
     found = total = 0
     for prompt in prompts:

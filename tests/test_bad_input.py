@@ -18,17 +18,14 @@ import plotly.graph_objects as go
 import pytest
 
 from primer import (
-    broken_masks,
     corpus,
     counts,
     decoding,
     encoder_decoder,
     gradcheck,
-    grammar,
     image_prefix,
     kv_cache,
     language,
-    language_model,
     leak,
     machines,
     mask_checks,
@@ -41,12 +38,8 @@ from primer import (
     scores,
     seq2seq,
     targets,
-    trained_encoder,
-    trained_machines,
     training,
     transformer,
-    translation,
-    translator,
     vocab,
     wild_bugs,
     writing,
@@ -57,13 +50,22 @@ from primer._checks import bool_mask, float_array, int_at_least
 from primer.attention import attention
 from primer.backprop import MaskedFill
 from primer.config import Config
+from primer.experiments import (
+    broken_masks,
+    grammar,
+    language_model,
+    trained_encoder,
+    trained_machines,
+    translation,
+    translator,
+)
 from primer.figures import glossary
 from primer.figures.controls import add_control
+from primer.inputs import decoder as dec_page
+from primer.inputs import encoder as enc_page
+from primer.inputs import encoder_decoder as ed_page
+from primer.inputs.sampling_pipeline import NEXT_LOGITS, PROMPT
 from primer.masks import additive_mask, batch_mask, causal_mask, empty_rows, full_mask, key_padding_mask, window_mask
-from primer.pages import decoder as dec_page
-from primer.pages import encoder as enc_page
-from primer.pages import encoder_decoder as ed_page
-from primer.pages.sampling_pipeline import NEXT_LOGITS, PROMPT
 from primer.softmax import masked_softmax, softmax
 
 CFG = Config()

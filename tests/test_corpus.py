@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from primer import corpus, grammar
+from primer import corpus
+from primer.experiments import grammar
 
 pytestmark = pytest.mark.unit
 

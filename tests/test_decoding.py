@@ -23,8 +23,8 @@ from primer.decoding import (
     top_k_filter,
     top_p_filter,
 )
-from primer.pages.kv_cache import PROMPT, SEED, STEPS, VOCAB
-from primer.pages.sampling_pipeline import DRAW_SEED, N_DRAWS, NEXT_LOGITS, TABLE_TEMPERATURES
+from primer.inputs.kv_cache import PROMPT, SEED, STEPS, VOCAB
+from primer.inputs.sampling_pipeline import DRAW_SEED, N_DRAWS, NEXT_LOGITS, TABLE_TEMPERATURES
 from primer.rounding import BOUND
 from primer.transformer import decode, init_stack
 from primer.vocab import to_words

@@ -7,9 +7,9 @@ from site_reader import load_snippet
 
 from primer import causal_mask, encoder_decoder
 from primer.config import Config
+from primer.inputs import encoder_decoder as page
 from primer.kv_cache import decode_cached
 from primer.machines import machine_masks
-from primer.pages import encoder_decoder as page
 from primer.transformer import decode, encode, encoder_kv
 from primer.vocab import to_ids, to_words
 

@@ -1,11 +1,12 @@
-"""primer.exercises: primer's answers pass, stubs get "not yet", a wrong answer is named by its first difference."""
+"""primer.notebook: primer's answers pass, stubs get "not yet", a wrong answer is named by its first difference."""
 
 import numpy as np
 import pytest
 
-from primer import exercises as ex
 from primer import published
 from primer.masks import window_mask
+from primer.notebook import registry as ex
+from primer.notebook.display import use_language
 from primer.softmax import masked_softmax
 
 
@@ -96,7 +97,7 @@ def test_an_unknown_exercise_or_language_is_refused():
     with pytest.raises(ValueError, match="name must be one of"):
         ex.verdict("causal", ex.EXERCISES["causal_mask"].reference)
     with pytest.raises(ValueError, match="lang must be one of"):
-        ex.use_language("fr")
+        use_language("fr")
 
 
 def test_a_masked_lm_loss_that_counts_every_position_is_named_by_its_value():

@@ -17,7 +17,7 @@ SOURCES = {
     str(p.relative_to(ROOT)): p.read_text(encoding="utf-8")
     for p in [
         *FIGURES.glob("*.py"),
-        ROOT / "primer" / "exercises.py",
+        *(ROOT / "primer" / "notebook").glob("*.py"),
         ROOT / "tools" / "notebooks.py",
         *ROOT.glob("notebooks/*.yml"),
         *ROOT.glob("hooks/*.py"),

@@ -11,7 +11,7 @@ from primer.gradcheck import (
     self_attention,
     self_attention_jacobian,
 )
-from primer.pages.attention import GRAD_W_K, GRAD_W_Q, GRAD_W_V, GRAD_X
+from primer.inputs.attention import GRAD_W_K, GRAD_W_Q, GRAD_W_V, GRAD_X
 
 
 def test_numerical_jacobian_of_a_linear_map_is_the_matrix():

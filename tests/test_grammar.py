@@ -1,10 +1,11 @@
-"""primer.grammar: sentences and their exact probabilities, the held-out split, the floor, the n-grams it can make."""
+"""experiments.grammar: sentences and their exact probabilities, the held-out split, the floor, its n-grams."""
 
 import numpy as np
 import pytest
 
-from primer import corpus, grammar
-from primer.pages.decoder import GRAMMAR
+from primer import corpus
+from primer.experiments import grammar
+from primer.inputs.decoder import GRAMMAR
 
 pytestmark = pytest.mark.unit
 

@@ -7,8 +7,8 @@ from site_reader import load_snippet
 
 from primer import causal_mask
 from primer.image_prefix import block_kinds, patchify, prefix_dependence, prefix_forward, toy_image
-from primer.pages.sampling_pipeline import SEED
-from primer.pages.today import CAPTION, IMAGE_SEED, IMAGE_SIDE, PATCH_SIDE
+from primer.inputs.sampling_pipeline import SEED
+from primer.inputs.today import CAPTION, IMAGE_SEED, IMAGE_SIDE, PATCH_SIDE
 from primer.sampling_pipeline import CFG, shared_weights
 
 PARAMS = shared_weights(SEED)

@@ -8,8 +8,8 @@ from site_reader import load_snippet
 from primer import attention, causal_mask
 from primer.config import Config
 from primer.decoding import generate
+from primer.inputs.kv_cache import APPENDED, PROMPT, SEED
 from primer.kv_cache import KVCache, decode_cached, decode_step, layer_kv, new_row_dependence, old_rows_drift
-from primer.pages.kv_cache import APPENDED, PROMPT, SEED
 from primer.rounding import BOUND, is_rounding
 from primer.transformer import decode, init_stack
 

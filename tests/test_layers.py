@@ -1,7 +1,8 @@
 """The import rule of primer's layers, read from the source with ast (nothing is imported), and no import cycle.
 
-pages (the chapters' inputs) import nothing of primer; the core (primer/*.py) imports only the core;
-figures import the core and figures. Every edge is a module-level or function-level import.
+inputs (the chapters' inputs) import nothing of primer; the math (primer/*.py) imports only the math; experiments
+(trained runs and their data) import the math and experiments; notebook (the exercises) imports the math and notebook;
+figures import the math and figures. Every edge is a module-level or function-level import.
 """
 
 import ast
@@ -12,13 +13,22 @@ from site_reader import ROOT
 PRIMER = ROOT / "primer"
 
 
+SUBPACKAGES = ("inputs", "experiments", "notebook", "figures")
+
+
 def layer(module):  # "primer.figures.mask" -> "figures"
-    """Return the layer a primer module belongs to: pages, figures or core."""
+    """Return the layer a primer module belongs to: its subpackage's name, or math for primer/*.py."""
     parts = module.split(".")
-    return parts[1] if len(parts) > 1 and parts[1] in ("pages", "figures") else "core"
+    return parts[1] if len(parts) > 1 and parts[1] in SUBPACKAGES else "math"
 
 
-ALLOWED = {"pages": set(), "core": {"core"}, "figures": {"core", "figures"}}  # layer -> layers it may import
+ALLOWED = {  # layer -> layers it may import
+    "inputs": set(),
+    "math": {"math"},
+    "experiments": {"math", "experiments"},
+    "notebook": {"math", "notebook"},
+    "figures": {"math", "figures"},
+}
 
 
 def module_name(path, root):
@@ -92,7 +102,7 @@ def cycle(edges):  # -> list of modules forming a cycle, or []
 
 def test_primer_keeps_the_layer_rule():
     edges = graph(PRIMER)
-    assert len(edges) > 40 and any(layer(m) == "pages" for m in edges) and any(layer(m) == "figures" for m in edges)
+    assert len(edges) > 40 and {layer(m) for m in edges} == set(ALLOWED)
     assert violations(edges) == []
 
 
@@ -106,7 +116,7 @@ def plant(tmp_path, files):
     for rel, src in files.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(src)
-    for d in (root, root / "pages", root / "figures"):
+    for d in (root, *(root / name for name in SUBPACKAGES)):
         d.mkdir(exist_ok=True)
         (d / "__init__.py").touch()
     return root
@@ -116,21 +126,30 @@ def test_the_checks_catch_planted_breaks(tmp_path):
     root = plant(
         tmp_path,
         {
-            "leak.py": "from primer.pages import decoder as page\n",  # core reaching up into a page
-            # core reaching into figures, inside a function
+            "leak.py": "from primer.inputs import decoder as page\n",  # the math reaching up into a chapter's inputs
+            # the math reaching into figures, inside a function
             "masks.py": "def f():\n    from primer.figures.mask import g\n",
-            "pages/decoder.py": "from primer.config import Config\n",  # a page importing the core
+            "softmax.py": "from primer.experiments import broken_masks\n",  # the math reaching into an experiment
+            "attention.py": "import primer.notebook.compare\n",  # the math reaching into the notebook
+            "inputs/decoder.py": "from primer.config import Config\n",  # a chapter's inputs importing the math
             "figures/mask.py": "from primer import masks\n",  # allowed
+            "experiments/broken_masks.py": "from primer import masks\nfrom primer.experiments import grammar\n",
+            "experiments/grammar.py": "",
+            "notebook/compare.py": "from primer.experiments import grammar\n",  # the notebook reaching an experiment
             "config.py": "import primer.machines\n",  # a cycle: config -> machines -> config
             "machines.py": "from primer.config import Config\n",
         },
     )
     edges = graph(root)
     assert edges["primer.figures.mask"] == {"primer.masks"}
+    assert edges["primer.experiments.broken_masks"] == {"primer.masks", "primer.experiments.grammar"}
     assert violations(edges) == [
-        "primer.leak -> primer.pages.decoder (core may not import pages)",
-        "primer.masks -> primer.figures.mask (core may not import figures)",
-        "primer.pages.decoder -> primer.config (pages may not import core)",
+        "primer.attention -> primer.notebook.compare (math may not import notebook)",
+        "primer.inputs.decoder -> primer.config (inputs may not import math)",
+        "primer.leak -> primer.inputs.decoder (math may not import inputs)",
+        "primer.masks -> primer.figures.mask (math may not import figures)",
+        "primer.notebook.compare -> primer.experiments.grammar (notebook may not import experiments)",
+        "primer.softmax -> primer.experiments.broken_masks (math may not import experiments)",
     ]
     assert cycle(edges) in (
         ["primer.config", "primer.machines", "primer.config"],

@@ -4,8 +4,8 @@ from hypothesis import strategies as st
 
 from primer import leak, mlm
 from primer.config import Config
-from primer.pages.decoder import CHANGED_POSITION, CHANGED_WORD
-from primer.pages.encoder import SEED
+from primer.inputs.decoder import CHANGED_POSITION, CHANGED_WORD
+from primer.inputs.encoder import SEED
 from primer.rounding import is_rounding
 from primer.transformer import init_stack
 from primer.vocab import CAT_VOCAB

@@ -74,8 +74,8 @@ def test_cloze_hides_each_word_once_and_nothing_else():
 
 
 def test_the_grammars_hidden_word_probabilities_by_hand():
-    from primer.grammar import hidden_word_probs
-    from primer.pages.encoder import GRAMMAR
+    from primer.experiments.grammar import hidden_word_probs
+    from primer.inputs.encoder import GRAMMAR
 
     left = hidden_word_probs(GRAMMAR, ("the", "cat"), ())
     assert set(left) == {"sat", "sang", "ate", "chased"} and all(abs(p - 0.25) < 1e-12 for p in left.values())

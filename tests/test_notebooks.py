@@ -77,14 +77,14 @@ def test_the_chapters_own_code_is_in_the_notebook(chapter):
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
-def test_two_or_three_exercises_each_with_stub_check_and_hidden_solution(chapter):
+def test_two_or_three_exercises_each_with_stub_grade_and_hidden_solution(chapter):
     nb = read(chapter, "zh")
-    stubs, checks, solutions = (tagged(nb, f"exercise-{k}") for k in ("stub", "check", "solution"))
+    stubs, grades, solutions = (tagged(nb, f"exercise-{k}") for k in ("stub", "grade", "solution"))
     most = 9 if chapter == "14-mask-bugs" else 3  # issue 33 §3: one find-the-bug exercise per reproduced bug
-    assert 2 <= len(stubs) == len(checks) == len(solutions) <= most
+    assert 2 <= len(stubs) == len(grades) == len(solutions) <= most
     assert all(c.metadata["jupyter"]["source_hidden"] for c in solutions)
     assert all("raise NotImplementedError" in c.source for c in stubs)
-    assert all(c.source.startswith("check(") for c in checks)
+    assert all(c.source.startswith("grade(") for c in grades)
     assert "plotly" not in "".join(c.source for c in nb.cells if c.cell_type == "code")
 
 
@@ -113,7 +113,7 @@ def run(nb):
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
-def test_with_the_solutions_every_check_passes(chapter):
+def test_with_the_solutions_every_exercise_passes(chapter):
     """In zh only: the en notebook's code is the same but for its language line, as
     test_code_cells_are_the_same_in_both_languages_but_the_language_line checks, and tests/test_exercises.py checks
     the messages of both languages."""
@@ -123,16 +123,16 @@ def test_with_the_solutions_every_check_passes(chapter):
     for cell in tagged(nb, "exercise-stub"):
         cell.source = solutions[cell.id.removesuffix("-stub")]
     printed = run(nb)
-    for cell in tagged(nb, "exercise-check"):
+    for cell in tagged(nb, "exercise-grade"):
         assert PASSED[lang] in printed[cell.id] and "✓" in printed[cell.id], printed[cell.id]
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
 @pytest.mark.parametrize("lang", LANGS)
-def test_as_written_every_check_says_not_yet(chapter, lang):
+def test_as_written_every_exercise_says_not_yet(chapter, lang):
     nb = read(chapter, lang)
     printed = run(nb)
-    for cell in tagged(nb, "exercise-check"):
+    for cell in tagged(nb, "exercise-grade"):
         assert NOT_YET[lang] in printed[cell.id] and PASSED[lang] not in printed[cell.id], printed[cell.id]
 
 
@@ -147,7 +147,7 @@ def test_a_notebook_runs_in_a_jupyter_kernel_as_written(lang):
         nb, kernel_name="python3", timeout=120, resources={"metadata": {"path": str(gen.path("05-mask", lang).parent)}}
     ).execute()
     outputs = {c.id: c.outputs for c in nb.cells if c.cell_type == "code"}
-    for cell in tagged(nb, "exercise-check"):
+    for cell in tagged(nb, "exercise-grade"):
         text = "".join(o.get("text", "") for o in outputs[cell.id])
         assert NOT_YET[lang] in text, outputs[cell.id]
     images = [o for out in outputs.values() for o in out if "image/png" in o.get("data", {})]

@@ -7,8 +7,8 @@ from hypothesis import strategies as st
 
 from primer import attention, causal_mask
 from primer.config import Config
+from primer.inputs.choosing import SEEDS, SOURCE, TARGET
 from primer.machines import MACHINES, machine_masks
-from primer.pages.choosing import SEEDS, SOURCE, TARGET
 from primer.probe import influence, movement, nudge, run_seeded
 from primer.rounding import is_rounding
 

@@ -14,8 +14,11 @@ import primer
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
-# the modules a reader may name without the package: `published.model`, `counts.kv_cache_bytes`
-MODULES = {p.stem for p in (ROOT / "primer").glob("*.py") if not p.stem.startswith("_")} | {"figures", "pages"}
+# the modules a reader may name without the package (short name -> path under primer): `published.model`,
+# `counts.kv_cache_bytes`, and an experiment's `trained_encoder.fill`
+MODULES = {p.stem: p.stem for p in (ROOT / "primer").glob("*.py") if not p.stem.startswith("_")}
+MODULES |= {p.stem: f"experiments.{p.stem}" for p in (ROOT / "primer" / "experiments").glob("[!_]*.py")}
+MODULES |= {name: name for name in ("figures", "inputs", "experiments", "notebook")}
 DOTTED = re.compile(r"(?<![\w./-])primer(?:\.[A-Za-z_]\w*)+")
 INLINE_CODE = re.compile(r"`([^`\n]+)`")
 SHORT = re.compile(r"(?<![\w./-])(" + "|".join(sorted(MODULES)) + r")\.([A-Za-z_]\w*)")
@@ -85,7 +88,7 @@ def names_in_prose(text):
     yield from DOTTED.findall(text)
     for span in INLINE_CODE.findall(text):
         # a file name (`primer/rnn.py`, Hugging Face's `config.json`) is not a name
-        yield from (f"primer.{m}.{a}" for m, a in SHORT.findall(span) if a not in ("py", "json", "yml", "md"))
+        yield from (f"primer.{MODULES[m]}.{a}" for m, a in SHORT.findall(span) if a not in ("py", "json", "yml", "md"))
 
 
 def _page_names(path):
@@ -145,7 +148,7 @@ def test_every_primer_name_shown_to_a_reader_exists(path, reader):
 def test_the_sources_name_primer_at_all():
     # the readers above find names: a regex gone wrong would pass every file
     found = {name for path, reader in SOURCES for name in reader(path)}
-    assert {"primer.published.model", "primer.counts.kv_cache_bytes", "primer.exercises.check"} <= found
+    assert {"primer.published.model", "primer.counts.kv_cache_bytes", "primer.notebook.grade"} <= found
     assert len(found) > 100
 
 

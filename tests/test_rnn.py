@@ -5,7 +5,7 @@ from hypothesis import strategies as st
 from site_reader import load_snippet
 
 from primer.gradcheck import numerical_jacobian
-from primer.pages.rnn import BA_HEAD, BA_SENTENCE, BA_TAIL, EXPERIMENT, HEAD, RADII, SENTENCE, STEPS, TAIL
+from primer.inputs.rnn import BA_HEAD, BA_SENTENCE, BA_TAIL, EXPERIMENT, HEAD, RADII, SENTENCE, STEPS, TAIL
 from primer.rnn import (
     ACTIVATIONS,
     LOSSES,

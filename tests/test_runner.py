@@ -100,7 +100,7 @@ def test_primer_zip_holds_the_core_and_inputs_but_no_figures_and_is_deterministi
     path = tmp_path / "primer.zip"
     path.write_bytes(first)
     names = set(zipfile.ZipFile(path).namelist())
-    assert {"primer/__init__.py", "primer/masks.py", "primer/pages/mask.py", "primer/labels/en.json"} <= names
+    assert {"primer/__init__.py", "primer/masks.py", "primer/inputs/mask.py", "primer/labels/en.json"} <= names
     assert not [n for n in names if n.startswith("primer/figures/")]
     for name in names:  # nothing that needs plotly or torch to import
         if name.endswith(".py"):

@@ -6,10 +6,10 @@ from hypothesis import strategies as st
 from primer import causal_mask, full_mask
 from primer.decoding import greedy
 from primer.image_prefix import prefix_dependence, toy_image
+from primer.inputs import sampling_pipeline as page
+from primer.inputs.sampling_pipeline import PROMPT, SOURCE
+from primer.inputs.today import CAPTION, IMAGE_SEED, IMAGE_SIDE, PATCH_SIDE
 from primer.machines import MACHINES, machine_masks, reach
-from primer.pages import sampling_pipeline as page
-from primer.pages.sampling_pipeline import PROMPT, SOURCE
-from primer.pages.today import CAPTION, IMAGE_SEED, IMAGE_SIDE, PATCH_SIDE
 from primer.sampling_pipeline import (
     CFG,
     STAGES,

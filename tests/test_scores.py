@@ -5,7 +5,7 @@ from hypothesis import strategies as st
 from site_reader import load_snippet
 
 from primer import attention, softmax
-from primer.pages.attention import SCORE_K, SCORE_Q, SCORE_V, SCORE_W_BILINEAR, SCORE_W_K, SCORE_W_Q, VARIANCE_DKS
+from primer.inputs.attention import SCORE_K, SCORE_Q, SCORE_V, SCORE_W_BILINEAR, SCORE_W_K, SCORE_W_Q, VARIANCE_DKS
 from primer.scores import (
     additive_score,
     bilinear_score,

@@ -4,7 +4,7 @@ from hypothesis import strategies as st
 from site_reader import load_snippet
 
 from primer import attention, causal_mask, full_mask
-from primer.pages.self_cross_heads import (
+from primer.inputs.self_cross_heads import (
     APPLE_D_HEAD,
     APPLE_FEATURES,
     APPLE_HEADS,

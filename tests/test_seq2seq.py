@@ -4,7 +4,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from site_reader import load_snippet
 
-from primer.pages.seq2seq import DEFAULT_EXAMPLE, EXAMPLES
+from primer.inputs.seq2seq import DEFAULT_EXAMPLE, EXAMPLES
 from primer.scores import additive_score
 from primer.seq2seq import CARRY, alignment, bahdanau_attention, concept_scorer, concept_states
 

@@ -4,7 +4,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from primer import additive_mask, causal_mask, masked_softmax, softmax, window_mask
-from primer.pages.mask import FOUR_SCORES, LEAK_KEY, LEAK_ROW, SCORES_3X3
+from primer.inputs.mask import FOUR_SCORES, LEAK_KEY, LEAK_ROW, SCORES_3X3
 
 finite = st.floats(-50, 50, allow_nan=False, allow_infinity=False)
 

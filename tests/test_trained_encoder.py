@@ -1,4 +1,4 @@
-"""primer.trained_encoder: chapter 6's encoder, trained with masked-LM, judged on held-out words over every seed.
+"""experiments.trained_encoder: chapter 6's encoder, trained with masked-LM, judged on held-out words over every seed.
 
 Margins: the measured values (5 seeds) are in the comments; each bound leaves room on the worst seed.
 """
@@ -6,9 +6,10 @@ Margins: the measured values (5 seeds) are in the comments; each bound leaves ro
 import numpy as np
 import pytest
 
-from primer import mlm, trained_encoder
+from primer import mlm
+from primer.experiments import trained_encoder
+from primer.inputs.encoder import EXPERIMENT, SEEDS
 from primer.masks import full_mask
-from primer.pages.encoder import EXPERIMENT, SEEDS
 
 
 def runs():

@@ -1,10 +1,11 @@
-"""primer.trained_machines: the three calls that train chapters 6-8's machines, read from their code, and the scores."""
+"""experiments.trained_machines: the calls that train chapters 6-8's machines, read from their code; their scores."""
 
 from types import SimpleNamespace
 
-from primer import broken_masks, trained_machines, training
+from primer import training
 from primer.config import Config
 from primer.counts import count_params, count_weights
+from primer.experiments import broken_masks, trained_machines
 from primer.masks import causal_mask
 from primer.training import trained
 from primer.transformer import init_stack

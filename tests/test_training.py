@@ -11,8 +11,8 @@ import pytest
 from trees import get, leaves
 
 from primer.backprop import MaskedFill
-from primer.broken_masks import training_masks
 from primer.config import Config
+from primer.experiments.broken_masks import training_masks
 from primer.gradcheck import numerical_jacobian
 from primer.masks import additive_mask, causal_mask, full_mask
 from primer.training import Rows, adam_init, adam_step, draw_batches, loss, loss_and_grads, train, tree_map
@@ -210,8 +210,8 @@ def test_tree_map_keeps_the_nesting():
 
 
 def chapter_7():
-    from primer import broken_masks
-    from primer.pages.decoder import EXPERIMENT, SEEDS, WRITING
+    from primer.experiments import broken_masks
+    from primer.inputs.decoder import EXPERIMENT, SEEDS, WRITING
 
     measured, refs = broken_masks.summary(EXPERIMENT, SEEDS, **WRITING)
     return broken_masks.over_seeds(EXPERIMENT, SEEDS), measured, refs

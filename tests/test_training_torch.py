@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from trees import get, leaves
 
-from primer.broken_masks import training_masks
 from primer.config import Config
+from primer.experiments.broken_masks import training_masks
 from primer.training import adam_init, adam_step, loss_and_grads, trained, tree_map
 from primer.transformer import init_stack
 

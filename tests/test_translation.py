@@ -1,11 +1,11 @@
-"""primer.translation: the second language's word order, its alignment, and a split that holds sentences out."""
+"""experiments.translation: the second language's word order, its alignment, and a split that holds sentences out."""
 
 import numpy as np
 
-from primer import grammar as grammars
-from primer.pages.decoder import GRAMMAR
-from primer.pages.encoder_decoder import HEAD_FINAL, HELDOUT_SHARE, LEXICON
-from primer.translation import alignment, make_pairs, translate
+from primer.experiments import grammar as grammars
+from primer.experiments.translation import alignment, make_pairs, translate
+from primer.inputs.decoder import GRAMMAR
+from primer.inputs.encoder_decoder import HEAD_FINAL, HELDOUT_SHARE, LEXICON
 
 
 def test_every_phrase_runs_backwards_and_the_sentence_keeps_its_order():

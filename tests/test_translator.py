@@ -1,4 +1,4 @@
-"""primer.translator and the encoder-decoder path of primer.training: the encoder-decoder's and the decoder-only
+"""experiments.translator and the encoder-decoder path of primer.training: the encoder-decoder's and the decoder-only
 prompt's losses and gradients, against primer's own forward, finite differences and PyTorch autograd (float64);
 training.
 
@@ -11,11 +11,18 @@ import pytest
 from trees import get, leaves
 
 from primer.config import Config
+from primer.experiments.translator import (
+    encdec_forward,
+    encdec_rows,
+    masks,
+    prompt_loss_and_grads,
+    prompt_rows,
+    target_loss,
+)
 from primer.gradcheck import numerical_jacobian
 from primer.masks import causal_mask, full_mask
 from primer.training import Rows, cross_backward, cross_forward, machine_loss_and_grads, train, trained, tree_map
 from primer.transformer import decode, encode, init_stack
-from primer.translator import encdec_forward, encdec_rows, masks, prompt_loss_and_grads, prompt_rows, target_loss
 
 TINY = Config(vocab_size=7, d_model=4, n_heads=2, d_ff=8, n_layers=2, max_len=8)
 M, N = 5, 3  # source and target lengths differ, so a transposed cross mask or memory would not fit

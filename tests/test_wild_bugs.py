@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from primer import wild_bugs
+from primer.inputs.mask_bugs import N_PAD, ORDER, SEED, SHIFT_FP16, SHIFT_MASKED_BIAS, WINDOW, D, N
 from primer.mask_checks import check_cache, check_causal, check_padding
-from primer.pages.mask_bugs import N_PAD, ORDER, SEED, SHIFT_FP16, SHIFT_MASKED_BIAS, WINDOW, D, N
 
 SHIFTS = {"masked_bias": SHIFT_MASKED_BIAS, "fp16_min": SHIFT_FP16}
 

@@ -14,7 +14,7 @@ import pytest
 from site_reader import DOCS, LANGS, load_snippet
 
 from primer import mask_checks, wild_bugs
-from primer.pages.mask_bugs import N_PAD, ORDER, SEED, SHIFT_FP16, SHIFT_MASKED_BIAS, WINDOW, D, N
+from primer.inputs.mask_bugs import N_PAD, ORDER, SEED, SHIFT_FP16, SHIFT_MASKED_BIAS, WINDOW, D, N
 
 torch = pytest.importorskip("torch")
 F = torch.nn.functional

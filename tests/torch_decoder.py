@@ -75,7 +75,7 @@ def stack_hidden(tp, tokens, mask, cfg, memory=None):  # torch tree, [b, n] ids,
 
 
 def encdec_loss(t_enc, t_dec, src, tgt_in, tgt_out, enc_mask, dec_mask, cfg):  # torch trees, [b, m], [b, n] ids
-    """Return primer.translator's encoder-decoder loss in torch: every decoder layer reads the encoder's output."""
+    """Return experiments.translator's encoder-decoder loss in torch: every decoder layer reads the encoder's output."""
     memory = stack_hidden(t_enc, src, enc_mask, cfg)
     h = stack_hidden(t_dec, tgt_in, dec_mask, cfg, memory)
     return F.cross_entropy((h @ t_dec["wte"].T).reshape(-1, cfg.vocab_size), tgt_out.reshape(-1))

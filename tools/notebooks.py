@@ -61,7 +61,7 @@ def notebook(chapter, lang):
         _md("title", f"# {s['title'][lang]}\n\n{s['intro'][lang].strip()}\n\n{w['intro']}"),
         _code(
             "language",
-            f'from primer.exercises import check, labels, use_language\n\nuse_language("{lang}")',
+            f'from primer.notebook import grade, labels, use_language\n\nuse_language("{lang}")',
             tags=["language"],
         ),
         _md("code-intro", w["code"]),
@@ -91,7 +91,7 @@ def notebook(chapter, lang):
             _md(f"{name}-text", w["exercise"].format(k=k, title=ex["title"][lang]) + "\n\n" + ex["text"][lang].strip())
         )
         cells.append(_code(f"{name}-stub", ex["stub"], tags=["exercise-stub"]))
-        cells.append(_code(f"{name}-check", f'check("{name}", {ex.get("function", name)})', tags=["exercise-check"]))
+        cells.append(_code(f"{name}-grade", f'grade("{name}", {ex.get("function", name)})', tags=["exercise-grade"]))
         cells.append(_code(f"{name}-solution", ex["solution"], tags=["exercise-solution"], hidden=True))
     return {
         "cells": cells,

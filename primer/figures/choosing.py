@@ -339,7 +339,7 @@ def choice_table(choices, *, lang=None):
 def trained_table(machines, n_seeds, *, lang=None):
     """Return a Markdown table of the three trained machines: task, masks, weights, held-out scores over the seeds.
 
-    machines: primer.trained_machines.side_by_side's; n_seeds: machine -> how many seeds its chapter ran.
+    machines: primer.experiments.trained_machines.side_by_side's; n_seeds: machine -> how many seeds its chapter ran.
     """
     from primer.figures.decoder import fmt_loss, spread  # median (min–max), as chapters 6-8 print them
 

@@ -450,7 +450,7 @@ def generations_table(prompts, written, *, lang=None):
 def corpus_table(grammar, data, *, lang=None):
     """Return the grammar as a Markdown table and a second one with the corpus's split and size.
 
-    data: primer.language_model.Data.
+    data: primer.experiments.language_model.Data.
     """
     text = labels("decoder_tables", lang)
     rules = [[f"`{symbol}`", " &#124; ".join(" ".join(alt) for alt in alts)] for symbol, alts in grammar.items()]

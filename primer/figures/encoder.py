@@ -168,7 +168,7 @@ ALL_THEN_DECIDED = (lambda r: None, lambda r: r.decided)  # the table's two colu
 def encoder_accuracy_table(runs, setup, *, lang=None):
     """Return a Markdown table: over the seeds, how often the encoder and the grammar guess a hidden held-out word.
 
-    runs: primer.trained_encoder.EncoderRun, one per seed; setup: the training's settings, for the note.
+    runs: primer.experiments.trained_encoder.EncoderRun, one per seed; setup: the training's settings, for the note.
     """
     from primer.figures.decoder import spread  # median (min–max) over the seeds, as chapter 7's tables
 

@@ -6,8 +6,8 @@ import pytest
 from page_tables import cell_html
 from site_reader import LANGS, table_rows
 
+from primer.inputs import rnn
 from primer.language import labels
-from primer.pages import rnn
 
 PAGE = "01-rnn.md"
 

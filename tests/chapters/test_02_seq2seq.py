@@ -36,7 +36,7 @@ def test_alignment_table_follows_meaning(read_page, lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_alignment_inputs_named_in_the_prose_are_primers(read_page, lang):
-    from primer.pages.seq2seq import BOUGHT_PAST
+    from primer.inputs.seq2seq import BOUGHT_PAST
 
     assert seq2seq.CARRY == 0.3 and BOUGHT_PAST == 0.6
     assert "0.3" in read_page(lang, PAGE) and "0.6" in read_page(lang, PAGE)

@@ -11,7 +11,7 @@ from site_reader import LANGS, table_rows, tables
 from primer import causal_mask, masked_softmax
 from primer.conventions import CONVENTIONS
 from primer.figures import mask as figures
-from primer.pages.mask import FOUR_SCORES, SCORES_3X3
+from primer.inputs.mask import FOUR_SCORES, SCORES_3X3
 
 PAGE = "05-mask.md"
 
@@ -61,7 +61,7 @@ def test_chapter_5_shows_primers_own_refusal_of_a_bad_window(read_page):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_chapter_5_sets_the_masked_fill_bug_beside_the_add_0_bug(read_page, lang):
-    from primer.pages.mask import LEAK_KEY, LEAK_ROW
+    from primer.inputs.mask import LEAK_KEY, LEAK_ROW
 
     mask = causal_mask(4)
     row = [

@@ -35,8 +35,8 @@ def test_masking_rate_is_on_the_page(read_page, lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_trained_encoders_guesses_are_on_the_page(read_page, lang):
-    from primer import trained_encoder
-    from primer.pages.encoder import EXPERIMENT
+    from primer.experiments import trained_encoder
+    from primer.inputs.encoder import EXPERIMENT
 
     html = read_page(lang, PAGE)
     text = labels("encoder_tables", lang)
@@ -62,11 +62,11 @@ def test_the_trained_encoders_guesses_are_on_the_page(read_page, lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_accuracy_table_is_on_the_page(read_page, lang):
-    from primer import trained_encoder
+    from primer.experiments import trained_encoder
     from primer.figures import encoder as figures
     from primer.figures.decoder import spread
     from primer.figures.tables import pct
-    from primer.pages.encoder import EXPERIMENT, SEEDS
+    from primer.inputs.encoder import EXPERIMENT, SEEDS
 
     html = read_page(lang, PAGE)
     text = labels("encoder_tables", lang)

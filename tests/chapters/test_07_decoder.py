@@ -10,8 +10,8 @@ from site_reader import LANGS, page_figures, runnable_blocks, table_rows
 
 from primer import leak, mlm
 from primer.config import Config
-from primer.pages.decoder import CHANGED_POSITION, CHANGED_WORD
-from primer.pages.encoder import SEED
+from primer.inputs.decoder import CHANGED_POSITION, CHANGED_WORD
+from primer.inputs.encoder import SEED
 from primer.vocab import CAT_VOCAB
 
 PAGE = "07-decoder.md"
@@ -42,8 +42,9 @@ def test_section_3_1_points_to_the_quote_in_chapter_9(read_page, lang):
 
 
 def experiment():
-    from primer import broken_masks, writing
-    from primer.pages.decoder import EXPERIMENT, SEEDS, WRITING
+    from primer import writing
+    from primer.experiments import broken_masks
+    from primer.inputs.decoder import EXPERIMENT, SEEDS, WRITING
 
     data, cfg, runs = broken_masks.experiment(**EXPERIMENT)
     args = (WRITING["prompts"], WRITING["n_new"], WRITING["sample_seed"], WRITING["n_samples"])
@@ -96,8 +97,8 @@ def test_corpus_table_prints_the_split_the_overlap_the_floor_and_chance(read_pag
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_runs_table_prints_median_and_range_over_every_seed(read_page, lang):
+    from primer.inputs.decoder import SEEDS
     from primer.language import labels
-    from primer.pages.decoder import SEEDS
 
     html = read_page(lang, PAGE)
     _, runs, _, measured, refs = experiment()
@@ -133,8 +134,8 @@ def test_choice_table_prints_how_sure_each_model_is_where_the_grammar_leaves_a_c
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_generations_table_shows_each_distinct_model_once_per_prompt(read_page, lang):
+    from primer.inputs.decoder import PROMPTS
     from primer.language import labels
-    from primer.pages.decoder import PROMPTS
 
     html = read_page(lang, PAGE)
     _, runs, written, _, _ = experiment()
@@ -199,7 +200,7 @@ def playground_lines(html):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_playground_as_written_repeats_the_pages_causal_run(read_page, lang):
-    from primer.pages.decoder import EXPERIMENT
+    from primer.inputs.decoder import EXPERIMENT
 
     floor, chance, rows = playground_lines(read_page(lang, PAGE))
     data, runs, _, _, _ = experiment()

@@ -6,7 +6,7 @@ from site_reader import LANGS, table_rows
 
 from primer import encoder_decoder
 from primer.config import Config
-from primer.pages import encoder_decoder as page
+from primer.inputs import encoder_decoder as page
 from primer.vocab import to_ids
 
 PAGE = "08-encoder-decoder.md"
@@ -59,16 +59,16 @@ def test_block_anatomy_table_is_on_the_page(read_page, lang):
 
 
 def translation_runs():
-    from primer import translator
-    from primer.pages.decoder import GRAMMAR
+    from primer.experiments import translator
+    from primer.inputs.decoder import GRAMMAR
 
     return [(s, translator.experiment(GRAMMAR, **page.TRANSLATION, seed=s)) for s in page.TRANSLATION_SEEDS]
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_example_pair_is_on_the_page(read_page, lang):
-    from primer.pages.decoder import GRAMMAR
-    from primer.translation import translate
+    from primer.experiments.translation import translate
+    from primer.inputs.decoder import GRAMMAR
 
     source = page.TARGET + (".",)
     target, order = translate(source, GRAMMAR, page.LEXICON, page.HEAD_FINAL)
@@ -110,7 +110,7 @@ def test_held_out_pairs_are_held_out_and_scores_are_on_the_page(read_page, lang)
 def test_every_head_learned_part_of_the_alignment_on_every_seed(read_page, lang):
     import numpy as np
 
-    from primer import translator
+    from primer.experiments import translator
 
     runs = [run for _, run in translation_runs()]
     trained = np.array([translator.alignment_agreement(r.enc, r.dec, r.pairs, r.cfg.n_heads) for r in runs])

@@ -133,7 +133,7 @@ def trained_rows(html, lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_trained_table_shows_each_machine_its_masks_and_its_scores(read_page, lang):
-    from primer.pages import decoder, encoder, encoder_decoder
+    from primer.inputs import decoder, encoder, encoder_decoder
 
     text = labels("choosing", lang)
     rows = trained_rows(read_page(lang, PAGE), lang)
@@ -176,7 +176,7 @@ def test_trained_table_is_the_same_in_both_languages(read_page):
 def test_the_three_training_calls_on_the_page_are_read_from_the_code(read_page, lang):
     import html as html_lib
 
-    from primer.trained_machines import differences, training_calls
+    from primer.experiments.trained_machines import differences, training_calls
 
     page = html_lib.unescape(re.sub(r"<[^>]+>", "", read_page(lang, PAGE)))
     calls = training_calls()

@@ -85,11 +85,11 @@ def test_the_dozen_lines_print_their_check(read_page, lang):
 def test_the_trained_model_writes_the_same_text_with_and_without_the_cache(read_page, lang):
     import numpy as np
 
-    from primer import broken_masks
     from primer.decoding import generate
+    from primer.experiments import broken_masks
+    from primer.inputs.decoder import EXPERIMENT
+    from primer.inputs.kv_cache import TRAINED_N_NEW, TRAINED_PROMPTS
     from primer.language import labels
-    from primer.pages.decoder import EXPERIMENT
-    from primer.pages.kv_cache import TRAINED_N_NEW, TRAINED_PROMPTS
     from primer.vocab import to_ids, to_words
 
     data, cfg, runs = broken_masks.experiment(**EXPERIMENT)
@@ -110,11 +110,11 @@ def test_the_trained_model_writes_the_same_text_with_and_without_the_cache(read_
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_loop_runs_the_trained_decoder_and_writes_the_grammars_sentences(read_page, lang):
-    from primer import broken_masks
     from primer.decoding import generate
-    from primer.grammar import all_sentences
-    from primer.pages.decoder import EXPERIMENT
-    from primer.pages.kv_cache import LOOP_PROMPT, STEPS
+    from primer.experiments import broken_masks
+    from primer.experiments.grammar import all_sentences
+    from primer.inputs.decoder import EXPERIMENT
+    from primer.inputs.kv_cache import LOOP_PROMPT, STEPS
     from primer.vocab import to_ids, to_words
 
     data, cfg, runs = broken_masks.experiment(**EXPERIMENT)

@@ -82,9 +82,10 @@ def test_ch12_only_stage_3_differs(read_page, lang):
 
 
 def trained():
-    from primer import broken_masks, writing
-    from primer.pages.decoder import EXPERIMENT, SCORE_N
-    from primer.pages.sampling_pipeline import (
+    from primer import writing
+    from primer.experiments import broken_masks
+    from primer.inputs.decoder import EXPERIMENT, SCORE_N
+    from primer.inputs.sampling_pipeline import (
         TRAINED_N_NEW,
         TRAINED_NEXT,
         TRAINED_PROMPT,
@@ -106,8 +107,8 @@ def test_the_trained_models_distribution_and_samples_are_printed_and_the_prose_h
 
     from primer.figures.sampling_pipeline import setting_name
     from primer.figures.tables import pct
+    from primer.inputs.sampling_pipeline import TRAINED_NEXT, TRAINED_SAMPLES
     from primer.language import labels
-    from primer.pages.sampling_pipeline import TRAINED_NEXT, TRAINED_SAMPLES
 
     data, probs, samples = trained()
     html = read_page(lang, "12-sampling-pipeline.md")
@@ -142,16 +143,17 @@ def test_two_temperatures_drawing_with_the_same_seeds_often_write_the_same_and_t
     import numpy as np
     from page_tables import table_with
 
-    from primer import broken_masks, writing
-    from primer.language import labels
-    from primer.pages.decoder import EXPERIMENT
-    from primer.pages.sampling_pipeline import (
+    from primer import writing
+    from primer.experiments import broken_masks
+    from primer.inputs.decoder import EXPERIMENT
+    from primer.inputs.sampling_pipeline import (
         SAME_DRAWS_TEMPERATURES,
         TRAINED_N_NEW,
         TRAINED_PROMPT,
         TRAINED_SAMPLES,
         TRAINED_SEEDS,
     )
+    from primer.language import labels
 
     low, high = SAME_DRAWS_TEMPERATURES
     assert {(low, None, None), (high, None, None)} <= set(TRAINED_SAMPLES)  # two rows of the samples' table

@@ -7,8 +7,8 @@ from site_reader import LANGS, tables
 
 from primer import wild_bugs
 from primer.figures import mask_bugs as figures
+from primer.inputs.mask_bugs import N_PAD, ORDER, SEED, SHIFT_FP16, SHIFT_MASKED_BIAS, WINDOW, D, N
 from primer.language import labels
-from primer.pages.mask_bugs import N_PAD, ORDER, SEED, SHIFT_FP16, SHIFT_MASKED_BIAS, WINDOW, D, N
 
 PAGE = "14-mask-bugs.md"
 SHIFTS = {"masked_bias": SHIFT_MASKED_BIAS, "fp16_min": SHIFT_FP16}

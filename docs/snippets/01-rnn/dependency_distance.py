@@ -1,5 +1,5 @@
 from primer.figures import rnn as figures
-from primer.pages.rnn import BA_HEAD, BA_SENTENCE, BA_TAIL, HEAD, SENTENCE, TAIL
+from primer.inputs.rnn import BA_HEAD, BA_SENTENCE, BA_TAIL, HEAD, SENTENCE, TAIL
 from primer.rnn import dependency_distance
 
 print(figures.positions_table(SENTENCE, {HEAD, TAIL}))

@@ -1,6 +1,6 @@
 from primer.figures import rnn as figures
 from primer.figures import to_html
-from primer.pages.rnn import EXPERIMENT, RADII, STEPS
+from primer.inputs.rnn import EXPERIMENT, RADII, STEPS
 from primer.rnn import ACTIVATIONS, gradient_norms
 
 # One real forward pass and one real backward pass per (activation, radius, T): 2 x 5 x 12 runs.

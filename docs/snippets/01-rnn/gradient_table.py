@@ -1,5 +1,5 @@
 from primer.figures import rnn as figures
-from primer.pages.rnn import EXPERIMENT, RADII, STEPS
+from primer.inputs.rnn import EXPERIMENT, RADII, STEPS
 from primer.rnn import ACTIVATIONS, gradient_norms
 
 T = max(STEPS)

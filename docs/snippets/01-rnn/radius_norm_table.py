@@ -1,5 +1,5 @@
 from primer.figures import rnn as figures
-from primer.pages.rnn import EXPERIMENT, RADII
+from primer.inputs.rnn import EXPERIMENT, RADII
 from primer.rnn import recurrent_matrix, spectral_norm, spectral_radius
 
 ws = [recurrent_matrix(EXPERIMENT["d"], r, seed=EXPERIMENT["seed"]) for r in RADII]  # the W of each curve above

@@ -1,6 +1,6 @@
 from primer.figures import seq2seq as figures
 from primer.figures import to_html
-from primer.pages.seq2seq import DEFAULT_EXAMPLE, EXAMPLES
+from primer.inputs.seq2seq import DEFAULT_EXAMPLE, EXAMPLES
 from primer.seq2seq import alignment
 
 # Made-up vectors, no training: see primer/seq2seq.py for how each state is built.

@@ -1,5 +1,5 @@
 from primer.figures import seq2seq as figures
-from primer.pages.seq2seq import DEFAULT_EXAMPLE, EXAMPLES
+from primer.inputs.seq2seq import DEFAULT_EXAMPLE, EXAMPLES
 from primer.seq2seq import alignment
 
 source, target, weights = alignment(*EXAMPLES[DEFAULT_EXAMPLE])  # rows: decoding steps; columns: encoder states

@@ -3,7 +3,7 @@ import numpy as np
 from primer.counts import cost_row
 from primer.figures import attention as figures
 from primer.figures import to_html
-from primer.pages.attention import COST_D
+from primer.inputs.attention import COST_D
 
 grid = np.unique(np.geomspace(10, 10_000, 61).round().astype(int))
 stops = sorted({10, 30, 100, 200, 300, 512, 700, 1000, 2000, 4096, 10_000})  # slider positions

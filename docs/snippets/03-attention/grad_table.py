@@ -7,7 +7,7 @@ from primer.gradcheck import (
     self_attention,
     self_attention_jacobian,
 )
-from primer.pages.attention import GRAD_W_K, GRAD_W_Q, GRAD_W_V, GRAD_X
+from primer.inputs.attention import GRAD_W_K, GRAD_W_Q, GRAD_W_V, GRAD_X
 
 n = GRAD_X.shape[0]
 results = {}

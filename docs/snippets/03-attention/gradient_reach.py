@@ -2,7 +2,7 @@ from primer import causal_mask
 from primer.figures import attention as figures
 from primer.figures import to_html
 from primer.gradcheck import gradient_reach, self_attention_jacobian
-from primer.pages.attention import GRAD_W_K, GRAD_W_Q, GRAD_W_V, GRAD_X
+from primer.inputs.attention import GRAD_W_K, GRAD_W_Q, GRAD_W_V, GRAD_X
 
 n = GRAD_X.shape[0]
 reach = {

@@ -1,5 +1,5 @@
 from primer.figures import attention as figures
-from primer.pages.attention import VARIANCE_DKS
+from primer.inputs.attention import VARIANCE_DKS
 from primer.scores import softmax_saturation
 
 # One query against 16 keys, 2,000 seeded trials per d_k: how peaked is the softmax row?

@@ -1,6 +1,6 @@
 from primer import softmax
 from primer.figures import attention as figures
-from primer.pages.attention import SCORE_K, SCORE_Q, SCORE_V, SCORE_W_BILINEAR, SCORE_W_K, SCORE_W_Q
+from primer.inputs.attention import SCORE_K, SCORE_Q, SCORE_V, SCORE_W_BILINEAR, SCORE_W_K, SCORE_W_Q
 from primer.scores import additive_score, bilinear_score, dot_score, scaled_dot_score
 
 # One query, four keys; every score function sees exactly the same vectors.

@@ -1,6 +1,6 @@
 from primer.figures import attention as figures
 from primer.figures import to_html
-from primer.pages.attention import VARIANCE_DKS
+from primer.inputs.attention import VARIANCE_DKS
 from primer.scores import score_variance, softmax_saturation
 
 variances = [score_variance(d_k, n_samples=20_000, seed=0) for d_k in VARIANCE_DKS]

@@ -1,5 +1,5 @@
 from primer.figures import attention as figures
-from primer.pages.attention import VARIANCE_DKS
+from primer.inputs.attention import VARIANCE_DKS
 from primer.scores import score_variance
 
 # 20,000 seeded draws of q and k with unit-variance components, for each d_k.

@@ -1,6 +1,6 @@
 from primer import attention, full_mask
 from primer.figures import self_cross_heads as figures
-from primer.pages.self_cross_heads import CROSS_SOURCE, CROSS_SOURCE_X, CROSS_TARGET, CROSS_TARGET_X
+from primer.inputs.self_cross_heads import CROSS_SOURCE, CROSS_SOURCE_X, CROSS_TARGET, CROSS_TARGET_X
 
 # Queries from the target sentence, keys and values from the source: a 3 x 5 rectangle, all open.
 n_q, n_k = len(CROSS_TARGET), len(CROSS_SOURCE)

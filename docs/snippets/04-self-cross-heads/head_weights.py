@@ -1,6 +1,6 @@
 from primer.figures import self_cross_heads as figures
 from primer.figures import to_html
-from primer.pages.self_cross_heads import (
+from primer.inputs.self_cross_heads import (
     APPLE_D_HEAD,
     APPLE_FEATURES,
     APPLE_HEADS,

@@ -1,5 +1,5 @@
 from primer.figures import self_cross_heads as figures
-from primer.pages.self_cross_heads import (
+from primer.inputs.self_cross_heads import (
     APPLE_D_HEAD,
     APPLE_FEATURES,
     APPLE_HEADS,

@@ -1,7 +1,7 @@
 from primer import causal_mask, masked_softmax
 from primer.figures import mask as figures
 from primer.figures import to_html
-from primer.pages.mask import FOUR_SCORES, LEAK_KEY, LEAK_ROW
+from primer.inputs.mask import FOUR_SCORES, LEAK_KEY, LEAK_ROW
 
 mask = causal_mask(4)
 correct = masked_softmax(FOUR_SCORES, mask)[LEAK_ROW]

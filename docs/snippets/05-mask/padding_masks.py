@@ -1,7 +1,7 @@
 from primer.figures import mask as figures
 from primer.figures import to_html
+from primer.inputs.mask import BATCH, BATCH_LENGTHS, BATCH_N, PADDING_CASES
 from primer.masks import batch_mask, empty_rows, key_padding_mask
-from primer.pages.mask import BATCH, BATCH_LENGTHS, BATCH_N, PADDING_CASES
 
 cases = []
 for causal, side in PADDING_CASES:

@@ -3,8 +3,8 @@ import numpy as np
 from primer import attention, causal_mask, full_mask
 from primer.figures import mask as figures
 from primer.figures.tables import fmt_change
+from primer.inputs.mask import BATCH_LENGTHS, BATCH_N, PADDING_CASES
 from primer.masks import batch_mask, empty_rows, key_padding_mask
-from primer.pages.mask import BATCH_LENGTHS, BATCH_N, PADDING_CASES
 
 x = np.random.default_rng(0).normal(size=(len(BATCH_LENGTHS), BATCH_N, 8))  # padded batch; pad vectors are noise too
 rows = []

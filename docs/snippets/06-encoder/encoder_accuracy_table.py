@@ -1,7 +1,7 @@
-from primer import trained_encoder
+from primer.experiments import trained_encoder
 from primer.figures import encoder as figures
 from primer.figures.tables import pct
-from primer.pages.encoder import EXPERIMENT, SEEDS
+from primer.inputs.encoder import EXPERIMENT, SEEDS
 
 # The whole experiment once per seed: the split, the texts, the masking, the initial weights and the batches change
 runs = trained_encoder.over_seeds(EXPERIMENT, SEEDS)

@@ -1,9 +1,10 @@
 import numpy as np
 
-from primer import mlm, trained_encoder
+from primer import mlm
+from primer.experiments import trained_encoder
 from primer.figures import encoder as figures
+from primer.inputs.encoder import EXPERIMENT, GRAMMAR
 from primer.language import labels
-from primer.pages.encoder import EXPERIMENT, GRAMMAR
 
 run = trained_encoder.trained_encoder(**EXPERIMENT)  # trained once per build; chapter 9 reuses it
 words = [".", *mlm.SENTENCE, "."]  # . the cat [MASK] on the mat .

@@ -1,7 +1,8 @@
-from primer import mlm, trained_encoder
+from primer import mlm
+from primer.experiments import trained_encoder
 from primer.figures import encoder as figures
 from primer.figures import to_html
-from primer.pages.encoder import EXPERIMENT
+from primer.inputs.encoder import EXPERIMENT
 
 run = trained_encoder.trained_encoder(**EXPERIMENT)  # the encoder trained with masked-LM (seed 0 of the five)
 words = [".", *mlm.SENTENCE, "."]

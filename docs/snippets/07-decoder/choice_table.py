@@ -1,6 +1,6 @@
-from primer import broken_masks
+from primer.experiments import broken_masks
 from primer.figures import decoder as figures
-from primer.pages.decoder import EXPERIMENT, SEEDS, WRITING
+from primer.inputs.decoder import EXPERIMENT, SEEDS, WRITING
 
 # Held-out rows, only where the grammar leaves a real choice: how sure is each model of the word that came?
 measured, refs = broken_masks.summary(EXPERIMENT, SEEDS, **WRITING)  # computed once, shared with the table above

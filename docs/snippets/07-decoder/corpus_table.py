@@ -1,6 +1,6 @@
-from primer import language_model
+from primer.experiments import language_model
 from primer.figures import decoder as figures
-from primer.pages.decoder import EXPERIMENT
+from primer.inputs.decoder import EXPERIMENT
 
 # The grammar's sentences cut in two by the seed: the training text comes from one side, the held-out from the other
 grammar, seed = EXPERIMENT["grammar"], EXPERIMENT["seed"]

@@ -2,8 +2,8 @@ from primer import leak, mlm
 from primer.config import Config
 from primer.figures import decoder as figures
 from primer.figures import to_html
-from primer.pages.decoder import CHANGED_POSITION, CHANGED_WORD
-from primer.pages.encoder import SEED
+from primer.inputs.decoder import CHANGED_POSITION, CHANGED_WORD
+from primer.inputs.encoder import SEED
 from primer.vocab import CAT_VOCAB
 
 # "the cat sat on the mat" vs "... the rug": decode() with its causal mask, and the same stack with a full mask

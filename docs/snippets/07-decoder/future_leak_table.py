@@ -1,8 +1,8 @@
 from primer import leak, mlm
 from primer.config import Config
 from primer.figures import decoder as figures
-from primer.pages.decoder import CHANGED_POSITION, CHANGED_WORD
-from primer.pages.encoder import SEED
+from primer.inputs.decoder import CHANGED_POSITION, CHANGED_WORD
+from primer.inputs.encoder import SEED
 from primer.vocab import CAT_VOCAB
 
 words, changed, result = leak.experiment(

@@ -1,6 +1,7 @@
-from primer import broken_masks, writing
+from primer import writing
+from primer.experiments import broken_masks
 from primer.figures import decoder as figures
-from primer.pages.decoder import EXPERIMENT, WRITING
+from primer.inputs.decoder import EXPERIMENT, WRITING
 
 # Every model continues the same prompts with the causal mask, as generation runs: greedy, then sampled
 data, cfg, runs = broken_masks.experiment(**EXPERIMENT)

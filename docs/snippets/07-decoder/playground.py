@@ -1,10 +1,10 @@
 import numpy as np
 
-from primer import language_model
 from primer.backprop import MaskedFill  # noqa: F401 (for the masks to try, below)
 from primer.config import Config
+from primer.experiments import language_model
+from primer.inputs.decoder import EXPERIMENT
 from primer.masks import causal_mask, full_mask  # noqa: F401 (full_mask: a mask to try)
-from primer.pages.decoder import EXPERIMENT
 from primer.training import adam_init, adam_step, loss, loss_and_grads
 from primer.transformer import init_stack
 

@@ -1,7 +1,7 @@
-from primer import broken_masks
+from primer.experiments import broken_masks
 from primer.figures import decoder as figures
 from primer.figures import to_html
-from primer.pages.decoder import EXPERIMENT
+from primer.inputs.decoder import EXPERIMENT
 
 # The page's causal run, the one the program above repeats; the reader's own run is drawn over it as it trains
 data, cfg, runs = broken_masks.experiment(**EXPERIMENT)

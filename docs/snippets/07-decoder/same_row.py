@@ -2,7 +2,7 @@ from primer import causal_mask, full_mask, mlm
 from primer.config import Config
 from primer.figures import decoder as figures
 from primer.figures import to_html
-from primer.pages.encoder import SEED
+from primer.inputs.encoder import SEED
 from primer.transformer import embed, init_stack, stack
 from primer.vocab import CAT_VOCAB, to_ids
 

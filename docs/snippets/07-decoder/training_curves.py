@@ -1,7 +1,7 @@
-from primer import broken_masks
+from primer.experiments import broken_masks
 from primer.figures import decoder as figures
 from primer.figures import to_html
-from primer.pages.decoder import EXPERIMENT
+from primer.inputs.decoder import EXPERIMENT
 
 # One model, the same initial weights and batches, trained six times: once per mask (one seed of the five)
 data, cfg, runs = broken_masks.experiment(**EXPERIMENT)

@@ -1,6 +1,6 @@
-from primer import broken_masks
+from primer.experiments import broken_masks
 from primer.figures import decoder as figures
-from primer.pages.decoder import EXPERIMENT, SEEDS, WRITING
+from primer.inputs.decoder import EXPERIMENT, SEEDS, WRITING
 
 # The whole experiment once per seed: the split, the texts, the initial weights and the batches all change
 measured, refs = broken_masks.summary(EXPERIMENT, SEEDS, **WRITING)

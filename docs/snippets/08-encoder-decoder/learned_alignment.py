@@ -1,8 +1,8 @@
-from primer import translator
+from primer.experiments import translator
 from primer.figures import encoder_decoder as figures
 from primer.figures import to_html
-from primer.pages import encoder_decoder as page
-from primer.pages.decoder import GRAMMAR
+from primer.inputs import encoder_decoder as page
+from primer.inputs.decoder import GRAMMAR
 
 run = translator.experiment(GRAMMAR, **page.TRANSLATION, seed=page.TRANSLATION_SEEDS[0])
 source, target = max(run.pairs.heldout, key=lambda pair: len(pair[0]))  # the first of the longest held-out pairs

@@ -1,7 +1,7 @@
 from primer import encoder_decoder
 from primer.config import Config
 from primer.figures import encoder_decoder as figures
-from primer.pages import encoder_decoder as page
+from primer.inputs import encoder_decoder as page
 from primer.vocab import to_ids, to_words
 
 # Greedy runs of 1..6 steps; the two loops must generate the same tokens (checked inside).

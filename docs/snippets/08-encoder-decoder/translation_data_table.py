@@ -1,7 +1,7 @@
-from primer import translator
+from primer.experiments import translator
 from primer.figures import encoder_decoder as figures
-from primer.pages import encoder_decoder as page
-from primer.pages.decoder import GRAMMAR
+from primer.inputs import encoder_decoder as page
+from primer.inputs.decoder import GRAMMAR
 
 rows = []
 for seed in page.TRANSLATION_SEEDS:

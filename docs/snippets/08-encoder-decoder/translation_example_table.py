@@ -1,7 +1,7 @@
-from primer import translation
+from primer.experiments import translation
 from primer.figures import encoder_decoder as figures
-from primer.pages import encoder_decoder as page
-from primer.pages.decoder import GRAMMAR
+from primer.inputs import encoder_decoder as page
+from primer.inputs.decoder import GRAMMAR
 
 source = page.TARGET + (".",)  # chapter 7's "the cat sat on the mat", a sentence of the grammar
 target, order = translation.translate(source, GRAMMAR, page.LEXICON, page.HEAD_FINAL)

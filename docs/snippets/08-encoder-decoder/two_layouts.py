@@ -1,7 +1,7 @@
 from primer import encoder_decoder
 from primer.figures import encoder_decoder as figures
 from primer.figures import to_html
-from primer.pages import encoder_decoder as page
+from primer.inputs import encoder_decoder as page
 
 mask, region = encoder_decoder.two_stack_layout(len(page.SOURCE), len(page.TARGET))
 two = (list(page.SOURCE) + list(page.TARGET), mask, region)

@@ -2,7 +2,7 @@ from primer import encoder_decoder
 from primer.config import Config
 from primer.figures import encoder_decoder as figures
 from primer.figures import to_html
-from primer.pages import encoder_decoder as page
+from primer.inputs import encoder_decoder as page
 
 cfg = Config(**page.CONFIG)
 enc, dec = encoder_decoder.model(cfg, page.ENC_SEED, page.DEC_SEED)  # seeded, not trained

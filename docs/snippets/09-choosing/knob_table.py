@@ -1,7 +1,7 @@
 from primer.config import Config
 from primer.figures import choosing as figures
+from primer.inputs.choosing import SEEDS, SOURCE, TARGET
 from primer.machines import MACHINES, machine_masks
-from primer.pages.choosing import SEEDS, SOURCE, TARGET
 from primer.probe import influence
 
 states = [

@@ -1,7 +1,7 @@
 from primer.figures import choosing as figures
 from primer.figures import to_html
+from primer.inputs.choosing import MODELS
 from primer.machines import stack_masks
-from primer.pages.choosing import MODELS
 from primer.published import summary
 
 models = []

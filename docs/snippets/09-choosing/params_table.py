@@ -1,6 +1,6 @@
 from primer.counts import count_params
 from primer.figures import choosing as figures
-from primer.pages.choosing import MODELS
+from primer.inputs.choosing import MODELS
 from primer.published import model, summary
 
 print(figures.params_table([summary(name) for name in MODELS]))

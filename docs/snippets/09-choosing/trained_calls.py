@@ -1,4 +1,4 @@
-from primer.trained_machines import differences, training_calls
+from primer.experiments.trained_machines import differences, training_calls
 
 # The one line that trains each machine, read from its chapter's code (ast) while the page builds, not retyped
 calls = training_calls()

@@ -1,7 +1,7 @@
-from primer import broken_masks, trained_encoder, translator
+from primer.experiments import broken_masks, trained_encoder, translator
+from primer.experiments.trained_machines import side_by_side
 from primer.figures import choosing as figures
-from primer.pages import decoder, encoder, encoder_decoder
-from primer.trained_machines import side_by_side
+from primer.inputs import decoder, encoder, encoder_decoder
 
 # The runs chapters 6, 7 and 8 print, computed once per build and shared: nothing is trained again here
 encoders = trained_encoder.over_seeds(encoder.EXPERIMENT, encoder.SEEDS)

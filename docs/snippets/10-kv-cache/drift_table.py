@@ -2,8 +2,8 @@ import numpy as np
 
 from primer.config import Config
 from primer.figures import kv_cache as figures
+from primer.inputs.kv_cache import APPENDED, PROMPT, SEED
 from primer.kv_cache import old_rows_drift
-from primer.pages.kv_cache import APPENDED, PROMPT, SEED
 from primer.transformer import init_stack
 
 cfg = Config()

@@ -1,8 +1,8 @@
 import numpy as np
 
-from primer import broken_masks
-from primer.pages.decoder import EXPERIMENT
-from primer.pages.kv_cache import LOOP_PROMPT, STEPS
+from primer.experiments import broken_masks
+from primer.inputs.decoder import EXPERIMENT
+from primer.inputs.kv_cache import LOOP_PROMPT, STEPS
 from primer.transformer import decode
 
 data, cfg, runs = broken_masks.experiment(**EXPERIMENT)

@@ -1,9 +1,9 @@
-from primer import broken_masks
 from primer.decoding import generate
+from primer.experiments import broken_masks
 from primer.figures import kv_cache as figures
 from primer.figures import to_html
-from primer.pages.decoder import EXPERIMENT
-from primer.pages.kv_cache import LOOP_PROMPT, STEPS
+from primer.inputs.decoder import EXPERIMENT
+from primer.inputs.kv_cache import LOOP_PROMPT, STEPS
 from primer.softmax import softmax
 from primer.vocab import to_ids
 

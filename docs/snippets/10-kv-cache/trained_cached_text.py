@@ -1,10 +1,10 @@
 import numpy as np
 
-from primer import broken_masks
 from primer.decoding import generate
+from primer.experiments import broken_masks
 from primer.figures import kv_cache as figures
-from primer.pages.decoder import EXPERIMENT
-from primer.pages.kv_cache import TRAINED_N_NEW, TRAINED_PROMPTS
+from primer.inputs.decoder import EXPERIMENT
+from primer.inputs.kv_cache import TRAINED_N_NEW, TRAINED_PROMPTS
 from primer.vocab import to_ids, to_words
 
 # Chapter 7's decoder, trained under the causal mask on the grammar's sentences

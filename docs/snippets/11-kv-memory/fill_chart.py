@@ -1,7 +1,7 @@
 from primer.counts import format_bytes, kv_cache_bytes
 from primer.figures import kv_memory as figures
 from primer.figures import to_html
-from primer.pages.kv_memory import MODELS, SLIDER_LENGTHS
+from primer.inputs.kv_memory import MODELS, SLIDER_LENGTHS
 from primer.published import model
 
 configs = [model(name).config for name in MODELS]

@@ -1,6 +1,6 @@
 from primer.counts import format_bytes, kv_cache_bytes
 from primer.figures import kv_memory as figures
-from primer.pages.kv_memory import MODELS
+from primer.inputs.kv_memory import MODELS
 from primer.published import model
 
 rows = []

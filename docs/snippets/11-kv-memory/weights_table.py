@@ -1,6 +1,6 @@
 from primer.counts import count_params, format_bytes, kv_cache_bytes
 from primer.figures import kv_memory as figures
-from primer.pages.kv_memory import PER_TOKEN_MODEL
+from primer.inputs.kv_memory import PER_TOKEN_MODEL
 from primer.published import model
 
 llama = model(PER_TOKEN_MODEL)  # Llama-2-7B

@@ -1,6 +1,6 @@
 from primer.figures import sampling_pipeline as figures
+from primer.inputs.sampling_pipeline import ENCODER_SEED, PROMPT, SEED, SOURCE
 from primer.machines import MACHINES
-from primer.pages.sampling_pipeline import ENCODER_SEED, PROMPT, SEED, SOURCE
 from primer.sampling_pipeline import dependence, shared_weights
 
 params = shared_weights(SEED)

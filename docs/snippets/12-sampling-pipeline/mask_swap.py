@@ -1,7 +1,7 @@
 from primer.figures import sampling_pipeline as figures
 from primer.figures import to_html
+from primer.inputs.sampling_pipeline import ENCODER_SEED, PROMPT, SEED, SOURCE
 from primer.machines import MACHINES, reach
-from primer.pages.sampling_pipeline import ENCODER_SEED, PROMPT, SEED, SOURCE
 from primer.sampling_pipeline import dependence, shared_weights
 
 masks = {name: reach(name, len(PROMPT), len(SOURCE)) for name in MACHINES}  # stage 3, the only change

@@ -1,7 +1,7 @@
 from primer.decoding import temperature_softmax
 from primer.figures import sampling_pipeline as figures
 from primer.figures import to_html
-from primer.pages.sampling_pipeline import N_NEW, PROMPT, SAMPLE_SEED, SEED, TEMPERATURE
+from primer.inputs.sampling_pipeline import N_NEW, PROMPT, SAMPLE_SEED, SEED, TEMPERATURE
 from primer.sampling_pipeline import VOCAB, run, shared_weights
 
 stages, text = run(

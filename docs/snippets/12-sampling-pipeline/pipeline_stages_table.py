@@ -1,5 +1,5 @@
 from primer.figures import sampling_pipeline as figures
-from primer.pages.sampling_pipeline import N_NEW, PROMPT, SAMPLE_SEED, SEED, TEMPERATURE
+from primer.inputs.sampling_pipeline import N_NEW, PROMPT, SAMPLE_SEED, SEED, TEMPERATURE
 from primer.sampling_pipeline import VOCAB, run, shared_weights
 
 stages, text = run(PROMPT, shared_weights(SEED), n_new=N_NEW, temperature=TEMPERATURE, seed=SAMPLE_SEED)

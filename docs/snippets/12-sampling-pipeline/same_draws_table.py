@@ -1,9 +1,10 @@
 import numpy as np
 
-from primer import broken_masks, writing
+from primer import writing
+from primer.experiments import broken_masks
 from primer.figures import sampling_pipeline as figures
-from primer.pages.decoder import EXPERIMENT
-from primer.pages.sampling_pipeline import SAME_DRAWS_TEMPERATURES, TRAINED_N_NEW, TRAINED_PROMPT, TRAINED_SEEDS
+from primer.inputs.decoder import EXPERIMENT
+from primer.inputs.sampling_pipeline import SAME_DRAWS_TEMPERATURES, TRAINED_N_NEW, TRAINED_PROMPT, TRAINED_SEEDS
 
 data, cfg, runs = broken_masks.experiment(**EXPERIMENT)
 model, prompt = (runs["causal"].params, cfg, data.vocab), TRAINED_PROMPT.split()

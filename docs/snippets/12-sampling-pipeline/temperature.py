@@ -3,7 +3,7 @@ import numpy as np
 from primer.decoding import entropy_nats, frequencies, greedy, temperature_softmax
 from primer.figures import sampling_pipeline as figures
 from primer.figures import to_html
-from primer.pages.sampling_pipeline import DRAW_SEED, N_DRAWS, NEXT_LOGITS, SLIDER_TEMPERATURES
+from primer.inputs.sampling_pipeline import DRAW_SEED, N_DRAWS, NEXT_LOGITS, SLIDER_TEMPERATURES
 
 temps = (0,) + SLIDER_TEMPERATURES  # step 0 is greedy: T -> 0
 one_hot = np.eye(NEXT_LOGITS.size)[greedy(NEXT_LOGITS)]  # greedy always picks the largest logit

@@ -1,7 +1,7 @@
 from primer.decoding import frequencies, sampling_probs, temperature_softmax
 from primer.figures import sampling_pipeline as figures
 from primer.figures import to_html
-from primer.pages.sampling_pipeline import DRAW_SEED, FILTER_TEMPERATURE, FILTERS, N_DRAWS, NEXT_LOGITS
+from primer.inputs.sampling_pipeline import DRAW_SEED, FILTER_TEMPERATURE, FILTERS, N_DRAWS, NEXT_LOGITS
 
 before = temperature_softmax(NEXT_LOGITS, FILTER_TEMPERATURE)
 names = [None if k is None and p is None else f"top-k = {k}" if k else f"top-p = {p}" for k, p in FILTERS]

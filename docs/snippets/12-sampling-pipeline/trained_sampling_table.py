@@ -1,7 +1,8 @@
-from primer import broken_masks, writing
+from primer import writing
+from primer.experiments import broken_masks
 from primer.figures import sampling_pipeline as figures
-from primer.pages.decoder import EXPERIMENT, SCORE_N
-from primer.pages.sampling_pipeline import TRAINED_N_NEW, TRAINED_NEXT, TRAINED_PROMPT, TRAINED_SAMPLES, TRAINED_SEEDS
+from primer.inputs.decoder import EXPERIMENT, SCORE_N
+from primer.inputs.sampling_pipeline import TRAINED_N_NEW, TRAINED_NEXT, TRAINED_PROMPT, TRAINED_SAMPLES, TRAINED_SEEDS
 
 # Chapter 7's decoder, trained under the causal mask; settings are (T, top_k, top_p)
 data, cfg, runs = broken_masks.experiment(**EXPERIMENT)

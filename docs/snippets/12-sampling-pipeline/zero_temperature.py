@@ -1,7 +1,7 @@
 import numpy as np
 
 from primer.decoding import sample
-from primer.pages.sampling_pipeline import NEXT_LOGITS
+from primer.inputs.sampling_pipeline import NEXT_LOGITS
 
 rng = np.random.default_rng(0)
 print(sample(NEXT_LOGITS, 0.7, rng=rng))  # T > 0: a sampled id

@@ -1,8 +1,8 @@
 from primer.figures import to_html
 from primer.figures import today as figures
 from primer.image_prefix import prefix_dependence, toy_image
-from primer.pages.sampling_pipeline import SEED
-from primer.pages.today import CAPTION, IMAGE_SEED, IMAGE_SIDE, PATCH_SIDE
+from primer.inputs.sampling_pipeline import SEED
+from primer.inputs.today import CAPTION, IMAGE_SEED, IMAGE_SIDE, PATCH_SIDE
 from primer.sampling_pipeline import shared_weights
 
 image = toy_image(IMAGE_SEED, IMAGE_SIDE)  # seeded random pixels, 4 x 4

@@ -2,7 +2,7 @@ import numpy as np
 
 from primer import wild_bugs
 from primer.figures import mask_bugs as figures
-from primer.pages.mask_bugs import N_PAD, ORDER, SEED, SHIFT_FP16, SHIFT_MASKED_BIAS, WINDOW, D, N
+from primer.inputs.mask_bugs import N_PAD, ORDER, SEED, SHIFT_FP16, SHIFT_MASKED_BIAS, WINDOW, D, N
 
 x = np.random.default_rng(SEED).standard_normal((N, D))
 valid = np.arange(N) < N - N_PAD

@@ -2,8 +2,8 @@ import numpy as np
 
 from primer import wild_bugs
 from primer.figures import mask_bugs as figures
+from primer.inputs.mask_bugs import N_PAD, SEED, D, N
 from primer.mask_checks import check_padding
-from primer.pages.mask_bugs import N_PAD, SEED, D, N
 
 x = np.random.default_rng(SEED).standard_normal((N, D))  # the rows the checks start from too
 valid = np.arange(N) < N - N_PAD  # True: a real token; the last N_PAD rows are padding

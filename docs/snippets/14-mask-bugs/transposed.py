@@ -2,8 +2,8 @@ import numpy as np
 
 from primer import wild_bugs
 from primer.figures import mask_bugs as figures
+from primer.inputs.mask_bugs import SEED, D, N
 from primer.mask_checks import check_causal
-from primer.pages.mask_bugs import SEED, D, N
 
 x = np.random.default_rng(SEED).standard_normal((N, D))  # the rows the checks start from too
 buggy, fixed = wild_bugs.layers("transposed")

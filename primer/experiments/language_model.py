@@ -11,8 +11,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from primer import corpus
-from primer import grammar as grammars
 from primer._checks import nonneg_int
+from primer.experiments import grammar as grammars
 
 BOUNDARY = "."  # ends every sentence; every row and prompt starts with it
 

@@ -29,7 +29,7 @@ LAYER = 0  # the decoder layer whose two sub-layers the page shows side by side;
 
 # ---- a toy translation, learned (chapter 8; chapter 9 shows the trained machines side by side)
 
-# The second language: one invented word for each word of chapter 7's grammar (primer.pages.decoder.GRAMMAR) ...
+# The second language: one invented word for each word of chapter 7's grammar (primer.inputs.decoder.GRAMMAR) ...
 LEXICON = {
     "the": "lo",
     "a": "mi",
@@ -67,4 +67,4 @@ TRANSLATION = dict(
     model=TRANSLATION_MODEL,
     prompt_layers=PROMPT_LAYERS,
     training=TRANSLATION_TRAINING,
-)  # primer.translator.experiment's arguments besides the grammar and the seed; used in chapter 8
+)  # primer.experiments.translator.experiment's arguments besides the grammar and the seed; used in chapter 8

@@ -32,7 +32,7 @@ FILTERS = (
     (None, 0.95),
 )  # (top_k, top_p); chapter 12
 
-# The trained decoder of chapter 7 (primer.broken_masks, causal run): its real next-word distribution and samples.
+# The trained decoder of chapter 7 (primer.experiments.broken_masks, causal run): its next-word distribution, samples.
 TRAINED_PROMPT = ". the cat"  # the grammar allows four verbs next; used in chapter 12
 TRAINED_NEXT = (
     (0.5, None, None),

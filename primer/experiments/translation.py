@@ -5,14 +5,14 @@ inside every phrase whose symbol is listed as head-final, the parts come in reve
 cat" becomes "cat the", "sat on the mat" becomes "mat the on sat"). A sentence is parsed with the
 grammar, the rule is applied to its parse, and the words are looked up. Each target word comes from
 one source word, so the alignment is a permutation; it is not the diagonal. Pairs are split by the
-grammar's seeded split (primer.grammar.split), so a held-out source sentence never occurs in training.
+grammar's seeded split (primer.experiments.grammar.split), so a held-out source sentence never occurs in training.
 """
 
 from dataclasses import dataclass
 
 import numpy as np
 
-from primer import grammar as grammars
+from primer.experiments import grammar as grammars
 from primer.vocab import BOS
 
 

@@ -42,6 +42,6 @@ LOOP_PROMPT = ". the cat"  # what the trained decoder of chapter 7 continues in 
 PROMPT = (1, 3, 8)  # "the cat sat", for the untrained decoder; used in chapter 10
 APPENDED = 14  # "near", the token appended in the drift check; used in chapter 10
 
-# The trained decoder of chapter 7 (primer.broken_masks, causal run) writes with and without the cache.
+# The trained decoder of chapter 7 (primer.experiments.broken_masks, causal run) writes with and without the cache.
 TRAINED_PROMPTS = (". the dog", ". a bird sang")  # used in chapter 10
 TRAINED_N_NEW = 12  # words written after each prompt; used in chapter 10

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from primer import grammar as grammars
-from primer import language_model, mlm
+from primer import mlm
 from primer.config import Config
+from primer.experiments import grammar as grammars
+from primer.experiments import language_model
 from primer.masks import causal_mask, full_mask
 from primer.training import Rows, loss, train
 from primer.transformer import init_stack

@@ -11,10 +11,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from primer import grammar as grammars
-from primer import language_model, writing
+from primer import writing
 from primer.backprop import MaskedFill
 from primer.config import Config
+from primer.experiments import grammar as grammars
+from primer.experiments import language_model
 from primer.masks import additive_mask, causal_mask, full_mask
 from primer.training import Rows, decoder_forward, loss, target_probs, train
 from primer.transformer import init_stack

@@ -1,4 +1,4 @@
-"""Train the toy translation (primer.translation) two ways, with the same block code, and score both on held-out pairs.
+"""Train the toy translation (experiments.translation) two ways with one block's code; score both on held-out pairs.
 
 encoder-decoder: an encoder stack under the full mask reads the source; a decoder stack under the
 causal mask writes the target from BOS, and every one of its layers reads the encoder's output
@@ -18,6 +18,7 @@ from primer._checks import int_at_least, nonneg_int, positive_int
 from primer.backprop import cross_entropy, cross_entropy_backward, tied_logits_backward
 from primer.config import Config
 from primer.counts import count_weights
+from primer.experiments.translation import make_pairs
 from primer.machines import machine_masks
 from primer.masks import causal_mask, full_mask
 from primer.training import (
@@ -34,7 +35,6 @@ from primer.training import (
     trained,
 )
 from primer.transformer import init_stack
-from primer.translation import make_pairs
 from primer.vocab import BOS, to_ids
 
 MODELS = ("encoder-decoder", "decoder-only")
@@ -142,7 +142,7 @@ def scores(predicted, gold):  # [{n: [r, n]}], same -> (exact, per token)
 class Translators:
     """Both models trained on one seed's pairs, and their held-out scores."""
 
-    pairs: object  # primer.translation.Pairs
+    pairs: object  # primer.experiments.translation.Pairs
     cfg: Config  # each stack of the encoder-decoder
     prompt_cfg: Config  # the decoder-only stack
     enc: dict

@@ -8,8 +8,8 @@ page showing them, or the arguments in which they differ, cannot drift from what
 import ast
 import inspect
 
-from primer import broken_masks, trained_encoder, translator
 from primer.counts import count_weights
+from primer.experiments import broken_masks, trained_encoder, translator
 from primer.training import trained
 
 MACHINES = ("encoder", "decoder", "encoder-decoder")
