@@ -46,7 +46,7 @@ def chapter_7():  # -> [(phase, callable)]
 
     return [
         ("training and measuring", lambda: broken_masks.over_seeds(EXPERIMENT, SEEDS)),
-        ("writing and scoring text", lambda: broken_masks.summary(EXPERIMENT, SEEDS, **WRITING)),
+        ("writing and scoring text", lambda: broken_masks.measures(EXPERIMENT, SEEDS, **WRITING)),
     ]
 
 
@@ -57,7 +57,7 @@ def chapter_8():  # -> [(phase, callable)]
     from primer.inputs.decoder import GRAMMAR
 
     def runs():
-        return [translator.experiment(GRAMMAR, **page.TRANSLATION, seed=s) for s in page.TRANSLATION_SEEDS]
+        return [translator.translators(GRAMMAR, **page.TRANSLATION, seed=s) for s in page.TRANSLATION_SEEDS]
 
     def alignment():
         for r in runs():

@@ -52,7 +52,7 @@ def leak_test(tokens, position, new_token, params, cfg):  # [n], int, int -> Lea
     return LeakResult(int(position), deltas[0], deltas[1])
 
 
-def experiment(words, position, word, vocab, cfg, seed):  # -> (words, changed words, LeakResult)
+def word_leak_test(words, position, word, vocab, cfg, seed):  # -> (words, changed words, LeakResult)
     """Run the leak test on a sentence: words[position] becomes word, with seeded tiny weights."""
     params = init_stack(seed, cfg)
     words = list(words)

@@ -14,7 +14,7 @@ CFG = Config(vocab_size=len(CAT_VOCAB))
 
 
 def test_page_experiment_both_outcomes():
-    words, changed, r = leak.experiment(mlm.SENTENCE, CHANGED_POSITION, CHANGED_WORD, CAT_VOCAB, CFG, SEED)
+    words, changed, r = leak.word_leak_test(mlm.SENTENCE, CHANGED_POSITION, CHANGED_WORD, CAT_VOCAB, CFG, SEED)
     assert words == ["the", "cat", "sat", "on", "the", "mat"] and changed[-1] == "rug"
     assert is_rounding(r.earlier_masked)  # unmoved with the mask
     assert is_rounding(r.delta_masked[:5])

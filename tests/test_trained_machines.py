@@ -1,11 +1,15 @@
 """experiments.trained_machines: the calls that train chapters 6-8's machines, read from their code; their scores."""
 
+import ast
+import inspect
+import sys
 from types import SimpleNamespace
 
 from primer import training
 from primer.config import Config
 from primer.counts import count_params, count_weights
-from primer.experiments import broken_masks, trained_machines
+from primer.experiments import broken_masks, trained_decoder, trained_machines
+from primer.machines import MACHINES
 from primer.masks import causal_mask
 from primer.training import trained
 from primer.transformer import init_stack
@@ -13,14 +17,19 @@ from primer.transformer import init_stack
 
 def test_the_three_calls_that_train_the_machines_differ_only_in_their_masks():
     calls = trained_machines.training_calls()
-    assert list(calls) == list(trained_machines.MACHINES)
+    assert list(calls) == list(MACHINES)
     differ, same = trained_machines.differences([line for _, line in calls.values()])
     assert differ == ["self_mask", "source_mask", "cross_mask"]
     assert same == ["start", "cfg", "task", "seed", "**training"]
-    for module, _ in trained_machines.SITES.values():  # the name train is primer.training's in every chapter
-        assert module.train is training.train
-    # the decoder's line reads MASKS[name]; its causal run is the one chapter 9 shows
+    for function in trained_machines.SITES.values():  # the name train is primer.training's in every chapter
+        assert sys.modules[function.__module__].train is training.train
+    assert calls["decoder"] == (
+        "primer.experiments.trained_decoder.decoder_run",
+        "machine = train(start, cfg, task, self_mask=self_mask, seed=batch_seed, **training)",
+    )
+    # the decoder's self_mask is causal_mask in the run chapter 9 shows, and chapter 7's causal run is that one run
     assert broken_masks.MASKS["causal"] is causal_mask
+    assert "decoder_run(*setup, 'causal', causal_mask)" in ast.unparse(ast.parse(inspect.getsource(trained_decoder)))
     assert calls["encoder"][1].endswith("self_mask=full_mask, seed=batch_seed, **training)")
     assert "source_mask=full_mask, cross_mask=full_mask" in calls["encoder-decoder"][1]
 
@@ -44,10 +53,10 @@ def test_side_by_side_reads_each_chapters_measures():
     params, cross = init_stack(0, cfg), init_stack(1, cfg, cross=True)
     enc = SimpleNamespace(params=params, accuracy=lambda who, sides: {"encoder": 0.5, "grammar": 0.6}[who])
     data = SimpleNamespace(grammar_heldout_loss=0.7)
-    dec = (data, cfg, {"causal": SimpleNamespace(params=params, heldout_loss=0.9)})
+    dec = (data, cfg, SimpleNamespace(params=params, heldout_loss=0.9))
     tr = SimpleNamespace(enc=params, dec=cross, exact={"encoder-decoder": 0.95}, per_token={"encoder-decoder": 0.99})
     out = trained_machines.side_by_side([enc], [dec], [tr, tr])
-    assert list(out) == list(trained_machines.MACHINES)
+    assert list(out) == list(MACHINES)
     assert out["encoder"] == {"weights": [count_weights(trained(params))], "score": [0.5], "reference": [0.6]}
     assert out["decoder"]["score"] == [0.9] and out["decoder"]["reference"] == [0.7]
     assert out["encoder-decoder"]["score"] == [0.95, 0.95]

@@ -213,7 +213,7 @@ def chapter_7():
     from primer.experiments import broken_masks
     from primer.inputs.decoder import EXPERIMENT, SEEDS, WRITING
 
-    measured, refs = broken_masks.summary(EXPERIMENT, SEEDS, **WRITING)
+    measured, refs = broken_masks.measures(EXPERIMENT, SEEDS, **WRITING)
     return broken_masks.over_seeds(EXPERIMENT, SEEDS), measured, refs
 
 

@@ -1,24 +1,18 @@
-"""Train one tiny decoder under the causal mask and under broken masks that never raise, then judge each honestly.
+"""Chapter 7's decoder trained under the causal mask and under five broken masks that never raise, side by side.
 
-The same corpus, the same initial weights, the same batches; only the mask differs. Each model is
-measured three ways: on the training rows under its own mask (what training reports), on held-out
-rows under its own mask (an ordinary validation loss) and on held-out rows under the causal mask
-(the way generation reads text), the last also every few steps along the way.
+Each run is primer.experiments.trained_decoder's: the same corpus, the same initial weights, the same batches;
+only the mask differs, and each is judged the same honest ways.
 """
 
 import functools
-from dataclasses import dataclass
 
 import numpy as np
 
 from primer import writing
 from primer.backprop import MaskedFill
-from primer.config import Config
 from primer.experiments import grammar as grammars
-from primer.experiments import language_model
+from primer.experiments.trained_decoder import decoder_run, frozen_setup
 from primer.masks import additive_mask, causal_mask, full_mask
-from primer.training import Rows, decoder_forward, loss, target_probs, train
-from primer.transformer import init_stack
 
 CLOSED = -1e9  # how the inverted run's code closes a score: a large finite number, so a row with no open key sums to 1
 
@@ -38,93 +32,29 @@ def training_masks(n):  # -> {run: a mask form of primer.backprop, [n, n]}
     return {run: mask(n) for run, mask in MASKS.items()}
 
 
-@dataclass(frozen=True, eq=False)
-class Run:
-    """One model trained under one mask, and what the measurements say of it."""
+def mask_runs(grammar, *, model, corpus_args, training, seed, runs=RUNS):  # -> (data, cfg, {run: DecoderRun})
+    """Return (data, cfg, {run: DecoderRun}): one decoder trained from the same weights and batches per run's mask.
 
-    name: str
-    params: dict
-    history: np.ndarray  # [steps] the training loss of each step, under the run's own mask
-    curve_steps: np.ndarray  # [k] 0, every, 2 every, ..., steps
-    curve: np.ndarray  # [k] held-out loss under the causal mask at those steps: the honest curve
-    train_loss: float  # on every training row, under the run's own mask: what its training reports
-    val_loss: float  # on the held-out rows, under the run's own mask: an ordinary validation loss
-    heldout_loss: float  # on the held-out rows, under the causal mask: what generation meets
-    p_own: float  # mean probability of the true next word where the grammar leaves a choice, own mask
-    p_causal: float  # the same under the causal mask
-    start_logit_std: float  # spread of the initial model's logits on the held-out rows (the same for every run)
-
-
-def _frozen(grammar):
-    return tuple((symbol, tuple(tuple(alt) for alt in alts)) for symbol, alts in grammar.items())
-
-
-@functools.lru_cache(maxsize=8)
-def _experiment(grammar, model, corpus_args, training, seed, runs):
-    data = language_model.make_data(dict(grammar), **dict(corpus_args), seed=seed)
-    n, training = data.tokens.shape[1], dict(training)
-    cfg = Config(vocab_size=len(data.vocab), **dict(model))
-    *_, init_seed, batch_seed = language_model.seeds(seed)
-    start, task, causal = init_stack(init_seed, cfg), [Rows(data.tokens, data.targets)], causal_mask(n)
-    held = (data.heldout_tokens, data.heldout_targets)
-    start_logit_std = float(decoder_forward(start, data.heldout_tokens, causal[None, None], cfg.n_heads)[0].std())
-    out = {}
-    for name in runs:
-        machine = train(start, cfg, task, self_mask=MASKS[name], seed=batch_seed, **training)
-        params, own = machine.weights, MASKS[name](n)
-        honest = [loss(p, cfg, *held, causal) for p in (start, *machine.kept.values())]  # every `every` steps
-        out[name] = Run(
-            name,
-            params,
-            machine.losses,
-            np.arange(len(honest)) * training["every"],
-            np.array(honest),
-            loss(params, cfg, data.tokens, data.targets, own),
-            loss(params, cfg, *held, own),
-            honest[-1] if training["steps"] % training["every"] == 0 else loss(params, cfg, *held, causal),
-            float(target_probs(params, cfg, *held, own)[data.choice].mean()),
-            float(target_probs(params, cfg, *held, causal)[data.choice].mean()),
-            start_logit_std,
-        )
-    return data, cfg, out
-
-
-def experiment(grammar, *, model, corpus_args, training, seed, runs=RUNS):
-    """Return (data, cfg, {run: Run}): one model trained from the same weights and batches under each run's mask.
-
-    model holds the Config's shape (its vocab_size comes from the corpus); corpus_args are
-    language_model.make_data's; training holds steps, lr, batch_size and every (how often the honest
-    loss is measured). The seed fixes everything else. The result is computed once per process and
-    shared: do not change it in place.
+    The arguments are trained_decoder.trained_decoder's, and runs names the masks (MASKS). Each run is computed once
+    per process and shared (the causal one is the trained decoder itself): do not change it in place.
     """
     unknown = [r for r in runs if r not in RUNS]
     if unknown or not runs:
         raise ValueError(f"runs must be a non-empty tuple of names from {RUNS}, got {runs!r}")
-    keys = {"steps", "lr", "batch_size", "every"}
-    if set(training) != keys:
-        raise ValueError(f"training must have exactly the keys {sorted(keys)}, got {sorted(training)}")
-    every = int(training["every"])
-    if every < 1 or training["every"] != every:
-        raise ValueError(f"training['every'] must be an integer >= 1, got {training['every']!r}")
-    grammars.check_grammar(grammar, "S")
-    return _experiment(
-        _frozen(grammar),
-        tuple(sorted(model.items())),
-        tuple(sorted(corpus_args.items())),
-        tuple(sorted((training | {"every": every}).items())),
-        seed,
-        tuple(runs),
-    )
+    setup = frozen_setup(grammar, model=model, corpus_args=corpus_args, training=training, seed=seed)
+    out = {name: decoder_run(*setup, name, MASKS[name]) for name in runs}
+    data, cfg, _ = out[runs[0]]
+    return data, cfg, {name: run for name, (_, _, run) in out.items()}
 
 
-def over_seeds(setup, seeds):  # -> [(data, cfg, {run: Run})] one per seed
-    """Return the experiment of setup (experiment's keyword arguments) run once for each seed."""
+def over_seeds(setup, seeds):  # -> [(data, cfg, {run: DecoderRun})] one per seed
+    """Return mask_runs of setup (mask_runs's keyword arguments) once for each seed."""
     if not len(seeds):
         raise ValueError("seeds must hold at least one seed")
-    return [experiment(**(dict(setup) | {"seed": s})) for s in seeds]
+    return [mask_runs(**(dict(setup) | {"seed": s})) for s in seeds]
 
 
-def summary(setup, seeds, *, prompts, n_new, n_samples, sample_seed, score_n):  # -> ({run: {measure: [seeds]}}, refs)
+def measures(setup, seeds, *, prompts, n_new, n_samples, sample_seed, score_n):  # -> ({run: {measure: [seeds]}}, refs)
     """Return every run's measurements over the seeds, and the references each seed's data gives.
 
     Per run: "train", "val", "honest" (losses), "p_own", "p_causal" (the true next word's mean probability where the
@@ -133,8 +63,8 @@ def summary(setup, seeds, *, prompts, n_new, n_samples, sample_seed, score_n):  
     own held-out loss), "grammar_p" and "start_std" (the initial logits' standard deviation); "vocab_size".
     """
     setup = dict(setup)
-    frozen = tuple((k, _frozen(v) if k == "grammar" else _freeze(v)) for k, v in sorted(setup.items()))
-    return _summary(frozen, tuple(seeds), tuple(prompts), n_new, n_samples, sample_seed, score_n)
+    frozen = tuple((k, grammars.frozen(v) if k == "grammar" else _freeze(v)) for k, v in sorted(setup.items()))
+    return _measures(frozen, tuple(seeds), tuple(prompts), n_new, n_samples, sample_seed, score_n)
 
 
 def _freeze(value):
@@ -142,7 +72,7 @@ def _freeze(value):
 
 
 @functools.lru_cache(maxsize=2)
-def _summary(frozen, seeds, prompts, n_new, n_samples, sample_seed, score_n):
+def _measures(frozen, seeds, prompts, n_new, n_samples, sample_seed, score_n):
     setup = {
         k: (dict(v) if k != "grammar" else {s: alts for s, alts in v}) if isinstance(v, tuple) else v for k, v in frozen
     }

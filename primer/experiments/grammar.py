@@ -25,6 +25,11 @@ def check_grammar(grammar, start):  # {symbol: ((word or symbol, ...), ...)} -> 
     return grammar
 
 
+def frozen(grammar):  # {symbol: alternatives} -> ((symbol, ((word or symbol, ...), ...)), ...)
+    """Return grammar as nested tuples, hashable, so a cached run can be keyed by it."""
+    return tuple((symbol, tuple(tuple(alt) for alt in alts)) for symbol, alts in grammar.items())
+
+
 def _expand(symbol, grammar, rng, depth):
     if symbol not in grammar:
         return [symbol]

@@ -68,12 +68,9 @@ def best_guess(grammar, vocab, tokens, rows, positions, *, both, boundary="."): 
     return np.array(right), np.array(top)
 
 
-def _frozen(grammar):
-    return tuple((symbol, tuple(tuple(alt) for alt in alts)) for symbol, alts in grammar.items())
-
-
 @functools.lru_cache(maxsize=8)
-def _run(grammar, model, corpus_args, training, masking, seed):
+def encoder_run(grammar, model, corpus_args, training, masking, seed):  # -> EncoderRun
+    """Return the encoder trained with masked-LM and judged; trained_encoder's arguments, frozen (computed once)."""
     grammar, training, masking = dict(grammar), dict(training), dict(masking)
     data = language_model.make_data(grammar, **dict(corpus_args), seed=seed)
     vocab = data.vocab + (MASK,)
@@ -110,8 +107,8 @@ def trained_encoder(grammar, *, model, corpus_args, training, masking, seed):  #
     if set(training) != {"steps", "lr", "batch_size"}:
         raise ValueError(f"training must have exactly the keys ['batch_size', 'lr', 'steps'], got {sorted(training)}")
     grammars.check_grammar(grammar, "S")
-    return _run(
-        _frozen(grammar),
+    return encoder_run(
+        grammars.frozen(grammar),
         *(tuple(sorted(d.items())) for d in (model, corpus_args, training, masking)),
         seed,
     )

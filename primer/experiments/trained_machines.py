@@ -1,52 +1,53 @@
 """The trained machines of chapters 6-8 side by side: the one call that trains each, and what each learned.
 
 All three are trained by one call of primer.training.train, whose loop runs the same block_forward,
-block_backward and adam_step. Those three calls are read here from the chapters' code itself, so a
-page showing them, or the arguments in which they differ, cannot drift from what ran.
+block_backward and adam_step. Those three calls are read here from the functions that make them
+(inspect.getsource on the function itself), so a page showing them, or the arguments in which they
+differ, cannot drift from what ran.
 """
 
 import ast
 import inspect
+import textwrap
 
 from primer.counts import count_weights
-from primer.experiments import broken_masks, trained_encoder, translator
+from primer.experiments import trained_decoder, trained_encoder, translator
 from primer.training import trained
 
-MACHINES = ("encoder", "decoder", "encoder-decoder")
-
-# Where each machine is trained: the function of its chapter's module that calls train.
+# The function that trains each machine (each calls train once), by machine
 SITES = {
-    "encoder": (trained_encoder, "_run"),
-    "decoder": (broken_masks, "_experiment"),
-    "encoder-decoder": (translator, "_experiment"),
+    "encoder": trained_encoder.encoder_run,
+    "decoder": trained_decoder.decoder_run,
+    "encoder-decoder": translator.translator_run,
 }
 
 
-def train_statement(module, function):  # -> ast statement
-    """Return the one statement of module's function that calls train, or raise ValueError."""
-    tree = ast.parse(inspect.getsource(module))
-    found = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == function]
-    if not found:
-        raise ValueError(f"function must be defined in {module.__name__}, got {function!r}")
+def train_statement(function):  # -> ast statement
+    """Return the one statement of function that assigns a call of train, or raise ValueError."""
+    if not inspect.isfunction(inspect.unwrap(function)):
+        raise ValueError(f"function must be a Python function (its source is read), got {function!r}")
+    tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
     calls = [
         n
-        for n in ast.walk(found[0])
+        for n in ast.walk(tree)
         if isinstance(n, ast.Assign)
         and isinstance(n.value, ast.Call)
         and isinstance(n.value.func, ast.Name)
         and n.value.func.id == "train"
     ]
     if len(calls) != 1:
-        raise ValueError(f"function {module.__name__}.{function} must assign one call of train, found {len(calls)}")
+        raise ValueError(f"function {where(function)} must assign one call of train, found {len(calls)}")
     return calls[0]
+
+
+def where(function):  # -> "primer.experiments.trained_encoder.encoder_run"
+    """Return a function's dotted name, as a reader would import it."""
+    return f"{function.__module__}.{function.__qualname__}"
 
 
 def training_calls():  # -> {machine: (where, line)}
     """Return, per machine, where its chapter calls train and that statement, unparsed onto one line."""
-    return {
-        machine: (f"{module.__name__}.{function}", ast.unparse(train_statement(module, function)))
-        for machine, (module, function) in SITES.items()
-    }
+    return {machine: (where(function), ast.unparse(train_statement(function))) for machine, function in SITES.items()}
 
 
 def arguments(call):  # ast.Call -> {argument: source}
@@ -74,8 +75,8 @@ def differences(lines):  # [str] statements -> ([arguments that differ], [argume
 def side_by_side(encoder_runs, decoder_runs, translator_runs):  # -> {machine: {measure: [one value per seed]}}
     """Return, per trained machine, its weights (counted by one function) and its held-out scores, one per seed.
 
-    encoder_runs: trained_encoder.over_seeds's; decoder_runs: broken_masks.over_seeds's (its causal run);
-    translator_runs: translator.experiment's, one per seed.
+    encoder_runs: trained_encoder.over_seeds's; decoder_runs: trained_decoder.over_seeds's;
+    translator_runs: translator.translators's, one per seed.
     """
     for name, runs in (
         ("encoder_runs", encoder_runs),
@@ -84,7 +85,7 @@ def side_by_side(encoder_runs, decoder_runs, translator_runs):  # -> {machine: {
     ):
         if not len(runs):
             raise ValueError(f"{name} must hold at least one seed's run")
-    causal = [(data, runs["causal"]) for data, _, runs in decoder_runs]
+    causal = [(data, run) for data, _, run in decoder_runs]
     return {
         "encoder": {
             "weights": [count_weights(trained(r.params)) for r in encoder_runs],

@@ -18,6 +18,7 @@ from primer._checks import int_at_least, nonneg_int, positive_int
 from primer.backprop import cross_entropy, cross_entropy_backward, tied_logits_backward
 from primer.config import Config
 from primer.counts import count_weights
+from primer.experiments import grammar as grammars
 from primer.experiments.translation import make_pairs
 from primer.machines import machine_masks
 from primer.masks import causal_mask, full_mask
@@ -171,7 +172,8 @@ def train_prompt(params, groups, bos, n_heads, *, steps, lr, batch_size, seed): 
 
 
 @functools.lru_cache(maxsize=8)
-def _experiment(grammar, lexicon, head_final, heldout_share, model, prompt_layers, steps, lr, batch_size, seed):
+def translator_run(grammar, lexicon, head_final, heldout_share, model, prompt_layers, steps, lr, batch_size, seed):
+    """Return both models trained and scored (Translators); translators' arguments, frozen (computed once)."""
     split_seed, enc_seed, dec_seed, prompt_seed, batch_seed = seeds(seed)
     grammar = {symbol: alts for symbol, alts in grammar}
     pairs = make_pairs(grammar, dict(lexicon), head_final, heldout_share, split_seed)
@@ -228,7 +230,7 @@ def _experiment(grammar, lexicon, head_final, heldout_share, model, prompt_layer
     )
 
 
-def experiment(grammar, *, lexicon, head_final, heldout_share, model, prompt_layers, training, seed):  # -> Translators
+def translators(grammar, *, lexicon, head_final, heldout_share, model, prompt_layers, training, seed):  # -> Translators
     """Return both models trained on one seed's pairs and scored on its held-out pairs (computed once per process).
 
     model is each stack's Config shape (vocab_size comes from the pairs); prompt_layers the decoder-only
@@ -239,8 +241,8 @@ def experiment(grammar, *, lexicon, head_final, heldout_share, model, prompt_lay
         raise ValueError(f"training must have exactly the keys {sorted(keys)}, got {sorted(training)}")
     steps = positive_int("training['steps']", training["steps"])
     batch_size = int_at_least("training['batch_size']", training["batch_size"], 1)
-    return _experiment(
-        tuple((symbol, tuple(tuple(alt) for alt in alts)) for symbol, alts in grammar.items()),
+    return translator_run(
+        grammars.frozen(grammar),
         tuple(sorted(lexicon.items())),
         tuple(head_final),
         float(heldout_share),

@@ -67,4 +67,4 @@ TRANSLATION = dict(
     model=TRANSLATION_MODEL,
     prompt_layers=PROMPT_LAYERS,
     training=TRANSLATION_TRAINING,
-)  # primer.experiments.translator.experiment's arguments besides the grammar and the seed; used in chapter 8
+)  # primer.experiments.translator.translators's arguments besides the grammar and the seed; used in chapter 8

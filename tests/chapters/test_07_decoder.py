@@ -20,7 +20,7 @@ PAGE = "07-decoder.md"
 @pytest.mark.parametrize("lang", LANGS)
 def test_leak_table_both_outcomes(read_page, lang):
     html = read_page(lang, PAGE)
-    _, _, result = leak.experiment(
+    _, _, result = leak.word_leak_test(
         mlm.SENTENCE, CHANGED_POSITION, CHANGED_WORD, CAT_VOCAB, Config(vocab_size=len(CAT_VOCAB)), SEED
     )
     rows = {r[0]: r for r in table_rows(html) if r and r[0] in ("0", "1", "2", "3", "4", "5", "0–4")}
@@ -46,10 +46,10 @@ def experiment():
     from primer.experiments import broken_masks
     from primer.inputs.decoder import EXPERIMENT, SEEDS, WRITING
 
-    data, cfg, runs = broken_masks.experiment(**EXPERIMENT)
+    data, cfg, runs = broken_masks.mask_runs(**EXPERIMENT)
     args = (WRITING["prompts"], WRITING["n_new"], WRITING["sample_seed"], WRITING["n_samples"])
     written = {n: writing.texts(r.params, cfg, data.vocab, *args) for n, r in runs.items()}
-    measured, refs = broken_masks.summary(EXPERIMENT, SEEDS, **WRITING)
+    measured, refs = broken_masks.measures(EXPERIMENT, SEEDS, **WRITING)
     return data, runs, written, measured, refs
 
 

@@ -62,7 +62,7 @@ def translation_runs():
     from primer.experiments import translator
     from primer.inputs.decoder import GRAMMAR
 
-    return [(s, translator.experiment(GRAMMAR, **page.TRANSLATION, seed=s)) for s in page.TRANSLATION_SEEDS]
+    return [(s, translator.translators(GRAMMAR, **page.TRANSLATION, seed=s)) for s in page.TRANSLATION_SEEDS]
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -86,21 +86,21 @@ def test_the_trained_model_writes_the_same_text_with_and_without_the_cache(read_
     import numpy as np
 
     from primer.decoding import generate
-    from primer.experiments import broken_masks
+    from primer.experiments.trained_decoder import trained_decoder
     from primer.inputs.decoder import EXPERIMENT
     from primer.inputs.kv_cache import TRAINED_N_NEW, TRAINED_PROMPTS
     from primer.language import labels
     from primer.vocab import to_ids, to_words
 
-    data, cfg, runs = broken_masks.experiment(**EXPERIMENT)
+    data, cfg, decoder = trained_decoder(**EXPERIMENT)
     text = labels("kv_cache_tables", lang)
     rows = table_with(read_page(lang, PAGE), text["cols_trained"][2])[1:]
     assert [r[0] for r in rows] == list(TRAINED_PROMPTS)
     for prompt, row in zip(TRAINED_PROMPTS, rows):
         ids = to_ids(prompt.split(), data.vocab)
         a, b = [], []
-        full = generate(ids, runs["causal"].params, cfg, TRAINED_N_NEW, record=a)
-        cached = generate(ids, runs["causal"].params, cfg, TRAINED_N_NEW, cached=True, record=b)
+        full = generate(ids, decoder.params, cfg, TRAINED_N_NEW, record=a)
+        cached = generate(ids, decoder.params, cfg, TRAINED_N_NEW, cached=True, record=b)
         assert np.array_equal(full, cached)
         assert max(np.abs(x["logits"] - y["logits"]).max() for x, y in zip(a, b)) < 1e-12
         assert (
@@ -111,14 +111,14 @@ def test_the_trained_model_writes_the_same_text_with_and_without_the_cache(read_
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_loop_runs_the_trained_decoder_and_writes_the_grammars_sentences(read_page, lang):
     from primer.decoding import generate
-    from primer.experiments import broken_masks
     from primer.experiments.grammar import all_sentences
+    from primer.experiments.trained_decoder import trained_decoder
     from primer.inputs.decoder import EXPERIMENT
     from primer.inputs.kv_cache import LOOP_PROMPT, STEPS
     from primer.vocab import to_ids, to_words
 
-    data, cfg, runs = broken_masks.experiment(**EXPERIMENT)
-    words = to_words(generate(to_ids(LOOP_PROMPT.split(), data.vocab), runs["causal"].params, cfg, STEPS), data.vocab)
+    data, cfg, decoder = trained_decoder(**EXPERIMENT)
+    words = to_words(generate(to_ids(LOOP_PROMPT.split(), data.vocab), decoder.params, cfg, STEPS), data.vocab)
     assert f"<code>{' '.join(words)}\n</code>" in htmllib.unescape(read_page(lang, PAGE))  # the loop's printed line
     assert words[0] == "." and "." in words[1:-1]  # rows start at the full stop; at least one whole sentence
     cut = len(words) - 1 - words[::-1].index(".")  # the last full stop

@@ -83,7 +83,7 @@ def test_ch12_only_stage_3_differs(read_page, lang):
 
 def trained():
     from primer import writing
-    from primer.experiments import broken_masks
+    from primer.experiments.trained_decoder import trained_decoder
     from primer.inputs.decoder import EXPERIMENT, SCORE_N
     from primer.inputs.sampling_pipeline import (
         TRAINED_N_NEW,
@@ -93,8 +93,8 @@ def trained():
         TRAINED_SEEDS,
     )
 
-    data, cfg, runs = broken_masks.experiment(**EXPERIMENT)
-    model, prompt = (runs["causal"].params, cfg, data.vocab), TRAINED_PROMPT.split()
+    data, cfg, decoder = trained_decoder(**EXPERIMENT)
+    model, prompt = (decoder.params, cfg, data.vocab), TRAINED_PROMPT.split()
     probs = writing.next_word_probs(*model, prompt, TRAINED_NEXT)
     samples = writing.sample_scores(*model, prompt, TRAINED_SAMPLES, TRAINED_SEEDS, TRAINED_N_NEW, data.words, SCORE_N)
     return data, probs, samples
@@ -144,7 +144,7 @@ def test_two_temperatures_drawing_with_the_same_seeds_often_write_the_same_and_t
     from page_tables import table_with
 
     from primer import writing
-    from primer.experiments import broken_masks
+    from primer.experiments.trained_decoder import trained_decoder
     from primer.inputs.decoder import EXPERIMENT
     from primer.inputs.sampling_pipeline import (
         SAME_DRAWS_TEMPERATURES,
@@ -157,8 +157,8 @@ def test_two_temperatures_drawing_with_the_same_seeds_often_write_the_same_and_t
 
     low, high = SAME_DRAWS_TEMPERATURES
     assert {(low, None, None), (high, None, None)} <= set(TRAINED_SAMPLES)  # two rows of the samples' table
-    data, cfg, runs = broken_masks.experiment(**EXPERIMENT)
-    model, prompt = (runs["causal"].params, cfg, data.vocab), TRAINED_PROMPT.split()
+    data, cfg, decoder = trained_decoder(**EXPERIMENT)
+    model, prompt = (decoder.params, cfg, data.vocab), TRAINED_PROMPT.split()
     p_low, p_high = writing.next_word_probs(*model, prompt, [(low, None, None), (high, None, None)])
     u = (np.arange(200_000) + 0.5) / 200_000  # every u in [0, 1), finely: the share picking the same word at both
     same_word = np.mean(np.searchsorted(np.cumsum(p_low), u, "right") == np.searchsorted(np.cumsum(p_high), u, "right"))

@@ -4,7 +4,7 @@ from primer.figures import to_html
 from primer.inputs.decoder import EXPERIMENT
 
 # One model, the same initial weights and batches, trained six times: once per mask (one seed of the five)
-data, cfg, runs = broken_masks.experiment(**EXPERIMENT)
+data, cfg, runs = broken_masks.mask_runs(**EXPERIMENT)
 histories = {name: run.history for name, run in runs.items()}  # training loss per step, under the run's own mask
 honest = {name: run.curve for name, run in runs.items()}  # held-out rows under the causal mask, every few steps
 steps = runs["causal"].curve_steps

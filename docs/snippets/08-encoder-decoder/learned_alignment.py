@@ -4,7 +4,7 @@ from primer.figures import to_html
 from primer.inputs import encoder_decoder as page
 from primer.inputs.decoder import GRAMMAR
 
-run = translator.experiment(GRAMMAR, **page.TRANSLATION, seed=page.TRANSLATION_SEEDS[0])
+run = translator.translators(GRAMMAR, **page.TRANSLATION, seed=page.TRANSLATION_SEEDS[0])
 source, target = max(run.pairs.heldout, key=lambda pair: len(pair[0]))  # the first of the longest held-out pairs
 maps = [
     translator.cross_weights(enc, dec, source, target, run.pairs.vocab, run.cfg.n_heads)

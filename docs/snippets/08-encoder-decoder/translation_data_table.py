@@ -5,7 +5,7 @@ from primer.inputs.decoder import GRAMMAR
 
 rows = []
 for seed in page.TRANSLATION_SEEDS:
-    run = translator.experiment(GRAMMAR, **page.TRANSLATION, seed=seed)
+    run = translator.translators(GRAMMAR, **page.TRANSLATION, seed=seed)
     p = run.pairs
     rows.append([seed, len(p.train), len(p.heldout), p.overlap, p.diagonal])
 print(figures.translation_data_table(rows))

@@ -1,12 +1,12 @@
 import numpy as np
 
-from primer.experiments import broken_masks
+from primer.experiments.trained_decoder import trained_decoder
 from primer.inputs.decoder import EXPERIMENT
 from primer.inputs.kv_cache import LOOP_PROMPT, STEPS
 from primer.transformer import decode
 
-data, cfg, runs = broken_masks.experiment(**EXPERIMENT)
-params, vocab = runs["causal"].params, data.vocab  # chapter 7's trained decoder and its words
+data, cfg, decoder = trained_decoder(**EXPERIMENT)
+params, vocab = decoder.params, data.vocab  # chapter 7's trained decoder and its words
 tokens = [vocab.index(w) for w in LOOP_PROMPT.split()]
 for _ in range(STEPS):
     logits = decode(np.array(tokens), params, cfg)  # the whole prefix, from scratch, every step

@@ -1,15 +1,15 @@
 import numpy as np
 
 from primer.decoding import generate
-from primer.experiments import broken_masks
+from primer.experiments.trained_decoder import trained_decoder
 from primer.figures import kv_cache as figures
 from primer.inputs.decoder import EXPERIMENT
 from primer.inputs.kv_cache import TRAINED_N_NEW, TRAINED_PROMPTS
 from primer.vocab import to_ids, to_words
 
 # Chapter 7's decoder, trained under the causal mask on the grammar's sentences
-data, cfg, runs = broken_masks.experiment(**EXPERIMENT)
-params = runs["causal"].params
+data, cfg, decoder = trained_decoder(**EXPERIMENT)
+params = decoder.params
 rows = []
 for prompt in TRAINED_PROMPTS:
     ids = to_ids(prompt.split(), data.vocab)

@@ -1,13 +1,13 @@
 import numpy as np
 
 from primer import writing
-from primer.experiments import broken_masks
+from primer.experiments.trained_decoder import trained_decoder
 from primer.figures import sampling_pipeline as figures
 from primer.inputs.decoder import EXPERIMENT
 from primer.inputs.sampling_pipeline import SAME_DRAWS_TEMPERATURES, TRAINED_N_NEW, TRAINED_PROMPT, TRAINED_SEEDS
 
-data, cfg, runs = broken_masks.experiment(**EXPERIMENT)
-model, prompt = (runs["causal"].params, cfg, data.vocab), TRAINED_PROMPT.split()
+data, cfg, decoder = trained_decoder(**EXPERIMENT)
+model, prompt = (decoder.params, cfg, data.vocab), TRAINED_PROMPT.split()
 low, high = SAME_DRAWS_TEMPERATURES  # 0.5 and 1.0, each drawing with the same seeds
 
 
