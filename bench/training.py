@@ -141,7 +141,7 @@ def torch_run(cfg, params, data, batches):
 
     from primer.inputs.decoder import EXPERIMENT
     from primer.masks import causal_mask
-    from primer.training import trained, tree_map
+    from primer.optim import trained, tree_map
 
     torch.set_num_threads(1)  # the matrices are 16 wide: threads only add their hand-over (and fight a shared machine)
     tp = tree_map(lambda a: torch.tensor(a, dtype=torch.float64, requires_grad=True), trained(params))

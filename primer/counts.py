@@ -11,7 +11,7 @@ import numpy as np
 
 from primer._checks import nonneg_int, positive_int
 from primer.config import Config
-from primer.machines import check_machine
+from primer.machines import validate_machine
 
 # ---- one layer: self-attention against an RNN ------------------------------------------------
 
@@ -135,7 +135,7 @@ def count_params(cfg, machine):  # -> {part: int}
     decoder block has a cross-attention sub-layer too. Both stacks share one embedding matrix.
     """
     c = _config(cfg)
-    machine = check_machine(machine)
+    machine = validate_machine(machine)
     stacks = 2 if machine == "encoder-decoder" else 1
     blocks = stacks * c.n_layers
     attn = blocks + (c.n_layers if machine == "encoder-decoder" else 0)  # attention sub-layers

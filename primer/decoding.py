@@ -14,7 +14,7 @@ from primer._checks import float_array, nonneg_int, positive_int
 from primer.config import Config
 from primer.kv_cache import KVCache, decode_cached
 from primer.softmax import softmax
-from primer.transformer import check_tokens
+from primer.transformer import validate_tokens
 
 GREEDY_HINT = "T -> 0 is greedy decoding: call greedy(logits) or sample(logits, 0, greedy=True)"
 
@@ -183,7 +183,7 @@ def generate(
     to count the work, and a list as record to receive each step's
     {"input": the prefix, "logits": its last row, "next": the chosen id}.
     """
-    tokens = list(check_tokens(prompt, cfg))
+    tokens = list(validate_tokens(prompt, cfg))
     n_new = nonneg_int("n_new", n_new)
     if len(tokens) + n_new - 1 > cfg.max_len:  # the last token is chosen, never run
         raise ValueError(f"len(prompt) + n_new - 1 must be <= max_len={cfg.max_len}, got {len(tokens) + n_new - 1}")

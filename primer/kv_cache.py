@@ -10,9 +10,9 @@ import numpy as np
 
 from primer._checks import float_array
 from primer.attention import attention
-from primer.machines import check_machine, machine_masks
+from primer.machines import machine_masks, validate_machine
 from primer.probe import movement
-from primer.transformer import check_tokens, embed, logits, stack
+from primer.transformer import embed, logits, stack, validate_tokens
 
 
 class KVCache:
@@ -54,7 +54,7 @@ def decode_cached(
     decoder, as transformer.decode. memory (the encoder's output) or memory_kv (its K/V per layer,
     projected once) adds cross-attention. Pass a list as weights to receive each layer's attention weights.
     """
-    tokens = check_tokens(tokens, cfg)
+    tokens = validate_tokens(tokens, cfg)
     if cache is not None and cache.cfg != cfg:
         raise ValueError("cache must be made for the same Config as the model")
     t = 0 if cache is None else cache.length
@@ -106,10 +106,10 @@ def old_rows_drift(tokens, new_token, params, cfg, machine="decoder"):  # [n], i
 
     machine="decoder" runs the causal mask; machine="encoder" runs the same weights bidirectionally.
     """
-    if check_machine(machine) == "encoder-decoder":
+    if validate_machine(machine) == "encoder-decoder":
         raise ValueError("machine must be 'encoder' or 'decoder' (one stack), got 'encoder-decoder'")
-    tokens = check_tokens(tokens, cfg)
-    longer = check_tokens(np.append(tokens, new_token), cfg)
+    tokens = validate_tokens(tokens, cfg)
+    longer = validate_tokens(np.append(tokens, new_token), cfg)
 
     def drift(pick):  # pick: (per-layer K/V, logits) -> array with positions first
         def run(t):

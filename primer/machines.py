@@ -15,7 +15,7 @@ from primer.masks import causal_mask, full_mask
 MACHINES = ("encoder", "decoder", "encoder-decoder")
 
 
-def check_machine(machine):  # str -> str
+def validate_machine(machine):  # str -> str
     """Return machine, or raise unless it is one of MACHINES."""
     if machine not in MACHINES:
         raise ValueError(f"machine must be one of {MACHINES}, got {machine!r}")
@@ -28,7 +28,7 @@ def machine_masks(machine, n, m=None, *, past=0):  # -> ([n, past + n], [n, m] o
     The cross mask is None when the machine has no cross-attention. Only a causal self mask can
     follow cached positions: under a full mask a new token would change the old rows.
     """
-    check_machine(machine)
+    validate_machine(machine)
     n, past = positive_int("n", n), nonneg_int("past", past)
     if machine == "encoder":
         if past:
@@ -49,7 +49,7 @@ def stack_masks(machine, n_src, n_tgt):  # -> ([m, m] or None, [n, n] or None, [
 
     The encoder reads the n_src input positions; a decoder writes n_tgt positions.
     """
-    check_machine(machine)
+    validate_machine(machine)
     n_src, n_tgt = positive_int("n_src", n_src), positive_int("n_tgt", n_tgt)
     enc = machine_masks("encoder", n_src)[0] if machine != "decoder" else None
     dec, cross = machine_masks(machine, n_tgt, n_src) if machine != "encoder" else (None, None)

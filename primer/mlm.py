@@ -8,7 +8,8 @@ hidden_probs ask a trained model for one hidden word at a time (primer.experimen
 import numpy as np
 
 from primer._checks import nonneg_int, positive_int
-from primer.training import check_mask, decoder_forward
+from primer.backprop_stack import decoder_forward
+from primer.validate import validate_mask
 from primer.vocab import MASK
 
 # The sentence of the masked-LM figure, and the position it hides; used in chapters 6 (encoder) and 7 (decoder).
@@ -104,7 +105,7 @@ def hidden_probs(params, cfg, inputs, positions, mask):  # [m, n] ids, [m], [n, 
         raise ValueError(
             f"positions must be in [0, {inputs.shape[1]}), got min {positions.min()}, max {positions.max()}"
         )
-    z = decoder_forward(params, inputs, check_mask(mask, inputs.shape[1]), cfg.n_heads)[0]
+    z = decoder_forward(params, inputs, validate_mask(mask, inputs.shape[1]), cfg.n_heads)[0]
     z = z[np.arange(len(positions)), positions]
     e = np.exp(z - z.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)

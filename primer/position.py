@@ -29,7 +29,7 @@ def add_positions(x):  # [n, d] -> [n, d]
     return x + sinusoidal_encoding(*x.shape)
 
 
-def check_permutation(perm, n):  # -> [n] int
+def validate_permutation(perm, n):  # -> [n] int
     """Return perm as an int array, or raise unless it reorders 0 .. n-1."""
     perm = np.asarray(perm)
     if perm.ndim != 1 or perm.dtype.kind not in "iu" or sorted(perm.tolist()) != list(range(n)):
@@ -42,7 +42,7 @@ def permutation_gap(f, x, perm):  # f: [n, d] -> [n, e]; [n, d], [n] -> float
     if not callable(f):
         raise ValueError("f must be callable: f(x) -> [n, e]")
     x = float_array("x", x, min_ndim=2)
-    perm = check_permutation(perm, x.shape[0])
+    perm = validate_permutation(perm, x.shape[0])
     return float(np.max(np.abs(np.asarray(f(x[perm])) - np.asarray(f(x))[perm])))
 
 

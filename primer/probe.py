@@ -9,7 +9,7 @@ same sums differently, e.g. when a variant is one row longer. What can read j mo
 import numpy as np
 
 from primer._checks import nonneg_int, positive_int
-from primer.machines import check_machine
+from primer.machines import validate_machine
 from primer.transformer import init_stack, logits, run_machine
 
 
@@ -51,7 +51,7 @@ def run_seeded(machine, tokens, cfg, seeds, source=None):  # [n], [m] -> [n, ...
     seeds is (encoder seed, decoder seed); the encoder-decoder reads source through its encoder.
     """
     enc_seed, dec_seed = seeds
-    if check_machine(machine) == "encoder":
+    if validate_machine(machine) == "encoder":
         return run_machine("encoder", tokens, init_stack(enc_seed, cfg), cfg)
     if machine == "decoder":
         params = init_stack(dec_seed, cfg)
@@ -70,7 +70,7 @@ def influence(machine, tokens, source, cfg, seeds):  # -> ([n, n], [n, m] or Non
     sequence (own) or of the source (src; None unless encoder-decoder) is replaced by another id.
     """
     tokens = np.asarray(tokens)
-    source = np.asarray(source) if check_machine(machine) == "encoder-decoder" else None
+    source = np.asarray(source) if validate_machine(machine) == "encoder-decoder" else None
     own = movement(
         lambda t: run_seeded(machine, t, cfg, seeds, source),
         tokens,

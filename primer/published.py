@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from primer.config import Config
 from primer.counts import count_params
-from primer.machines import check_machine
+from primer.machines import validate_machine
 
 
 @dataclass(frozen=True)
@@ -25,7 +25,7 @@ class Published:
     def __post_init__(self):
         if not isinstance(self.name, str) or not self.name:
             raise ValueError(f"name must be a non-empty string, got {self.name!r}")
-        check_machine(self.machine)
+        validate_machine(self.machine)
         if not isinstance(self.config, Config):
             raise ValueError(f"config must be a primer.config.Config, got {type(self.config).__name__}")
 

@@ -13,7 +13,7 @@ import numpy as np
 from primer._checks import nonneg_int
 from primer.config import Config
 from primer.decoding import generate
-from primer.machines import check_machine, machine_masks
+from primer.machines import machine_masks, validate_machine
 from primer.probe import movement, nudge
 from primer.rounding import BOUND
 from primer.transformer import embed, encode, init_stack, layer_norm, logits, stack
@@ -60,7 +60,7 @@ def blocks(x, params, cfg, self_mask, memory=None, cross_mask=None):  # [n, d] -
 def forward(tokens, params, cfg, machine="decoder", memory=None):  # [n] -> dict of stage arrays
     """Run stages 2-5 on token ids and return each stage's output, keyed by stage name."""
     x = embed(tokens, params, cfg)
-    if check_machine(machine) == "encoder-decoder" and memory is None:
+    if validate_machine(machine) == "encoder-decoder" and memory is None:
         raise ValueError("memory (the encoder's output) is required for machine='encoder-decoder'")
     if machine != "encoder-decoder" and memory is not None:
         raise ValueError(f"memory is read only by machine='encoder-decoder', got machine={machine!r}")
@@ -110,7 +110,7 @@ def dependence(text, machine, source, params, encoder_seed, cfg=CFG):  # -> [n, 
     changing input j moves output i.
     """
     ids, src = tokenize(text), tokenize(source)
-    memory = source_memory(source, encoder_seed, cfg) if check_machine(machine) == "encoder-decoder" else None
+    memory = source_memory(source, encoder_seed, cfg) if validate_machine(machine) == "encoder-decoder" else None
     own = movement(
         lambda t: forward(t, params, cfg, machine, memory)["logits"],
         ids,

@@ -11,8 +11,8 @@ import numpy as np
 from primer._checks import bool_mask, float_array
 from primer.attention import attention
 from primer.machines import (
-    check_machine,
     machine_masks,  # the one place that says which mask a machine uses
+    validate_machine,
 )
 from primer.position import sinusoidal_encoding
 from primer.self_cross_heads import merge_heads, split_heads
@@ -111,7 +111,7 @@ def block(
     return x, {"self": self_w, "cross": cross_w}
 
 
-def check_tokens(tokens, cfg):  # [n] -> [n]
+def validate_tokens(tokens, cfg):  # [n] -> [n]
     """Return tokens as a 1-D int array of ids the model knows, or raise ValueError."""
     tokens = np.asarray(tokens)
     if tokens.ndim != 1 or tokens.size == 0 or not np.issubdtype(tokens.dtype, np.integer):
@@ -127,7 +127,7 @@ def check_tokens(tokens, cfg):  # [n] -> [n]
 
 def embed(tokens, params, cfg, start=0):  # [n] -> [n, d]
     """Return token embeddings plus positions start .. start + n - 1."""
-    tokens = check_tokens(tokens, cfg)
+    tokens = validate_tokens(tokens, cfg)
     if start + tokens.size > cfg.max_len:
         raise ValueError(f"start + len(tokens) must be <= max_len={cfg.max_len}, got {start + tokens.size}")
     return params["wte"][tokens] + params["wpe"][start : start + tokens.size]
@@ -200,7 +200,7 @@ def run_machine(machine, tokens, params, cfg, memory=None):  # [n] -> [n, d]
     if (machine == "encoder-decoder") != (memory is not None):
         raise ValueError(
             "memory (the encoder's output) is read by the encoder-decoder only, "
-            f"got machine={check_machine(machine)!r} "
+            f"got machine={validate_machine(machine)!r} "
             f"with memory {'given' if memory is not None else 'missing'}"
         )
     x = embed(tokens, params, cfg)

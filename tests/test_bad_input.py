@@ -418,16 +418,21 @@ TABLE = [
     case(lambda: position.add_positions(np.ones((2, 3, 4))), "x", "add_positions-3d", r"x must have shape \[n, d\]"),
     case(lambda: position.add_positions(np.ones((2, 3))), "d", "add_positions-odd", "d must be even"),
     case(
-        lambda: position.check_permutation([0, 0, 1], 3),
+        lambda: position.validate_permutation([0, 0, 1], 3),
         "perm",
-        "check_permutation-repeat",
+        "validate_permutation-repeat",
         "perm must be a reordering",
     ),
-    case(lambda: position.check_permutation([0, 1], 3), "perm", "check_permutation-short", "perm must be a reordering"),
     case(
-        lambda: position.check_permutation([0.0, 1.0], 2),
+        lambda: position.validate_permutation([0, 1], 3),
         "perm",
-        "check_permutation-float",
+        "validate_permutation-short",
+        "perm must be a reordering",
+    ),
+    case(
+        lambda: position.validate_permutation([0.0, 1.0], 2),
+        "perm",
+        "validate_permutation-float",
         "perm must be a reordering",
     ),
     case(lambda: position.permutation_gap(3, ONES, [1, 0]), "f", "permutation_gap-callable", "f must be callable"),
@@ -450,10 +455,10 @@ TABLE = [
     case(lambda: Config(positions="relative"), "relative_buckets", "Config-relative-without-buckets"),
     case(lambda: Config(relative_buckets=4), "relative_buckets", "Config-buckets-without-relative"),
     case(lambda: Config(pooler=1), "pooler", "Config-bool"),
-    case(lambda: transformer.check_tokens(np.array([-1, 2]), CFG), "tokens", "check_tokens-negative"),
-    case(lambda: transformer.check_tokens(np.array([[1, 2]]), CFG), "tokens", "check_tokens-2d"),
-    case(lambda: transformer.check_tokens(np.array([1.0, 2.0]), CFG), "tokens", "check_tokens-float"),
-    case(lambda: transformer.check_tokens(np.array([1, 99]), CFG), "tokens", "check_tokens-range"),
+    case(lambda: transformer.validate_tokens(np.array([-1, 2]), CFG), "tokens", "validate_tokens-negative"),
+    case(lambda: transformer.validate_tokens(np.array([[1, 2]]), CFG), "tokens", "validate_tokens-2d"),
+    case(lambda: transformer.validate_tokens(np.array([1.0, 2.0]), CFG), "tokens", "validate_tokens-float"),
+    case(lambda: transformer.validate_tokens(np.array([1, 99]), CFG), "tokens", "validate_tokens-range"),
     case(lambda: transformer.embed(np.arange(4), PARAMS, CFG, start=62), "start", "embed-past-max_len"),
     case(
         lambda: transformer.stack(np.ones((3, 16)), PARAMS, CFG, causal_mask(2)),
@@ -534,7 +539,7 @@ TABLE = [
     case(lambda: bad_train(weights=np.ones((1, TRAIN_N))), "weights", "train-weights-shape"),
     case(lambda: bad_train(weights=np.full(TRAIN_TOKENS.shape, np.nan)), "weights", "train-weights-nan"),
     # ---- machines, probe, leak, published (chapters 7 and 9)
-    case(lambda: machines.check_machine("transformer"), "machine", "check_machine-unknown"),
+    case(lambda: machines.validate_machine("transformer"), "machine", "validate_machine-unknown"),
     case(
         lambda: machines.machine_masks("transformer", 3),
         "machine",
@@ -1029,8 +1034,10 @@ TABLE = [
         "model['max_len']",
         "translator-max_len-too-short",
     ),
-    case(lambda: translator.check_pairs((), ed_page.VOCAB), "pairs", "check_pairs-empty"),
-    case(lambda: translator.check_pairs(((("le", "chat"), ("the",)),), ed_page.VOCAB), "pairs", "check_pairs-shape"),
+    case(lambda: translator.validate_pairs((), ed_page.VOCAB), "pairs", "validate_pairs-empty"),
+    case(
+        lambda: translator.validate_pairs(((("le", "chat"), ("the",)),), ed_page.VOCAB), "pairs", "validate_pairs-shape"
+    ),
     case(
         lambda: translator.train_prompt(
             transformer.init_stack(0, TRAIN_CFG), {}, 0, 2, steps=0, lr=0.1, batch_size=1, seed=0

@@ -11,7 +11,7 @@ from primer.counts import count_params, count_weights
 from primer.experiments import broken_masks, trained_decoder, trained_machines
 from primer.machines import MACHINES
 from primer.masks import causal_mask
-from primer.training import trained
+from primer.optim import trained
 from primer.transformer import init_stack
 
 

@@ -15,7 +15,8 @@ from primer.config import Config
 from primer.experiments.broken_masks import training_masks
 from primer.gradcheck import numerical_jacobian
 from primer.masks import additive_mask, causal_mask, full_mask
-from primer.training import Rows, adam_init, adam_step, draw_batches, loss, loss_and_grads, train, tree_map
+from primer.optim import adam_init, adam_step, tree_map
+from primer.training import Rows, draw_batches, loss, loss_and_grads, train
 from primer.transformer import embed, init_stack, logits, stack
 
 TINY = Config(vocab_size=7, d_model=4, n_heads=2, d_ff=8, n_layers=2, max_len=6)

@@ -11,7 +11,8 @@ from trees import get, leaves
 
 from primer.config import Config
 from primer.experiments.broken_masks import training_masks
-from primer.training import adam_init, adam_step, loss_and_grads, trained, tree_map
+from primer.optim import adam_init, adam_step, trained, tree_map
+from primer.training import loss_and_grads
 from primer.transformer import init_stack
 
 torch = pytest.importorskip("torch")

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from trees import get, leaves
 
+from primer.backprop_stack import cross_backward, cross_forward
 from primer.config import Config
 from primer.experiments.translator import (
     encdec_forward,
@@ -21,7 +22,8 @@ from primer.experiments.translator import (
 )
 from primer.gradcheck import numerical_jacobian
 from primer.masks import causal_mask, full_mask
-from primer.training import Rows, cross_backward, cross_forward, machine_loss_and_grads, train, trained, tree_map
+from primer.optim import trained, tree_map
+from primer.training import Rows, machine_loss_and_grads, train
 from primer.transformer import decode, encode, init_stack
 
 TINY = Config(vocab_size=7, d_model=4, n_heads=2, d_ff=8, n_layers=2, max_len=8)

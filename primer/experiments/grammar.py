@@ -11,7 +11,7 @@ import numpy as np
 from primer._checks import nonneg_int, positive_int
 
 
-def check_grammar(grammar, start):  # {symbol: ((word or symbol, ...), ...)} -> the same
+def validate_grammar(grammar, start):  # {symbol: ((word or symbol, ...), ...)} -> the same
     """Return grammar if every symbol has a non-empty alternative and start is a symbol, or raise ValueError."""
     if not isinstance(grammar, dict) or not grammar:
         raise ValueError("grammar must be a non-empty dict {symbol: alternatives}")
@@ -47,7 +47,7 @@ def sentences(grammar, n_sentences, seed, start="S", *, among=None):  # -> [n_se
 
     Keeping only the sentences of a set draws from the grammar's distribution restricted to it.
     """
-    grammar = check_grammar(grammar, start)
+    grammar = validate_grammar(grammar, start)
     n_sentences = positive_int("n_sentences", n_sentences)
     rng = np.random.default_rng(nonneg_int("seed", seed))
     if among is not None:
@@ -64,7 +64,7 @@ def sentences(grammar, n_sentences, seed, start="S", *, among=None):  # -> [n_se
 
 def sentence_probs(grammar, start="S", limit=10_000):  # -> {sentence (tuple of words): probability}
     """Return every sentence the grammar can make with its exact probability (each alternative equally likely)."""
-    grammar = check_grammar(grammar, start)
+    grammar = validate_grammar(grammar, start)
     limit = positive_int("limit", limit)
 
     def expand(symbol, depth):  # -> {words: probability}

@@ -12,11 +12,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from primer.backprop_stack import decoder_forward
 from primer.config import Config
 from primer.experiments import grammar as grammars
 from primer.experiments import language_model
 from primer.masks import causal_mask
-from primer.training import Rows, decoder_forward, loss, target_probs, train
+from primer.training import Rows, loss, target_probs, train
 from primer.transformer import init_stack
 
 TRAINING_KEYS = ("batch_size", "every", "lr", "steps")  # every: how often the honest loss is measured
@@ -86,7 +87,7 @@ def frozen_setup(grammar, *, model, corpus_args, training, seed):  # -> the argu
     every = int(training["every"])
     if every < 1 or training["every"] != every:
         raise ValueError(f"training['every'] must be an integer >= 1, got {training['every']!r}")
-    grammars.check_grammar(grammar, "S")
+    grammars.validate_grammar(grammar, "S")
     return (
         grammars.frozen(grammar),
         tuple(sorted(model.items())),

@@ -106,7 +106,7 @@ def trained_encoder(grammar, *, model, corpus_args, training, masking, seed):  #
         raise ValueError(f"masking must have exactly the keys ['draws', 'rate'], got {sorted(masking)}")
     if set(training) != {"steps", "lr", "batch_size"}:
         raise ValueError(f"training must have exactly the keys ['batch_size', 'lr', 'steps'], got {sorted(training)}")
-    grammars.check_grammar(grammar, "S")
+    grammars.validate_grammar(grammar, "S")
     return encoder_run(
         grammars.frozen(grammar),
         *(tuple(sorted(d.items())) for d in (model, corpus_args, training, masking)),

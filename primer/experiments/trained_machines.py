@@ -12,7 +12,7 @@ import textwrap
 
 from primer.counts import count_weights
 from primer.experiments import trained_decoder, trained_encoder, translator
-from primer.training import trained
+from primer.optim import trained
 
 # The function that trains each machine (each calls train once), by machine
 SITES = {

@@ -47,7 +47,7 @@ def _order(tree, head_final):  # -> list of source positions in the target's ord
 
 def alignment(sentence, grammar, head_final, start="S"):  # [n] words -> [n] source positions
     """Return, for each target position, the source position its word translates: the grammar's parse, reordered."""
-    grammar = grammars.check_grammar(grammar, start)
+    grammar = grammars.validate_grammar(grammar, start)
     words = list(sentence)
     orders = {tuple(_order(t, set(head_final))) for t, end in _parses(start, words, 0, grammar) if end == len(words)}
     if not orders:

@@ -16,26 +16,17 @@ import numpy as np
 
 from primer._checks import int_at_least, nonneg_int, positive_int
 from primer.backprop import cross_entropy, cross_entropy_backward, tied_logits_backward
+from primer.backprop_stack import decoder_forward, encoder_decoder_forward, stack_backward, stack_forward
 from primer.config import Config
 from primer.counts import count_weights
 from primer.experiments import grammar as grammars
 from primer.experiments.translation import make_pairs
 from primer.machines import machine_masks
 from primer.masks import causal_mask, full_mask
-from primer.training import (
-    Rows,
-    adam_init,
-    adam_step,
-    check_lr,
-    decoder_forward,
-    draw_batches,
-    encoder_decoder_forward,
-    stack_backward,
-    stack_forward,
-    train,
-    trained,
-)
+from primer.optim import adam_init, adam_step, trained
+from primer.training import Rows, draw_batches, train
 from primer.transformer import init_stack
+from primer.validate import validate_lr
 from primer.vocab import BOS, to_ids
 
 MODELS = ("encoder-decoder", "decoder-only")
@@ -55,7 +46,7 @@ def masks(machine, n, m=None):  # -> (self mask, cross mask or None), each [1, 1
 # ---- rows: the pairs as ids, grouped by length ------------------------------------------------------
 
 
-def check_pairs(pairs, vocab):  # -> {length: ([r, n] source ids, [r, n] target ids)}
+def validate_pairs(pairs, vocab):  # -> {length: ([r, n] source ids, [r, n] target ids)}
     """Return the pairs as ids grouped by length, or raise unless each source and its target have one length."""
     if not pairs:
         raise ValueError("pairs must hold at least one (source, target) pair")
@@ -159,7 +150,7 @@ class Translators:
 
 def train_prompt(params, groups, bos, n_heads, *, steps, lr, batch_size, seed):  # -> (params, [steps])
     """Return the decoder-only stack after `steps` Adam steps on the loss of the target words, and each step's loss."""
-    lr, steps = check_lr(lr), positive_int("steps", steps)
+    lr, steps = validate_lr(lr), positive_int("steps", steps)
     batch_size, lengths = int_at_least("batch_size", batch_size, 1), list(groups)
     state, losses = adam_init(params), np.empty(steps)
     batches = draw_batches([len(groups[n][0]) for n in lengths], steps, batch_size, seed)  # as train draws them
@@ -183,7 +174,7 @@ def translator_run(grammar, lexicon, head_final, heldout_share, model, prompt_la
     if 2 * max(len(s) for s, _ in pairs.train + pairs.heldout) > prompt_cfg.max_len:
         raise ValueError(f"model['max_len'] must hold source + BOS + target, got {prompt_cfg.max_len}")
     bos = pairs.vocab.index(BOS)
-    seen, held = check_pairs(pairs.train, pairs.vocab), check_pairs(pairs.heldout, pairs.vocab)
+    seen, held = validate_pairs(pairs.train, pairs.vocab), validate_pairs(pairs.heldout, pairs.vocab)
     start = (init_stack(enc_seed, cfg), init_stack(dec_seed, cfg, cross=True))
     task = [
         Rows(tgt_in, tgt_out, source=src) for src, tgt_in, tgt_out in (encdec_rows(*st, bos) for st in seen.values())
@@ -249,7 +240,7 @@ def translators(grammar, *, lexicon, head_final, heldout_share, model, prompt_la
         tuple(sorted(model.items())),
         positive_int("prompt_layers", prompt_layers),
         steps,
-        check_lr(training["lr"]),
+        validate_lr(training["lr"]),
         batch_size,
         nonneg_int("seed", seed),
     )

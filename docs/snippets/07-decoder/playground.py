@@ -5,7 +5,8 @@ from primer.config import Config
 from primer.experiments import language_model
 from primer.inputs.decoder import EXPERIMENT
 from primer.masks import causal_mask, full_mask  # noqa: F401 (full_mask: a mask to try)
-from primer.training import adam_init, adam_step, loss, loss_and_grads
+from primer.optim import adam_init, adam_step
+from primer.training import loss, loss_and_grads
 from primer.transformer import init_stack
 
 # The page's causal run (seed 0): the same text, initial weights and batches. Only the mask line is yours.
