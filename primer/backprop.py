@@ -131,20 +131,20 @@ def tied_logits_backward(dlogits, h, wte):  # [..., vocab], [..., d], [vocab, d]
     return dlogits @ wte, dlogits.reshape(-1, wte.shape[0]).T @ h.reshape(-1, h.shape[-1])
 
 
-def cross_entropy(logits, targets, weights=None):  # [..., vocab], [...] int, [...] or None -> float
-    """Return the mean of -log softmax(logits)[target] over every position, or its mean weighted by weights."""
+def cross_entropy(logits, targets, loss_weights=None):  # [..., vocab], [...] int, [...] or None -> float
+    """Return the mean of -log softmax(logits)[target] over every position, or its mean weighted by loss_weights."""
     z = logits - logits.max(axis=-1, keepdims=True)
     log_p = z - np.log(np.exp(z).sum(axis=-1, keepdims=True))
     picked = np.take_along_axis(log_p, targets[..., None], axis=-1)
-    if weights is None:
+    if loss_weights is None:
         return float(-picked.mean())
-    return float(-(weights * picked[..., 0]).sum() / weights.sum())  # masked LM: weight 1 where a token was picked
+    return float(-(loss_weights * picked[..., 0]).sum() / loss_weights.sum())  # masked LM: 1 where a token was picked
 
 
-def cross_entropy_backward(logits, targets, weights=None):  # [..., vocab], [...] int, [...] or None -> [..., vocab]
+def cross_entropy_backward(logits, targets, loss_weights=None):  # [..., vocab], [...] int, [...] or None -> [.., vocab]
     """Return d logits of cross_entropy: (softmax(logits) - one_hot(target)) / positions, or * weight / sum(weights)."""
     g = softmax_rows(logits)
     np.put_along_axis(g, targets[..., None], np.take_along_axis(g, targets[..., None], axis=-1) - 1.0, axis=-1)
-    if weights is None:
+    if loss_weights is None:
         return g / targets.size
-    return g * (weights / weights.sum())[..., None]  # a position of weight 0 sends no gradient
+    return g * (loss_weights / loss_weights.sum())[..., None]  # a position of weight 0 sends no gradient

@@ -119,12 +119,12 @@ def predicted_ops(n_steps, cfg, cached):  # -> Counter
 PARTS = ("token_embeddings", "positions", "attention", "feed_forward", "biases", "norms", "pooler", "output_head")
 
 
-def count_weights(tree):  # nested dicts / lists of arrays -> int
+def count_values(tree):  # nested dicts / lists of arrays -> int
     """Return how many numbers a weight tree holds: the count read off real arrays."""
     if isinstance(tree, dict):
-        return sum(count_weights(v) for v in tree.values())
+        return sum(count_values(v) for v in tree.values())
     if isinstance(tree, (list, tuple)):
-        return sum(count_weights(v) for v in tree)
+        return sum(count_values(v) for v in tree)
     return int(np.asarray(tree).size)
 
 

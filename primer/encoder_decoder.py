@@ -11,7 +11,7 @@ from collections import Counter
 import numpy as np
 
 from primer._checks import positive_int
-from primer.counts import count_weights
+from primer.counts import count_values
 from primer.decoding import generate as decode_loop
 from primer.kv_cache import decode_cached
 from primer.machines import machine_masks, stack_masks
@@ -130,6 +130,6 @@ def block_anatomy(cfg, seed=0):  # -> list of (sub-layer, encoder-block params o
     enc, dec = init_block(rng, cfg), init_block(rng, cfg, cross=True)
 
     def count(p, keys):
-        return sum(count_weights(p[k]) for k in keys if k in p) or None
+        return sum(count_values(p[k]) for k in keys if k in p) or None
 
     return [(name, count(enc, keys), count(dec, keys)) for name, keys in SUBLAYERS]

@@ -8,7 +8,7 @@ is primer.sampling_pipeline's.
 import numpy as np
 
 from primer._checks import float_array, nonneg_int, positive_int
-from primer.counts import count_weights
+from primer.counts import count_values
 from primer.machines import machine_masks
 from primer.probe import movement, nudge
 from primer.rounding import BOUND
@@ -112,7 +112,7 @@ def block_kinds(seed, cfg=CFG):
             for p in params["blocks"]:
                 sig = _signature(p)
                 if sig not in kinds:
-                    kinds[sig] = [tuple(k for k in order if k in p), count_weights(p), 0]
+                    kinds[sig] = [tuple(k for k in order if k in p), count_values(p), 0]
                 kinds[sig][2] += 1
         out[design] = [tuple(v) for v in kinds.values()]
     return out

@@ -75,14 +75,14 @@ def mask_rows(tokens, vocab, rate, seed, *, draws=1, boundary="."):  # [r, n] id
     draws = positive_int("draws", draws)
     words = [w for w in vocab[:-1] if w != boundary]
     row_seeds = np.random.default_rng(nonneg_int("seed", seed)).integers(2**32, size=draws * len(tokens))
-    out, weights = np.repeat(tokens, draws, axis=0), np.zeros((draws * len(tokens), tokens.shape[1]))
+    out, loss_weights = np.repeat(tokens, draws, axis=0), np.zeros((draws * len(tokens), tokens.shape[1]))
     for r, row_seed in enumerate(row_seeds):
         places = [j for j, i in enumerate(out[r]) if vocab[i] != boundary]
         picks, shown = mask_tokens([vocab[out[r, j]] for j in places], rate, int(row_seed), words)
         for k, *_ in picks:
             out[r, places[k]] = vocab.index(shown[k])
-            weights[r, places[k]] = 1.0
-    return out, weights
+            loss_weights[r, places[k]] = 1.0
+    return out, loss_weights
 
 
 def cloze(tokens, vocab, *, boundary="."):  # [r, n] ids -> ([m, n] ids, [m] rows, [m] positions)

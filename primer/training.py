@@ -18,18 +18,20 @@ from primer.optim import adam_init, adam_step
 from primer.validate import validate_batch, validate_loss_weights, validate_lr, validate_mask, validate_params
 
 
-def _loss_and_grads(params, tokens, targets, mask, n_heads, weights=None):
+def _loss_and_grads(params, tokens, targets, mask, n_heads, loss_weights=None):
     out, cache = decoder_forward(params, tokens, mask, n_heads)
-    grads = decoder_backward(cross_entropy_backward(out, targets, weights), params, tokens, mask, n_heads, cache)
-    return cross_entropy(out, targets, weights), grads
+    grads = decoder_backward(cross_entropy_backward(out, targets, loss_weights), params, tokens, mask, n_heads, cache)
+    return cross_entropy(out, targets, loss_weights), grads
 
 
-def loss(params, cfg, tokens, targets, mask, weights=None):  # [b, n], [b, n], [n, n], [b, n] or None -> float
-    """Return the mean cross-entropy of the model under mask (weighted by weights, if given)."""
+def loss(params, cfg, tokens, targets, mask, loss_weights=None):  # [b, n], [b, n], [n, n], [b, n] or None -> float
+    """Return the mean cross-entropy of the model under mask (weighted by loss_weights, if given)."""
     tokens, targets = validate_batch(tokens, targets, cfg)
     mask = validate_mask(mask, tokens.shape[1])
-    weights = None if weights is None else validate_loss_weights(weights, tokens)
-    return cross_entropy(decoder_forward(validate_params(params, cfg), tokens, mask, cfg.n_heads)[0], targets, weights)
+    loss_weights = None if loss_weights is None else validate_loss_weights(loss_weights, tokens)
+    return cross_entropy(
+        decoder_forward(validate_params(params, cfg), tokens, mask, cfg.n_heads)[0], targets, loss_weights
+    )
 
 
 def target_probs(params, cfg, tokens, targets, mask):  # [b, n], [b, n], [n, n] -> [b, n]
@@ -42,12 +44,12 @@ def target_probs(params, cfg, tokens, targets, mask):  # [b, n], [b, n], [n, n] 
     return np.exp(np.take_along_axis(logp, targets[..., None], axis=-1)[..., 0])
 
 
-def loss_and_grads(params, cfg, tokens, targets, mask, weights=None):  # [b, n], [b, n], [n, n] -> (float, grads)
+def loss_and_grads(params, cfg, tokens, targets, mask, loss_weights=None):  # [b, n], [b, n], [n, n] -> (float, grads)
     """Return the loss and the gradient of every trained weight (params without wpe, same nesting)."""
     tokens, targets = validate_batch(tokens, targets, cfg)
-    weights = None if weights is None else validate_loss_weights(weights, tokens)
+    loss_weights = None if loss_weights is None else validate_loss_weights(loss_weights, tokens)
     mask = validate_mask(mask, tokens.shape[1])
-    return _loss_and_grads(validate_params(params, cfg), tokens, targets, mask, cfg.n_heads, weights)
+    return _loss_and_grads(validate_params(params, cfg), tokens, targets, mask, cfg.n_heads, loss_weights)
 
 
 # ---- the loop: one for the three machines -------------------------------------------------------------
@@ -59,17 +61,17 @@ class Rows:
 
     tokens: np.ndarray  # [r, n] ids the stack (an encoder-decoder's decoder) reads
     targets: np.ndarray  # [r, n] the id each position should output
-    weights: np.ndarray | None = None  # [r, n] how much each position's loss counts (None: all alike)
+    loss_weights: np.ndarray | None = None  # [r, n] how much each position's loss counts (None: all alike)
     source: np.ndarray | None = None  # [r, m] ids an encoder-decoder's encoder reads (None for one stack)
 
 
 @dataclass(frozen=True, eq=False)
 class Trained:
-    """What train returns: the trained weights, each step's loss, and the weights kept along the way."""
+    """What train returns: the trained params, each step's loss, and the params kept along the way."""
 
-    weights: object  # params for one stack, (encoder, decoder) for two
+    params: object  # one stack's params, or (encoder, decoder) for two
     losses: np.ndarray  # [steps] the loss of each step's batch
-    kept: dict  # step -> weights after it, every `every` steps (empty without `every`)
+    kept: dict  # step -> params after it, every `every` steps (empty without `every`)
 
 
 def validate_task(task, cfg, two_stacks):  # -> [Rows] with checked arrays
@@ -79,7 +81,7 @@ def validate_task(task, cfg, two_stacks):  # -> [Rows] with checked arrays
     out = []
     for r in task:
         tokens, targets = validate_batch(r.tokens, r.targets, cfg)
-        weights = None if r.weights is None else validate_loss_weights(r.weights, tokens)
+        loss_weights = None if r.loss_weights is None else validate_loss_weights(r.loss_weights, tokens)
         source = None
         if (r.source is not None) != two_stacks:
             raise ValueError(
@@ -101,7 +103,7 @@ def validate_task(task, cfg, two_stacks):  # -> [Rows] with checked arrays
                 )
             if len(source) != len(tokens):
                 raise ValueError(f"source must have one row per row of tokens, got {len(source)} and {len(tokens)}")
-        out.append(Rows(tokens, targets, weights, source))
+        out.append(Rows(tokens, targets, loss_weights, source))
     return out
 
 
@@ -133,8 +135,8 @@ def mask_function(name, f):  # -> f
     return f
 
 
-def machine_loss_and_grads(weights, rows, masks, n_heads):  # Rows of one batch -> (float, grads shaped like weights)
-    """Return the loss on rows and the gradient of every trained weight; masks: (self, source, cross), shaped.
+def machine_loss_and_grads(params, rows, masks, n_heads):  # Rows of one batch -> (float, grads shaped like params)
+    """Return the loss on rows and the gradient of every trained param; masks: (self, source, cross), shaped.
 
     One stack (source None): the stack reads the tokens under the self mask. Two: the encoder reads
     the source under the source mask, the decoder the tokens under the self mask and, in every layer,
@@ -142,14 +144,14 @@ def machine_loss_and_grads(weights, rows, masks, n_heads):  # Rows of one batch 
     """
     self_mask, source_mask, cross_mask = masks
     if rows.source is None:
-        return _loss_and_grads(weights, rows.tokens, rows.targets, self_mask, n_heads, rows.weights)
-    enc, dec = weights
+        return _loss_and_grads(params, rows.tokens, rows.targets, self_mask, n_heads, rows.loss_weights)
+    enc, dec = params
     z, cache = encoder_decoder_forward(enc, dec, rows.source, rows.tokens, n_heads, masks)
-    dz = cross_entropy_backward(z, rows.targets, rows.weights)
+    dz = cross_entropy_backward(z, rows.targets, rows.loss_weights)
     dh, dwte = tied_logits_backward(dz, cache["dec"]["h"], dec["wte"])
     g_dec, dmemory = stack_backward(dh, dec, rows.tokens, self_mask, n_heads, cache["dec"], cross_mask, dwte)
     g_enc, _ = stack_backward(dmemory, enc, rows.source, source_mask, n_heads, cache["enc"])
-    return cross_entropy(z, rows.targets, rows.weights), (g_enc, g_dec)
+    return cross_entropy(z, rows.targets, rows.loss_weights), (g_enc, g_dec)
 
 
 def draw_batches(sizes, steps, batch_size, seed):  # [k] rows per group -> [(group, rows: slice or [b] ints)] per step
@@ -176,7 +178,7 @@ def train(
     for an encoder-decoder also source_mask(m), the encoder's, and cross_mask(n, m); then start is
     (encoder, decoder) and every Rows of the task has a source. Each step reads batch_size rows of
     one group of the task, drawn by the seed (None: all its rows), so a run is fixed by its
-    arguments; the loss of each position is weighted by the rows' weights, if given. Every `every`
+    arguments; the loss of each position is weighted by the rows' loss_weights, if given. Every `every`
     steps the weights are kept, for measurements along the way. start is not changed in place.
     """
     if (source_mask is None) != (cross_mask is None):
@@ -212,15 +214,15 @@ def train(
     stacks = list(start) if two else [start]
     states, losses, kept = [adam_init(p) for p in stacks], np.empty(steps), {}
 
-    def weights():  # the stacks as start held them
+    def current():  # the stacks' params, nested as start
         return tuple(stacks) if two else stacks[0]
 
     for t, (g, rows) in enumerate(draw_batches(sizes, steps, batch_size, seed)):
         r = task[g]
-        batch = Rows(*(None if a is None else a[rows] for a in (r.tokens, r.targets, r.weights, r.source)))
-        losses[t], grads = machine_loss_and_grads(weights(), batch, masks[g], cfg.n_heads)
+        batch = Rows(*(None if a is None else a[rows] for a in (r.tokens, r.targets, r.loss_weights, r.source)))
+        losses[t], grads = machine_loss_and_grads(current(), batch, masks[g], cfg.n_heads)
         for i, d in enumerate(grads if two else (grads,)):  # each stack has its own Adam state
             stacks[i], states[i] = adam_step(stacks[i], d, states[i], lr)
         if every is not None and (t + 1) % every == 0:
-            kept[t + 1] = weights()
-    return Trained(weights(), losses, kept)
+            kept[t + 1] = current()
+    return Trained(current(), losses, kept)

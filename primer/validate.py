@@ -76,16 +76,16 @@ def validate_mask(
     return MaskedFill(arr, value) if fill else arr
 
 
-def validate_loss_weights(weights, tokens):  # [b, n] or [n] -> [b, n] float
+def validate_loss_weights(loss_weights, tokens):  # [b, n] or [n] -> [b, n] float
     """Return the per-position loss weights as a [batch, n] float array, or raise ValueError."""
-    w = np.atleast_2d(float_array("weights", weights, min_ndim=1))
+    w = np.atleast_2d(float_array("loss_weights", loss_weights, min_ndim=1))
     if w.shape != tokens.shape:
         raise ValueError(
-            f"weights must have the shape of tokens, one weight per token, got {w.shape} and {tokens.shape}"
+            f"loss_weights must have the shape of tokens, one weight per token, got {w.shape} and {tokens.shape}"
         )
     if (w < 0).any() or not (w.sum(axis=1) > 0).all():
         raise ValueError(
-            "weights must be >= 0 with a positive sum in every row (0: this position's loss is not counted)"
+            "loss_weights must be >= 0 with a positive sum in every row (0: this position's loss is not counted)"
         )
     return w
 

@@ -104,7 +104,10 @@ def bad_train(**bad):
         )
         | bad
     )
-    mask, task = args.pop("mask"), [training.Rows(args.pop("tokens"), args.pop("targets"), args.pop("weights", None))]
+    mask, task = (
+        args.pop("mask"),
+        [training.Rows(args.pop("tokens"), args.pop("targets"), args.pop("loss_weights", None))],
+    )
     self_mask = args.pop("self_mask", lambda n: mask)
     return training.train(args.pop("start"), args.pop("cfg"), task, self_mask=self_mask, **args)
 
@@ -534,10 +537,10 @@ TABLE = [
         "trained_encoder-training-keys",
     ),
     case(lambda: trained_encoder.over_seeds(enc_page.EXPERIMENT, ()), "seeds", "trained_encoder-no-seeds"),
-    case(lambda: bad_train(weights=-np.ones(TRAIN_TOKENS.shape)), "weights", "train-weights-negative"),
-    case(lambda: bad_train(weights=np.zeros(TRAIN_TOKENS.shape)), "weights", "train-weights-row-sum-0"),
-    case(lambda: bad_train(weights=np.ones((1, TRAIN_N))), "weights", "train-weights-shape"),
-    case(lambda: bad_train(weights=np.full(TRAIN_TOKENS.shape, np.nan)), "weights", "train-weights-nan"),
+    case(lambda: bad_train(loss_weights=-np.ones(TRAIN_TOKENS.shape)), "loss_weights", "train-loss-weights-negative"),
+    case(lambda: bad_train(loss_weights=np.zeros(TRAIN_TOKENS.shape)), "loss_weights", "train-loss-weights-row-sum-0"),
+    case(lambda: bad_train(loss_weights=np.ones((1, TRAIN_N))), "loss_weights", "train-loss-weights-shape"),
+    case(lambda: bad_train(loss_weights=np.full(TRAIN_TOKENS.shape, np.nan)), "loss_weights", "train-loss-weights-nan"),
     # ---- machines, probe, leak, published (chapters 7 and 9)
     case(lambda: machines.validate_machine("transformer"), "machine", "validate_machine-unknown"),
     case(

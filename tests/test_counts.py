@@ -17,7 +17,7 @@ from primer.counts import (
     cost_ratio,
     cost_row,
     count_params,
-    count_weights,
+    count_values,
     format_bytes,
     kv_cache_bytes,
     predicted_ops,
@@ -153,18 +153,17 @@ configs = st.builds(
 def test_parameter_counts_equal_the_weights_of_primers_own_model(cfg):
     enc, dec = init_stack(0, cfg), init_stack(1, cfg, cross=True)
     table = cfg.max_len * cfg.d_model  # the sinusoidal table is stored but not learned
-    assert sum(count_params(cfg, "decoder").values()) == count_weights(enc) - table
-    assert sum(count_params(cfg, "encoder").values()) == count_weights(enc) - table
+    assert sum(count_params(cfg, "decoder").values()) == count_values(enc) - table
+    assert sum(count_params(cfg, "encoder").values()) == count_values(enc) - table
     shared = cfg.vocab_size * cfg.d_model  # an encoder-decoder shares one embedding matrix
     assert (
-        sum(count_params(cfg, "encoder-decoder").values())
-        == count_weights(enc) + count_weights(dec) - 2 * table - shared
+        sum(count_params(cfg, "encoder-decoder").values()) == count_values(enc) + count_values(dec) - 2 * table - shared
     )
 
 
 def test_count_weights_counts_every_number_once():
     tree = {"a": np.zeros((3, 4)), "b": [np.zeros(5), {"c": np.zeros((2, 2, 2))}], "d": ()}
-    assert count_weights(tree) == 12 + 5 + 8
+    assert count_values(tree) == 12 + 5 + 8
 
 
 def test_bert_base_by_hand():

@@ -101,7 +101,7 @@ def test_an_unknown_exercise_or_language_is_refused():
 
 
 def test_a_masked_lm_loss_that_counts_every_position_is_named_by_its_value():
-    def unweighted(logits, targets, weights):
+    def unweighted(logits, targets, loss_weights):
         z = logits - logits.max(axis=-1, keepdims=True)
         log_p = z - np.log(np.exp(z).sum(axis=-1, keepdims=True))
         return float(-np.take_along_axis(log_p, targets[..., None], axis=-1).mean())
@@ -111,10 +111,11 @@ def test_a_masked_lm_loss_that_counts_every_position_is_named_by_its_value():
 
 
 def test_a_masked_lm_loss_without_the_max_shift_overflows_on_large_logits():
-    def naive(logits, targets, weights):
+    def naive(logits, targets, loss_weights):
         p = np.exp(logits) / np.exp(logits).sum(axis=-1, keepdims=True)
         return float(
-            -(weights * np.log(np.take_along_axis(p, targets[..., None], axis=-1)[..., 0])).sum() / weights.sum()
+            -(loss_weights * np.log(np.take_along_axis(p, targets[..., None], axis=-1)[..., 0])).sum()
+            / loss_weights.sum()
         )
 
     with np.errstate(all="ignore"):
@@ -123,5 +124,5 @@ def test_a_masked_lm_loss_without_the_max_shift_overflows_on_large_logits():
 
 
 def test_a_masked_lm_loss_must_be_one_number():
-    _, message = ex.verdict("masked_lm_loss", lambda logits, targets, weights: np.zeros(targets.shape))
+    _, message = ex.verdict("masked_lm_loss", lambda logits, targets, loss_weights: np.zeros(targets.shape))
     assert "expected float" in message

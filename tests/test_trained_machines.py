@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 from primer import training
 from primer.config import Config
-from primer.counts import count_params, count_weights
+from primer.counts import count_params, count_values
 from primer.experiments import broken_masks, trained_decoder, trained_machines
 from primer.machines import MACHINES
 from primer.masks import causal_mask
@@ -42,8 +42,8 @@ def test_differences_names_what_differs_and_what_does_not():
 
 def test_one_count_for_every_machine_agrees_with_the_shape():
     cfg = Config(vocab_size=21, d_model=16, n_heads=2, d_ff=32, n_layers=2, max_len=32)
-    assert count_weights(trained(init_stack(0, cfg))) == sum(count_params(cfg, "decoder").values())
-    two = count_weights(trained(init_stack(0, cfg))) + count_weights(trained(init_stack(1, cfg, cross=True)))
+    assert count_values(trained(init_stack(0, cfg))) == sum(count_params(cfg, "decoder").values())
+    two = count_values(trained(init_stack(0, cfg))) + count_values(trained(init_stack(1, cfg, cross=True)))
     # each of primer's two stacks has its own embedding matrix; count_params shares one, as T5 does
     assert two == sum(count_params(cfg, "encoder-decoder").values()) + cfg.vocab_size * cfg.d_model
 
@@ -57,7 +57,7 @@ def test_side_by_side_reads_each_chapters_measures():
     tr = SimpleNamespace(enc=params, dec=cross, exact={"encoder-decoder": 0.95}, per_token={"encoder-decoder": 0.99})
     out = trained_machines.side_by_side([enc], [dec], [tr, tr])
     assert list(out) == list(MACHINES)
-    assert out["encoder"] == {"weights": [count_weights(trained(params))], "score": [0.5], "reference": [0.6]}
+    assert out["encoder"] == {"params": [count_values(trained(params))], "score": [0.5], "reference": [0.6]}
     assert out["decoder"]["score"] == [0.9] and out["decoder"]["reference"] == [0.7]
     assert out["encoder-decoder"]["score"] == [0.95, 0.95]
-    assert out["encoder-decoder"]["weights"][0] == count_weights(trained(params)) + count_weights(trained(cross))
+    assert out["encoder-decoder"]["params"][0] == count_values(trained(params)) + count_values(trained(cross))

@@ -152,12 +152,12 @@ def test_training_lowers_the_loss_on_a_repeated_sequence():
     run = train(
         params, cfg, [Rows(tokens, targets)], self_mask=causal_mask, steps=60, lr=0.03, seed=0, batch_size=4, every=20
     )
-    after = loss(run.weights, cfg, tokens, targets, causal_mask(8))
+    after = loss(run.params, cfg, tokens, targets, causal_mask(8))
     assert run.losses.shape == (60,) and np.all(np.isfinite(run.losses))
     assert after < 0.25 * before  # learned: the loss falls at least 4-fold
     assert run.losses[-5:].mean() < 0.25 * run.losses[:5].mean()  # and the history shows it
     assert all(np.array_equal(a, b) for (_, a), (_, b) in zip(leaves(params), leaves(kept)))  # not changed in place
-    assert list(run.kept) == [20, 40, 60] and run.kept[60] is run.weights  # the weights along the way
+    assert list(run.kept) == [20, 40, 60] and run.kept[60] is run.params  # the weights along the way
 
 
 def test_training_is_fixed_by_its_seed():
@@ -184,7 +184,7 @@ def test_a_step_of_train_is_one_adam_step_on_the_batch_it_draws():
     by_hand, _ = adam_step(params, grads, adam_init(params), 0.01)
     assert group == 0 and abs(run.losses[0] - value) <= 1e-12 * value  # the same arithmetic on the same rows
     assert all(
-        np.abs(a - b).max() <= 1e-12 * np.abs(b).max() for (_, a), (_, b) in zip(leaves(run.weights), leaves(by_hand))
+        np.abs(a - b).max() <= 1e-12 * np.abs(b).max() for (_, a), (_, b) in zip(leaves(run.params), leaves(by_hand))
     )
 
 
@@ -345,11 +345,11 @@ def test_the_masked_lm_loss_and_its_backward_agree_with_finite_differences():
 
 def test_every_gradient_of_an_encoder_step_agrees_with_finite_differences():
     params, mask = init_stack(3, TINY), full_mask(N)
-    _, grads = loss_and_grads(params, TINY, TOKENS, TARGETS, mask, weights=HIDDEN)
+    _, grads = loss_and_grads(params, TINY, TOKENS, TARGETS, mask, loss_weights=HIDDEN)
     for path, _ in leaves(grads):
         analytic = get(grads, path)
         numeric = numerical_jacobian(
-            lambda w, path=path: loss(replaced(params, path, w), TINY, TOKENS, TARGETS, mask, weights=HIDDEN),
+            lambda w, path=path: loss(replaced(params, path, w), TINY, TOKENS, TARGETS, mask, loss_weights=HIDDEN),
             get(params, path),
         )
         assert np.abs(analytic - numeric).max() <= 1e-6 * np.abs(analytic).max() + 1e-8, path
@@ -359,6 +359,6 @@ def test_all_ones_weights_give_the_unweighted_loss_and_gradients():
     """The decoder's runs (chapter 7) take the unweighted path; weighting every position by 1 changes nothing."""
     params = init_stack(4, TINY)
     a, g_a = loss_and_grads(params, TINY, TOKENS, TARGETS, causal_mask(N))
-    b, g_b = loss_and_grads(params, TINY, TOKENS, TARGETS, causal_mask(N), weights=np.ones((2, N)))
+    b, g_b = loss_and_grads(params, TINY, TOKENS, TARGETS, causal_mask(N), loss_weights=np.ones((2, N)))
     assert abs(a - b) < 1e-12
     assert all(np.allclose(x, y, rtol=1e-12, atol=1e-15) for (_, x), (_, y) in zip(leaves(g_a), leaves(g_b)))

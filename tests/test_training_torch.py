@@ -91,7 +91,7 @@ def test_an_encoder_step_agrees_with_torch_autograd():
     from primer.masks import full_mask
 
     params = init_stack(5, CFG)
-    ours, grads = loss_and_grads(params, CFG, TOKENS, TARGETS, full_mask(N), weights=HIDDEN)
+    ours, grads = loss_and_grads(params, CFG, TOKENS, TARGETS, full_mask(N), loss_weights=HIDDEN)
     tp = tree_map(lambda a: torch.tensor(a, dtype=torch.float64, requires_grad=True), params)
     theirs = decoder_loss(
         tp, torch.from_numpy(TOKENS), torch.from_numpy(TARGETS), full_mask(N), CFG, torch.tensor(HIDDEN)

@@ -177,4 +177,4 @@ def test_training_the_encoder_decoder_lowers_its_loss():
         batch_size=2,
     )
     assert np.all(np.isfinite(run.losses)) and run.losses[-5:].mean() < 0.5 * run.losses[:5].mean()
-    assert run.weights[0] is not enc and np.array_equal(enc["wte"], models(1)[0]["wte"])  # start is not changed
+    assert run.params[0] is not enc and np.array_equal(enc["wte"], models(1)[0]["wte"])  # start is not changed

@@ -19,11 +19,11 @@ def scores_masked(scores, mask):
 
 
 def decoder_loss(
-    tp, tokens, targets, mask, cfg, weights=None
+    tp, tokens, targets, mask, cfg, loss_weights=None
 ):  # torch trees, [b, n] ids, a primer mask [n, n] -> scalar
     """Return primer's training loss in torch: pre-norm blocks, final norm, output tied to the embedding.
 
-    weights ([b, n], optional) weigh each position's loss, as primer.training's masked-LM loss does.
+    loss_weights ([b, n], optional) weigh each position's loss, as primer.training's masked-LM loss does.
     """
     b, n = tokens.shape
     d, h = cfg.d_model, cfg.n_heads
@@ -41,10 +41,10 @@ def decoder_loss(
         a = F.layer_norm(x, (d,), p["ln3"]["g"], p["ln3"]["b"], eps=1e-5)
         x = x + torch.relu(a @ p["ff1"]["w"] + p["ff1"]["b"]) @ p["ff2"]["w"] + p["ff2"]["b"]
     x = F.layer_norm(x, (d,), tp["ln_f"]["g"], tp["ln_f"]["b"], eps=1e-5)
-    if weights is None:
+    if loss_weights is None:
         return F.cross_entropy((x @ tp["wte"].T).reshape(b * n, -1), targets.reshape(-1))
     each = F.cross_entropy((x @ tp["wte"].T).reshape(b * n, -1), targets.reshape(-1), reduction="none")
-    return (each * weights.reshape(-1)).sum() / weights.sum()
+    return (each * loss_weights.reshape(-1)).sum() / loss_weights.sum()
 
 
 def stack_hidden(tp, tokens, mask, cfg, memory=None):  # torch tree, [b, n] ids, primer masks -> [b, n, d]

@@ -62,7 +62,7 @@ def decoder_run(grammar, model, corpus_args, training, seed, name, self_mask):  
     task, causal = [Rows(data.tokens, data.targets)], causal_mask(n)
     held = (data.heldout_tokens, data.heldout_targets)
     machine = train(start, cfg, task, self_mask=self_mask, seed=batch_seed, **training)
-    params, own = machine.weights, self_mask(n)
+    params, own = machine.params, self_mask(n)
     honest = [loss(p, cfg, *held, causal) for p in (start, *machine.kept.values())]  # every `every` steps
     run = DecoderRun(
         name,

@@ -77,14 +77,14 @@ def encoder_run(grammar, model, corpus_args, training, masking, seed):  # -> Enc
     cfg = Config(vocab_size=len(vocab), **dict(model))
     *_, init_seed, batch_seed = language_model.seeds(seed)
     mask_seed, held_mask_seed = (int(s) for s in np.random.SeedSequence((seed, 1)).generate_state(2))
-    inputs, weights = mlm.mask_rows(data.tokens, vocab, masking["rate"], mask_seed, draws=masking["draws"])
+    inputs, loss_weights = mlm.mask_rows(data.tokens, vocab, masking["rate"], mask_seed, draws=masking["draws"])
     targets = np.repeat(data.tokens, masking["draws"], axis=0)  # the masked-LM target is the word itself
     n = data.tokens.shape[1]
-    start, task = init_stack(init_seed, cfg), [Rows(inputs, targets, weights)]  # the loss counts the hidden words
+    start, task = init_stack(init_seed, cfg), [Rows(inputs, targets, loss_weights)]  # the loss counts the hidden words
     machine = train(start, cfg, task, self_mask=full_mask, seed=batch_seed, **training)
-    params, history = machine.weights, machine.losses
+    params, history = machine.params, machine.losses
     held_in, held_w = mlm.mask_rows(data.heldout_tokens, vocab, masking["rate"], held_mask_seed)
-    heldout_loss = loss(params, cfg, held_in, data.heldout_tokens, full_mask(n), weights=held_w)
+    heldout_loss = loss(params, cfg, held_in, data.heldout_tokens, full_mask(n), loss_weights=held_w)
     cloze, rows, positions = mlm.cloze(data.heldout_tokens, vocab)
     hidden = data.heldout_tokens[rows, positions]
     right, best, top = {}, {}, {}

@@ -10,7 +10,7 @@ import ast
 import inspect
 import textwrap
 
-from primer.counts import count_weights
+from primer.counts import count_values
 from primer.experiments import trained_decoder, trained_encoder, translator
 from primer.optim import trained
 
@@ -88,17 +88,17 @@ def side_by_side(encoder_runs, decoder_runs, translator_runs):  # -> {machine: {
     causal = [(data, run) for data, _, run in decoder_runs]
     return {
         "encoder": {
-            "weights": [count_weights(trained(r.params)) for r in encoder_runs],
+            "params": [count_values(trained(r.params)) for r in encoder_runs],
             "score": [r.accuracy("encoder", "both") for r in encoder_runs],  # a hidden held-out word guessed right
             "reference": [r.accuracy("grammar", "both") for r in encoder_runs],  # the best any guesser can do
         },
         "decoder": {
-            "weights": [count_weights(trained(run.params)) for _, run in causal],
+            "params": [count_values(trained(run.params)) for _, run in causal],
             "score": [run.heldout_loss for _, run in causal],  # next-token loss on held-out text
             "reference": [data.grammar_heldout_loss for data, _ in causal],  # the grammar's own loss there
         },
         "encoder-decoder": {
-            "weights": [count_weights(trained(t.enc)) + count_weights(trained(t.dec)) for t in translator_runs],
+            "params": [count_values(trained(t.enc)) + count_values(trained(t.dec)) for t in translator_runs],
             "score": [t.exact["encoder-decoder"] for t in translator_runs],  # held-out sentences translated exactly
             "reference": [t.per_token["encoder-decoder"] for t in translator_runs],  # held-out words right
         },

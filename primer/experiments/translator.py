@@ -18,7 +18,7 @@ from primer._checks import int_at_least, nonneg_int, positive_int
 from primer.backprop import cross_entropy, cross_entropy_backward, tied_logits_backward
 from primer.backprop_stack import decoder_forward, encoder_decoder_forward, stack_backward, stack_forward
 from primer.config import Config
-from primer.counts import count_weights
+from primer.counts import count_values
 from primer.experiments import grammar as grammars
 from primer.experiments.translation import make_pairs
 from primer.machines import machine_masks
@@ -190,7 +190,7 @@ def translator_run(grammar, lexicon, head_final, heldout_share, model, prompt_la
         seed=batch_seed,
         **training,
     )
-    (enc, dec), l_encdec = machine.weights, machine.losses
+    (enc, dec), l_encdec = machine.params, machine.losses
     prompt, l_prompt = train_prompt(
         init_stack(prompt_seed, prompt_cfg), seen, bos, cfg.n_heads, seed=batch_seed, **training
     )
@@ -212,8 +212,8 @@ def translator_run(grammar, lexicon, head_final, heldout_share, model, prompt_la
         prompt,
         {"encoder-decoder": l_encdec, "decoder-only": l_prompt},
         {
-            "encoder-decoder": count_weights(trained(enc)) + count_weights(trained(dec)),
-            "decoder-only": count_weights(trained(prompt)),
+            "encoder-decoder": count_values(trained(enc)) + count_values(trained(dec)),
+            "decoder-only": count_values(trained(prompt)),
         },
         {m: s[0] for m, s in held_scores.items()},
         {m: s[1] for m, s in held_scores.items()},

@@ -348,7 +348,7 @@ def trained_table(machines, n_seeds, *, lang=None):
     rows = []
     for machine, m in machines.items():
         fmt = fmt_loss if machine == "decoder" else (lambda x: pct(x, 0))
-        weights = sorted(set(m["weights"]))
+        weights = sorted(set(m["params"]))
         rows.append(
             [
                 text["kind"][machine],

@@ -287,10 +287,14 @@ def masked_lm():
     r = _rng()
     cases = []
     for b, n, vocab, scale in ((1, 1, 3, 1), (2, 5, 7, 1), (3, 8, 11, 3), (2, 4, 5, 400)):  # 400: exp overflows
-        weights = (r.random((b, n)) < 0.3).astype(float)
-        weights[0, 0] = 1.0  # at least one hidden word
+        loss_weights = (r.random((b, n)) < 0.3).astype(float)
+        loss_weights[0, 0] = 1.0  # at least one hidden word
         cases.append(
-            dict(logits=scale * r.normal(size=(b, n, vocab)), targets=r.integers(0, vocab, (b, n)), weights=weights)
+            dict(
+                logits=scale * r.normal(size=(b, n, vocab)),
+                targets=r.integers(0, vocab, (b, n)),
+                loss_weights=loss_weights,
+            )
         )
     return cases
 
