@@ -168,8 +168,8 @@ def generate(
     top_k=None,
     top_p=None,
     rng=None,
-    memory=None,
-    memory_kv=None,
+    enc_out=None,
+    enc_kv=None,
     ops=None,
     record=None,
 ):  # [n] -> [n + n_new]
@@ -177,8 +177,8 @@ def generate(
 
     Without a cache every step runs the whole prefix; cached=True runs only the newest token and
     reads the earlier keys and values from a KVCache. greedy=True takes the argmax; greedy=False
-    draws from softmax(logits / temperature), filtered by top_k / top_p, with rng. memory (the
-    encoder's output) or memory_kv (its K/V, projected once) makes the decoder that of an
+    draws from softmax(logits / temperature), filtered by top_k / top_p, with rng. enc_out (the
+    encoder's output) or enc_kv (its K/V, projected once) makes the decoder that of an
     encoder-decoder. Pass a Counter as ops
     to count the work, and a list as record to receive each step's
     {"input": the prefix, "logits": its last row, "next": the chosen id}.
@@ -190,7 +190,7 @@ def generate(
     cache = KVCache(cfg) if cached else None
     for _ in range(n_new):
         seen = cache.length if cached else 0  # a cache already holds all but the newest token
-        last = decode_cached(np.array(tokens[seen:]), params, cfg, cache, ops, memory=memory, memory_kv=memory_kv)[-1]
+        last = decode_cached(np.array(tokens[seen:]), params, cfg, cache, ops, enc_out=enc_out, enc_kv=enc_kv)[-1]
         nxt = sample(last, temperature, rng=rng, greedy=greedy, top_k=top_k, top_p=top_p)
         if record is not None:
             record.append({"input": np.array(tokens), "logits": last, "next": nxt})

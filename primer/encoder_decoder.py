@@ -35,8 +35,8 @@ def generate(source, enc, dec, cfg, steps, reuse_kv=True, ops=None):  # [m] ids 
     steps = positive_int("steps", steps)
     if steps > cfg.max_len:  # the decoder reads BOS and steps - 1 generated tokens
         raise ValueError(f"steps must be <= max_len={cfg.max_len}, got {steps}")
-    memory = encode(source, enc, cfg, ops)
-    kv = {"memory_kv": encoder_kv(memory, dec, cfg, ops)} if reuse_kv else {"memory": memory}
+    enc_out = encode(source, enc, cfg, ops)
+    kv = {"enc_kv": encoder_kv(enc_out, dec, cfg, ops)} if reuse_kv else {"enc_out": enc_out}
     return [int(t) for t in decode_loop([0], dec, cfg, steps, ops=ops, **kv)[1:]]
 
 
@@ -59,10 +59,10 @@ def teacher_forced(source, target, vocab, enc, dec, cfg):  # -> dict of per-laye
     "cross": decoder cross [h, n, m], "src": source words, "tgt": decoder input words}.
     """
     src = to_ids(source, vocab, "source")
-    memory, enc_w = stack(embed(src, enc, cfg), enc, cfg, machine_masks("encoder", len(src))[0])
+    enc_out, enc_w = stack(embed(src, enc, cfg), enc, cfg, machine_masks("encoder", len(src))[0])
     tgt_in = [BOS] + list(target[:-1])
     dec_w = []
-    decode_cached(to_ids(tgt_in, vocab, "target"), dec, cfg, memory_kv=encoder_kv(memory, dec, cfg), weights=dec_w)
+    decode_cached(to_ids(tgt_in, vocab, "target"), dec, cfg, enc_kv=encoder_kv(enc_out, dec, cfg), weights=dec_w)
     return {
         "enc": [w["self"] for w in enc_w],
         "self": [w["self"] for w in dec_w],

@@ -45,13 +45,13 @@ class KVCache:
 
 
 def decode_cached(
-    tokens, params, cfg, cache=None, ops=None, *, memory=None, memory_kv=None, weights=None
+    tokens, params, cfg, cache=None, ops=None, *, enc_out=None, enc_kv=None, weights=None
 ):  # [m] -> [m, vocab]
     """Run m tokens through the decoder at positions t .. t + m - 1, reading the cached K/V of the t earlier ones.
 
     The new tokens' K/V rows are appended to the cache. With m = 1 this is one step of incremental
     decoding; with the whole prompt it is the "prefill"; without a cache (t = 0) it is the whole
-    decoder, as transformer.decode. memory (the encoder's output) or memory_kv (its K/V per layer,
+    decoder, as transformer.decode. enc_out (the encoder's output) or enc_kv (its K/V per layer,
     projected once) adds cross-attention. Pass a list as weights to receive each layer's attention weights.
     """
     tokens = validate_tokens(tokens, cfg)
@@ -62,7 +62,7 @@ def decode_cached(
     self_mask = machine_masks("decoder", tokens.size, past=t)[
         0
     ]  # new rows read every cached key and the new ones up to their own
-    h, w = stack(x, params, cfg, self_mask, memory=memory, ops=ops, memory_kv=memory_kv, cache=cache)
+    h, w = stack(x, params, cfg, self_mask, enc_out=enc_out, ops=ops, enc_kv=enc_kv, cache=cache)
     if weights is not None:
         weights.extend(w)
     return logits(h, params)

@@ -58,9 +58,9 @@ def run_seeded(machine, tokens, cfg, seeds, source=None):  # [n], [m] -> [n, ...
         return logits(run_machine("decoder", tokens, params, cfg), params)
     if source is None:
         raise ValueError("source is required for the encoder-decoder")
-    memory = run_machine("encoder", source, init_stack(enc_seed, cfg), cfg)
+    enc_out = run_machine("encoder", source, init_stack(enc_seed, cfg), cfg)
     params = init_stack(dec_seed, cfg, cross=True)
-    return logits(run_machine("encoder-decoder", tokens, params, cfg, memory), params)
+    return logits(run_machine("encoder-decoder", tokens, params, cfg, enc_out), params)
 
 
 def influence(machine, tokens, source, cfg, seeds):  # -> ([n, n], [n, m] or None)

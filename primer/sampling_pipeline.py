@@ -47,25 +47,25 @@ def shared_weights(seed, cfg=CFG):
     return init_stack(nonneg_int("seed", seed), cfg, cross=True)
 
 
-def source_memory(text, seed, cfg=CFG):  # str -> [m, d]
-    """Return a separate, seeded encoder's output for text: the memory an encoder-decoder reads."""
+def source_enc_out(text, seed, cfg=CFG):  # str -> [m, d]
+    """Return a separate, seeded encoder's output for text: the enc_out an encoder-decoder reads."""
     return encode(tokenize(text), init_stack(nonneg_int("seed", seed), cfg), cfg)
 
 
-def blocks(x, params, cfg, self_mask, memory=None, cross_mask=None):  # [n, d] -> [n, d]
+def blocks(x, params, cfg, self_mask, enc_out=None, cross_mask=None):  # [n, d] -> [n, d]
     """Run stage 3: every block under the same masks, without the final norm."""
-    return stack(x, params, cfg, self_mask, memory=memory, cross_mask=cross_mask, final_norm=False)[0]
+    return stack(x, params, cfg, self_mask, enc_out=enc_out, cross_mask=cross_mask, final_norm=False)[0]
 
 
-def forward(tokens, params, cfg, machine="decoder", memory=None):  # [n] -> dict of stage arrays
+def forward(tokens, params, cfg, machine="decoder", enc_out=None):  # [n] -> dict of stage arrays
     """Run stages 2-5 on token ids and return each stage's output, keyed by stage name."""
     x = embed(tokens, params, cfg)
-    if validate_machine(machine) == "encoder-decoder" and memory is None:
-        raise ValueError("memory (the encoder's output) is required for machine='encoder-decoder'")
-    if machine != "encoder-decoder" and memory is not None:
-        raise ValueError(f"memory is read only by machine='encoder-decoder', got machine={machine!r}")
-    self_mask, cross_mask = machine_masks(machine, len(x), None if memory is None else np.shape(memory)[0])
-    h = blocks(x, params, cfg, self_mask, memory, cross_mask)
+    if validate_machine(machine) == "encoder-decoder" and enc_out is None:
+        raise ValueError("enc_out (the encoder's output) is required for machine='encoder-decoder'")
+    if machine != "encoder-decoder" and enc_out is not None:
+        raise ValueError(f"enc_out is read only by machine='encoder-decoder', got machine={machine!r}")
+    self_mask, cross_mask = machine_masks(machine, len(x), None if enc_out is None else np.shape(enc_out)[0])
+    h = blocks(x, params, cfg, self_mask, enc_out, cross_mask)
     h_norm = layer_norm(h, params["ln_f"])
     return {"embed": x, "blocks": h, "final_norm": h_norm, "logits": logits(h_norm, params)}
 
@@ -110,16 +110,16 @@ def dependence(text, machine, source, params, encoder_seed, cfg=CFG):  # -> [n, 
     changing input j moves output i.
     """
     ids, src = tokenize(text), tokenize(source)
-    memory = source_memory(source, encoder_seed, cfg) if validate_machine(machine) == "encoder-decoder" else None
+    enc_out = source_enc_out(source, encoder_seed, cfg) if validate_machine(machine) == "encoder-decoder" else None
     own = movement(
-        lambda t: forward(t, params, cfg, machine, memory)["logits"],
+        lambda t: forward(t, params, cfg, machine, enc_out)["logits"],
         ids,
         [nudge(ids, j, cfg.vocab_size) for j in range(ids.size)],
     )
-    if memory is None:
+    if enc_out is None:
         return np.concatenate([own > BOUND, np.zeros((ids.size, src.size), bool)], axis=1)
     cross = movement(
-        lambda s: forward(ids, params, cfg, machine, source_memory(detokenize(s), encoder_seed, cfg))["logits"],
+        lambda s: forward(ids, params, cfg, machine, source_enc_out(detokenize(s), encoder_seed, cfg))["logits"],
         src,
         [nudge(src, j, cfg.vocab_size) for j in range(src.size)],
     )

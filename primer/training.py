@@ -149,8 +149,8 @@ def machine_loss_and_grads(params, rows, masks, n_heads):  # Rows of one batch -
     z, cache = encoder_decoder_forward(enc, dec, rows.source, rows.tokens, n_heads, masks)
     dz = cross_entropy_backward(z, rows.targets, rows.loss_weights)
     dh, dwte = tied_logits_backward(dz, cache["dec"]["h"], dec["wte"])
-    g_dec, dmemory = stack_backward(dh, dec, rows.tokens, self_mask, n_heads, cache["dec"], cross_mask, dwte)
-    g_enc, _ = stack_backward(dmemory, enc, rows.source, source_mask, n_heads, cache["enc"])
+    g_dec, denc_out = stack_backward(dh, dec, rows.tokens, self_mask, n_heads, cache["dec"], cross_mask, dwte)
+    g_enc, _ = stack_backward(denc_out, enc, rows.source, source_mask, n_heads, cache["enc"])
     return cross_entropy(z, rows.targets, rows.loss_weights), (g_enc, g_dec)
 
 

@@ -88,11 +88,11 @@ def attend(
 
 
 def block(
-    x, p, n_heads, self_mask, memory_kv=None, cross_mask=None, ops=None, cache=None, layer=0
+    x, p, n_heads, self_mask, enc_kv=None, cross_mask=None, ops=None, cache=None, layer=0
 ):  # [n, d] -> ([n, d], weights)
     """Run one pre-norm Transformer block. The masks are the only thing that tells the three machines apart.
 
-    self_mask [n, n_k] decides what each position reads of its own sequence. If memory_kv (the
+    self_mask [n, n_k] decides what each position reads of its own sequence. If enc_kv (the
     encoder's K/V for this layer) is given, a cross-attention sub-layer reads it under cross_mask.
     With a cache (anything with append(layer, k, v) -> all of that layer's K, V), only the n new
     rows are projected, and they read every cached key as well.
@@ -104,8 +104,8 @@ def block(
     a, self_w = attend(h, k, v, p["self"], n_heads, self_mask, ops)
     x = x + a
     cross_w = None
-    if memory_kv is not None:
-        a, cross_w = attend(layer_norm(x, p["ln2"]), *memory_kv, p["cross"], n_heads, cross_mask, ops)
+    if enc_kv is not None:
+        a, cross_w = attend(layer_norm(x, p["ln2"]), *enc_kv, p["cross"], n_heads, cross_mask, ops)
         x = x + a
     x = x + linear(np.maximum(0.0, linear(layer_norm(x, p["ln3"]), p["ff1"])), p["ff2"])
     return x, {"self": self_w, "cross": cross_w}
@@ -134,44 +134,42 @@ def embed(tokens, params, cfg, start=0):  # [n] -> [n, d]
 
 
 def stack(
-    x, params, cfg, self_mask, memory=None, cross_mask=None, ops=None, *, memory_kv=None, cache=None, final_norm=True
+    x, params, cfg, self_mask, enc_out=None, cross_mask=None, ops=None, *, enc_kv=None, cache=None, final_norm=True
 ):  # [n, d] -> ([n, d], per-layer weights)
     """Run every block under the same masks, then the final norm.
 
-    With memory (the encoder's output) each layer projects its cross-attention K/V once; pass
-    memory_kv instead to reuse K/V projected earlier. With a cache, x holds only the new rows.
+    With enc_out (the encoder's output; PyTorch calls it memory) each layer projects its cross-attention K/V once; pass
+    enc_kv instead to reuse K/V projected earlier. With a cache, x holds only the new rows.
     """
     x = float_array("x", x, min_ndim=2)
     n = x.shape[0]
     n_k = n + (cache.length if cache is not None else 0)
     self_mask = bool_mask("self_mask", self_mask, (n, n_k))
-    if memory is not None and memory_kv is not None:
-        raise ValueError("pass memory or memory_kv, not both")
-    if memory is not None:
-        memory = float_array("memory", memory, min_ndim=2)
-        memory_kv = encoder_kv(memory, params, cfg, ops)
-    if memory_kv is not None:
-        if len(memory_kv) != len(params["blocks"]):
-            raise ValueError(
-                f"memory_kv must hold one (K, V) per layer ({len(params['blocks'])}), got {len(memory_kv)}"
-            )
-        m = memory_kv[0][0].shape[-2]
+    if enc_out is not None and enc_kv is not None:
+        raise ValueError("pass enc_out or enc_kv, not both")
+    if enc_out is not None:
+        enc_out = float_array("enc_out", enc_out, min_ndim=2)
+        enc_kv = encoder_kv(enc_out, params, cfg, ops)
+    if enc_kv is not None:
+        if len(enc_kv) != len(params["blocks"]):
+            raise ValueError(f"enc_kv must hold one (K, V) per layer ({len(params['blocks'])}), got {len(enc_kv)}")
+        m = enc_kv[0][0].shape[-2]
         if cross_mask is None:
             cross_mask = machine_masks("encoder-decoder", n, m)[1]
         cross_mask = bool_mask("cross_mask", cross_mask, (n, m))
     weights = []
     for i, p in enumerate(params["blocks"]):
-        kv = None if memory_kv is None else memory_kv[i]
+        kv = None if enc_kv is None else enc_kv[i]
         x, w = block(x, p, cfg.n_heads, self_mask, kv, cross_mask, ops, cache=cache, layer=i)
         weights.append(w)
     return (layer_norm(x, params["ln_f"]) if final_norm else x), weights
 
 
-def encoder_kv(memory, params, cfg, ops=None):  # [m, d] -> per layer ([h, m, d_head], [h, m, d_head])
+def encoder_kv(enc_out, params, cfg, ops=None):  # [m, d] -> per layer ([h, m, d_head], [h, m, d_head])
     """Project the encoder's output into every decoder layer's cross-attention K/V, once."""
     if ops is not None:
         ops["cross_kv_projections"] += len(params["blocks"])
-    return [project_kv(memory, p["cross"], cfg.n_heads, ops) for p in params["blocks"]]
+    return [project_kv(enc_out, p["cross"], cfg.n_heads, ops) for p in params["blocks"]]
 
 
 def logits(h, params):  # [n, d] -> [n, vocab]
@@ -185,24 +183,24 @@ def encode(tokens, params, cfg, ops=None):  # [n] -> [n, d]
     return stack(x, params, cfg, machine_masks("encoder", len(x))[0], ops=ops)[0]
 
 
-def decode(tokens, params, cfg, memory=None, ops=None):  # [n] -> [n, vocab]
-    """Run a decoder: the block with a causal mask; with memory it is the decoder of an encoder-decoder."""
+def decode(tokens, params, cfg, enc_out=None, ops=None):  # [n] -> [n, vocab]
+    """Run a decoder: the block with a causal mask; with enc_out it is the decoder of an encoder-decoder."""
     x = embed(tokens, params, cfg)
-    h, _ = stack(x, params, cfg, machine_masks("decoder", len(x))[0], memory=memory, ops=ops)
+    h, _ = stack(x, params, cfg, machine_masks("decoder", len(x))[0], enc_out=enc_out, ops=ops)
     return logits(h, params)
 
 
-def run_machine(machine, tokens, params, cfg, memory=None):  # [n] -> [n, d]
-    """Run the stack of a machine on token ids (reading memory, the encoder's output, if it is the encoder-decoder).
+def run_machine(machine, tokens, params, cfg, enc_out=None):  # [n] -> [n, d]
+    """Run the stack of a machine on token ids (reading enc_out, the encoder's output, if it is the encoder-decoder).
 
     Returns the final-normed hidden states; logits turns them into next-token scores.
     """
-    if (machine == "encoder-decoder") != (memory is not None):
+    if (machine == "encoder-decoder") != (enc_out is not None):
         raise ValueError(
-            "memory (the encoder's output) is read by the encoder-decoder only, "
+            "enc_out (the encoder's output) is read by the encoder-decoder only, "
             f"got machine={validate_machine(machine)!r} "
-            f"with memory {'given' if memory is not None else 'missing'}"
+            f"with enc_out {'given' if enc_out is not None else 'missing'}"
         )
     x = embed(tokens, params, cfg)
-    self_mask, cross_mask = machine_masks(machine, len(x), None if memory is None else np.shape(memory)[0])
-    return stack(x, params, cfg, self_mask, memory=memory, cross_mask=cross_mask)[0]
+    self_mask, cross_mask = machine_masks(machine, len(x), None if enc_out is None else np.shape(enc_out)[0])
+    return stack(x, params, cfg, self_mask, enc_out=enc_out, cross_mask=cross_mask)[0]

@@ -5,7 +5,7 @@ window below 1, shapes that do not fit together (too few axes, a wrong width, a 
 shape or dtype), NaN or infinite numbers, a fully masked row, a temperature T <= 0 or not a finite
 number, a probability outside its range (top_p, probs that do not sum to 1), an id outside the
 vocabulary, a length past max_len, an unknown name (machine, kind, section, language), a missing
-or unwanted companion argument (memory, source, rng), and a callable that is not one or returns
+or unwanted companion argument (enc_out, source, rng), and a callable that is not one or returns
 the wrong shape. A row is (call, the argument its message must name, optionally a regex the message
 must also match); the name must appear in the message as a word. The regex pins the wording a
 reader sees, e.g. "T -> 0 is greedy decoding".
@@ -144,7 +144,7 @@ def decode_past_max_len():
 def stack_with_memory(cross_mask):
     x = transformer.embed(np.arange(4), PARAMS, CFG)
     dec = transformer.init_stack(1, CFG, cross=True)
-    transformer.stack(x, dec, CFG, causal_mask(4), memory=np.zeros((6, CFG.d_model)), cross_mask=cross_mask)
+    transformer.stack(x, dec, CFG, causal_mask(4), enc_out=np.zeros((6, CFG.d_model)), cross_mask=cross_mask)
 
 
 def readout(**bad):
@@ -471,10 +471,10 @@ TABLE = [
     ),
     case(lambda: transformer.stack(np.full((3, 16), np.nan), PARAMS, CFG, causal_mask(3)), "x", "stack-nan"),
     case(
-        lambda: transformer.stack(np.ones((3, 16)), PARAMS, CFG, causal_mask(3), memory=np.full((2, 16), np.nan)),
-        "memory",
-        "stack-memory-nan",
-        "memory must be finite",
+        lambda: transformer.stack(np.ones((3, 16)), PARAMS, CFG, causal_mask(3), enc_out=np.full((2, 16), np.nan)),
+        "enc_out",
+        "stack-enc_out-nan",
+        "enc_out must be finite",
     ),
     case(lambda: stack_with_memory(full_mask(4, 5)), "cross_mask", "stack-cross_mask-shape", "cross_mask has shape"),
     case(
@@ -574,11 +574,11 @@ TABLE = [
         "run-unknown-machine",
         "machine must be one of",
     ),
-    case(lambda: transformer.run_machine("encoder-decoder", np.array([1]), PARAMS, CFG), "memory", "run-memory"),
+    case(lambda: transformer.run_machine("encoder-decoder", np.array([1]), PARAMS, CFG), "enc_out", "run-enc_out"),
     case(
         lambda: transformer.run_machine("decoder", np.array([1]), PARAMS, CFG, np.zeros((2, 16))),
-        "memory",
-        "run-memory-unwanted",
+        "enc_out",
+        "run-enc_out-unwanted",
     ),
     case(lambda: transformer.run_machine("encoder", np.array([99]), PARAMS, CFG), "tokens", "run-tokens-range"),
     case(lambda: probe.nudge(np.array([1, 2]), 5, 10), "j", "nudge-position", "j must be a position"),
@@ -795,9 +795,9 @@ TABLE = [
         "tokens must be ids in",
     ),
     case(
-        lambda: kv_cache.decode_cached(np.array([0]), ED_MODEL[1], ED_CFG, memory_kv=[]),
-        "memory_kv",
-        "decode_cached-memory_kv-layers",
+        lambda: kv_cache.decode_cached(np.array([0]), ED_MODEL[1], ED_CFG, enc_kv=[]),
+        "enc_kv",
+        "decode_cached-enc_kv-layers",
         r"one \(K, V\) per layer",
     ),
     case(
@@ -875,16 +875,16 @@ TABLE = [
     ),
     case(
         lambda: pipeline.forward(pipeline.tokenize("ab"), PIPE, pipeline.CFG, "encoder-decoder"),
-        "memory",
-        "forward-memory",
+        "enc_out",
+        "forward-enc_out",
     ),
     case(
         lambda: pipeline.forward(
-            pipeline.tokenize(PROMPT), PIPE, pipeline.CFG, "decoder", pipeline.source_memory("le chat", 1)
+            pipeline.tokenize(PROMPT), PIPE, pipeline.CFG, "decoder", pipeline.source_enc_out("le chat", 1)
         ),
-        "memory",
-        "forward-memory-unwanted",
-        "memory is read only",
+        "enc_out",
+        "forward-enc_out-unwanted",
+        "enc_out is read only",
     ),
     case(
         lambda: pipeline.dependence(PROMPT, "gpt", "le chat", PIPE, 1),

@@ -50,13 +50,13 @@ def test_generation_of_the_page():
     assert ops["cross_kv_projections"] == CFG.n_layers
 
 
-def test_decoding_with_projected_memory_kv_equals_transformer_decode():
+def test_decoding_with_projected_enc_kv_equals_transformer_decode():
     enc, dec = encoder_decoder.model(CFG, *SEEDS)
-    memory = encode(SOURCE_IDS, enc, CFG)
+    enc_out = encode(SOURCE_IDS, enc, CFG)
     tgt = to_ids(["<bos>", "the", "cat"], page.VOCAB)
     ops, weights = Counter(), []
-    out = decode_cached(tgt, dec, CFG, ops=ops, memory_kv=encoder_kv(memory, dec, CFG), weights=weights)
-    assert np.abs(out - decode(tgt, dec, CFG, memory=memory)).max() <= 1e-12
+    out = decode_cached(tgt, dec, CFG, ops=ops, enc_kv=encoder_kv(enc_out, dec, CFG), weights=weights)
+    assert np.abs(out - decode(tgt, dec, CFG, enc_out=enc_out)).max() <= 1e-12
     assert ops["cross_kv_projections"] == 0
     cross = machine_masks("encoder-decoder", len(tgt), len(SOURCE_IDS))[1]
     for w in weights:  # every decoder row reads every source column
@@ -122,11 +122,11 @@ def test_chapter_8_core_numpy_equals_primer_on_random_inputs():
     rng = np.random.default_rng(8)
     for _ in range(30):
         n, m, d, n_layers = (int(v) for v in rng.integers(1, 9, size=4))
-        memory, x = rng.normal(size=(m, d)), rng.normal(size=(n, d))
+        enc_out, x = rng.normal(size=(m, d)), rng.normal(size=(n, d))
         layers = [(rng.normal(size=(d, 3)), rng.normal(size=(d, 3))) for _ in range(n_layers)]
-        kv = core["memory_kv"](memory, layers)
+        kv = core["enc_kv"](enc_out, layers)
         assert len(kv) == n_layers
         w_q = rng.normal(size=(d, 3))
         for (k, v), (w_k, w_v) in zip(kv, layers):
-            theirs = attention(x @ w_q, memory @ w_k, memory @ w_v, full_mask(n, m))[0]
+            theirs = attention(x @ w_q, enc_out @ w_k, enc_out @ w_v, full_mask(n, m))[0]
             assert np.allclose(core["cross_attention"](x, (k, v), w_q), theirs, atol=1e-12)

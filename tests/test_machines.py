@@ -67,12 +67,12 @@ def test_reach_puts_self_and_cross_side_by_side(machine):
 def test_run_is_the_transformers_encoder_and_decoder(tokens, seed):
     tokens = np.array(tokens)
     params = init_stack(seed, CFG, cross=True)
-    memory = encode(tokens[::-1].copy(), init_stack(seed + 1, CFG), CFG)
+    enc_out = encode(tokens[::-1].copy(), init_stack(seed + 1, CFG), CFG)
     assert np.abs(run("encoder", tokens, params, CFG) - encode(tokens, params, CFG)).max() <= 1e-12
     logits = run("decoder", tokens, params, CFG) @ params["wte"].T
     assert np.abs(logits - decode(tokens, params, CFG)).max() <= 1e-12
-    logits = run("encoder-decoder", tokens, params, CFG, memory) @ params["wte"].T
-    assert np.abs(logits - decode(tokens, params, CFG, memory=memory)).max() <= 1e-12
+    logits = run("encoder-decoder", tokens, params, CFG, enc_out) @ params["wte"].T
+    assert np.abs(logits - decode(tokens, params, CFG, enc_out=enc_out)).max() <= 1e-12
 
 
 # ---- which machine an output needs (chapter 9)

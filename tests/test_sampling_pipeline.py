@@ -19,7 +19,7 @@ from primer.sampling_pipeline import (
     detokenize,
     forward,
     shared_weights,
-    source_memory,
+    source_enc_out,
     tokenize,
 )
 from primer.sampling_pipeline import run as run_pipeline
@@ -35,7 +35,7 @@ def run(n_new=page.N_NEW, temperature=page.TEMPERATURE, seed=page.SAMPLE_SEED, g
 
 def page_memory():
     """Return the encoder's output for the page's source."""
-    return source_memory(SOURCE, page.ENCODER_SEED)
+    return source_enc_out(SOURCE, page.ENCODER_SEED)
 
 
 texts = st.text(alphabet=VOCAB, min_size=1, max_size=20)
@@ -57,12 +57,12 @@ def test_vocabulary_fits_the_config():
 @given(texts, st.sampled_from(MACHINES))
 def test_stages_2_to_4_equal_the_transformer_stack(text, machine):
     ids = tokenize(text)
-    memory = page_memory() if machine == "encoder-decoder" else None
-    self_mask, cross_mask = machine_masks(machine, ids.size, None if memory is None else len(memory))
-    out = forward(ids, PARAMS, CFG, machine, memory)
+    enc_out = page_memory() if machine == "encoder-decoder" else None
+    self_mask, cross_mask = machine_masks(machine, ids.size, None if enc_out is None else len(enc_out))
+    out = forward(ids, PARAMS, CFG, machine, enc_out)
     x = embed(ids, PARAMS, CFG)
     assert np.array_equal(out["embed"], x)
-    h, _ = stack(x, PARAMS, CFG, self_mask, memory=memory, cross_mask=cross_mask)
+    h, _ = stack(x, PARAMS, CFG, self_mask, enc_out=enc_out, cross_mask=cross_mask)
     assert np.allclose(out["final_norm"], h, atol=1e-12)
 
 
@@ -71,15 +71,15 @@ def test_forward_agrees_with_encode_and_decode():
     plain = init_stack(0, CFG)
     assert np.allclose(forward(ids, plain, CFG, "encoder")["final_norm"], encode(ids, plain, CFG), atol=1e-12)
     assert np.allclose(forward(ids, plain, CFG, "decoder")["logits"], decode(ids, plain, CFG), atol=1e-12)
-    memory = page_memory()
+    enc_out = page_memory()
     assert np.allclose(
-        forward(ids, PARAMS, CFG, "encoder-decoder", memory)["logits"],
-        decode(ids, PARAMS, CFG, memory=memory),
+        forward(ids, PARAMS, CFG, "encoder-decoder", enc_out)["logits"],
+        decode(ids, PARAMS, CFG, enc_out=enc_out),
         atol=1e-12,
     )
 
 
-def test_source_memory_is_a_separate_encoders_output():
+def test_source_enc_out_is_a_separate_encoders_output():
     assert np.allclose(page_memory(), encode(tokenize(SOURCE), init_stack(1, CFG), CFG))
 
 

@@ -261,7 +261,7 @@ def calls(chapter, rng):
             ("leak", (r(6, 8), 2, r(8), [r(8, 4), r(8, 4), r(8, 3)], causal)),
         ],
         "08-encoder-decoder": [
-            ("memory_kv", (r(7, 8), [(r(8, 4), r(8, 3)), (r(8, 4), r(8, 3))])),
+            ("enc_kv", (r(7, 8), [(r(8, 4), r(8, 3)), (r(8, 4), r(8, 3))])),
             ("cross_attention", (r(5, 8), (r(7, 4), r(7, 3)), r(8, 4))),
         ],
         "09-choosing": [("masks_for", (m, 5, 3)) for m in ("encoder", "decoder", "encoder-decoder")]

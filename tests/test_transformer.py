@@ -28,9 +28,9 @@ DEC = init_stack(1, CFG, cross=True)
 tokens = st.lists(st.integers(0, CFG.vocab_size - 1), min_size=2, max_size=12).map(np.array)
 
 
-def unmasked_decode(toks, params, cfg, memory=None):
+def unmasked_decode(toks, params, cfg, enc_out=None):
     x = embed(toks, params, cfg)
-    return logits(stack(x, params, cfg, full_mask(len(x)), memory=memory)[0], params)
+    return logits(stack(x, params, cfg, full_mask(len(x)), enc_out=enc_out)[0], params)
 
 
 # ---- shapes
@@ -40,10 +40,10 @@ def test_shapes():
     toks = np.array([1, 2, 3, 4, 5])
     assert encode(toks, ENC, CFG).shape == (5, CFG.d_model)
     assert decode(toks, ENC, CFG).shape == (5, CFG.vocab_size)
-    memory = encode(np.arange(7), ENC, CFG)
-    assert decode(toks, DEC, CFG, memory=memory).shape == (5, CFG.vocab_size)
+    enc_out = encode(np.arange(7), ENC, CFG)
+    assert decode(toks, DEC, CFG, enc_out=enc_out).shape == (5, CFG.vocab_size)
     x = embed(toks, DEC, CFG)
-    _, w = stack(x, DEC, CFG, causal_mask(5), memory=memory)
+    _, w = stack(x, DEC, CFG, causal_mask(5), enc_out=enc_out)
     assert len(w) == CFG.n_layers
     assert w[0]["self"].shape == (CFG.n_heads, 5, 5) and w[0]["cross"].shape == (CFG.n_heads, 5, 7)
 
@@ -114,10 +114,10 @@ def test_encoder_position_reads_both_directions(toks):
 
 
 def test_cross_mask_is_the_same_full_row_for_every_decoder_row():
-    memory = encode(np.arange(6), ENC, CFG)
+    enc_out = encode(np.arange(6), ENC, CFG)
     for n in range(1, 8):
         x = embed(np.arange(n) % CFG.vocab_size, DEC, CFG)
-        _, w = stack(x, DEC, CFG, causal_mask(n), memory=memory)
+        _, w = stack(x, DEC, CFG, causal_mask(n), enc_out=enc_out)
         for layer in w:
             assert layer["cross"].shape == (CFG.n_heads, n, 6)
             assert np.all(layer["cross"] > 0)  # every decoder row reads every source column
@@ -125,11 +125,11 @@ def test_cross_mask_is_the_same_full_row_for_every_decoder_row():
 
 
 def test_cross_weights_of_a_row_do_not_change_as_the_target_grows():
-    memory = encode(np.arange(6), ENC, CFG)
+    enc_out = encode(np.arange(6), ENC, CFG)
     target = np.array([2, 7, 1, 8, 2, 8])
     per_len = []
     for n in range(1, len(target) + 1):
-        _, w = stack(embed(target[:n], DEC, CFG), DEC, CFG, causal_mask(n), memory=memory)
+        _, w = stack(embed(target[:n], DEC, CFG), DEC, CFG, causal_mask(n), enc_out=enc_out)
         per_len.append(w)
     for n in range(1, len(target)):
         for layer in range(CFG.n_layers):
@@ -139,8 +139,8 @@ def test_cross_weights_of_a_row_do_not_change_as_the_target_grows():
 
 def test_changing_the_memory_moves_every_decoder_row():
     toks = np.array([1, 2, 3, 4])
-    a = decode(toks, DEC, CFG, memory=encode(np.arange(5), ENC, CFG))
-    b = decode(toks, DEC, CFG, memory=encode(np.array([0, 1, 2, 3, 9]), ENC, CFG))
+    a = decode(toks, DEC, CFG, enc_out=encode(np.arange(5), ENC, CFG))
+    b = decode(toks, DEC, CFG, enc_out=encode(np.array([0, 1, 2, 3, 9]), ENC, CFG))
     assert np.all(np.abs(a - b).max(axis=-1) > 0)
 
 
@@ -148,12 +148,12 @@ def test_encoder_kv_is_projected_once_per_layer_per_call():
     for n_layers in (1, 2, 3, 6):
         cfg = Config(n_layers=n_layers)
         dec = init_stack(3, cfg, cross=True)
-        memory = encode(np.arange(5), init_stack(2, cfg), cfg)
+        enc_out = encode(np.arange(5), init_stack(2, cfg), cfg)
         ops = Counter()
-        decode(np.array([1, 2, 3]), dec, cfg, memory=memory, ops=ops)
+        decode(np.array([1, 2, 3]), dec, cfg, enc_out=enc_out, ops=ops)
         assert ops["cross_kv_projections"] == n_layers
         ops = Counter()
-        kv = encoder_kv(memory, dec, cfg, ops)
+        kv = encoder_kv(enc_out, dec, cfg, ops)
         assert ops["cross_kv_projections"] == n_layers and ops["kv_rows"] == 5 * n_layers
         assert len(kv) == n_layers and kv[0][0].shape == (cfg.n_heads, 5, cfg.d_head)
 

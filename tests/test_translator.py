@@ -27,7 +27,7 @@ from primer.training import Rows, machine_loss_and_grads, train
 from primer.transformer import decode, encode, init_stack
 
 TINY = Config(vocab_size=7, d_model=4, n_heads=2, d_ff=8, n_layers=2, max_len=8)
-M, N = 5, 3  # source and target lengths differ, so a transposed cross mask or memory would not fit
+M, N = 5, 3  # source and target lengths differ, so a transposed cross mask or enc_out would not fit
 _rng = np.random.default_rng(31)
 SRC = _rng.integers(1, TINY.vocab_size, (2, M))
 TGT = _rng.integers(1, TINY.vocab_size, (2, N))
@@ -72,7 +72,7 @@ def test_the_encoder_decoder_forward_is_primers_encode_and_decode():
     src, tgt_in, _ = encdec_rows(SRC, TGT, BOS)
     z, _ = encdec_forward(enc, dec, src, tgt_in, TINY.n_heads)
     for row in range(len(src)):
-        ref = decode(tgt_in[row], dec, TINY, memory=encode(src[row], enc, TINY))
+        ref = decode(tgt_in[row], dec, TINY, enc_out=encode(src[row], enc, TINY))
         assert np.abs(z[row] - ref).max() < 1e-12
 
 
@@ -82,20 +82,20 @@ def test_the_encoder_decoder_forward_is_primers_encode_and_decode():
 def test_cross_attention_backward_agrees_with_finite_differences():
     rng = np.random.default_rng(8)
     p = init_stack(2, TINY, cross=True)["blocks"][0]
-    x, memory = rng.normal(size=(2, N, TINY.d_model)), rng.normal(size=(2, M, TINY.d_model))
+    x, enc_out = rng.normal(size=(2, N, TINY.d_model)), rng.normal(size=(2, M, TINY.d_model))
     r = rng.normal(size=(2, N, TINY.d_model))  # a random direction: loss = sum(r * y)
     cross_mask = full_mask(N, M)[None, None]
 
-    def f(x, memory, p):
-        return float((r * cross_forward(x, memory, p, TINY.n_heads, cross_mask)[0]).sum())
+    def f(x, enc_out, p):
+        return float((r * cross_forward(x, enc_out, p, TINY.n_heads, cross_mask)[0]).sum())
 
-    _, cache = cross_forward(x, memory, p, TINY.n_heads, cross_mask)
-    dx, g, dmemory = cross_backward(r, p, TINY.n_heads, cross_mask, cache)
-    assert close(dx, numerical_jacobian(lambda v: f(v, memory, p), x))
-    assert close(dmemory, numerical_jacobian(lambda v: f(x, v, p), memory))
+    _, cache = cross_forward(x, enc_out, p, TINY.n_heads, cross_mask)
+    dx, g, denc_out = cross_backward(r, p, TINY.n_heads, cross_mask, cache)
+    assert close(dx, numerical_jacobian(lambda v: f(v, enc_out, p), x))
+    assert close(denc_out, numerical_jacobian(lambda v: f(x, v, p), enc_out))
     assert sorted(g) == ["cross", "ln2"]
     for path, analytic in leaves(g):
-        numeric = numerical_jacobian(lambda w, path=path: f(x, memory, replaced(p, path, w)), get(p, path))
+        numeric = numerical_jacobian(lambda w, path=path: f(x, enc_out, replaced(p, path, w)), get(p, path))
         assert close(analytic, numeric), path
 
 

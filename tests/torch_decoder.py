@@ -47,8 +47,8 @@ def decoder_loss(
     return (each * loss_weights.reshape(-1)).sum() / loss_weights.sum()
 
 
-def stack_hidden(tp, tokens, mask, cfg, memory=None):  # torch tree, [b, n] ids, primer masks -> [b, n, d]
-    """Return primer.training.stack_forward's final-normed states in torch; with memory, each block's cross sub-layer
+def stack_hidden(tp, tokens, mask, cfg, enc_out=None):  # torch tree, [b, n] ids, primer masks -> [b, n, d]
+    """Return primer.training.stack_forward's final-normed states in torch; with enc_out, each block's cross sub-layer
     reads it (under the full rectangle: every query reads every source position)."""
     b, n = tokens.shape
     d, h = cfg.d_model, cfg.n_heads
@@ -68,7 +68,7 @@ def stack_hidden(tp, tokens, mask, cfg, memory=None):  # torch tree, [b, n] ids,
         x = x + attend(a, a, p["self"], mask)
         if "cross" in p:
             a = F.layer_norm(x, (d,), p["ln2"]["g"], p["ln2"]["b"], eps=1e-5)
-            x = x + attend(a, memory, p["cross"], None)
+            x = x + attend(a, enc_out, p["cross"], None)
         a = F.layer_norm(x, (d,), p["ln3"]["g"], p["ln3"]["b"], eps=1e-5)
         x = x + torch.relu(a @ p["ff1"]["w"] + p["ff1"]["b"]) @ p["ff2"]["w"] + p["ff2"]["b"]
     return F.layer_norm(x, (d,), tp["ln_f"]["g"], tp["ln_f"]["b"], eps=1e-5)
@@ -76,6 +76,6 @@ def stack_hidden(tp, tokens, mask, cfg, memory=None):  # torch tree, [b, n] ids,
 
 def encdec_loss(t_enc, t_dec, src, tgt_in, tgt_out, enc_mask, dec_mask, cfg):  # torch trees, [b, m], [b, n] ids
     """Return experiments.translator's encoder-decoder loss in torch: every decoder layer reads the encoder's output."""
-    memory = stack_hidden(t_enc, src, enc_mask, cfg)
-    h = stack_hidden(t_dec, tgt_in, dec_mask, cfg, memory)
+    enc_out = stack_hidden(t_enc, src, enc_mask, cfg)
+    h = stack_hidden(t_dec, tgt_in, dec_mask, cfg, enc_out)
     return F.cross_entropy((h @ t_dec["wte"].T).reshape(-1, cfg.vocab_size), tgt_out.reshape(-1))

@@ -13,6 +13,6 @@ z = decode(
     tgt,
     init_stack(2018, cfg, cross=True),
     cfg,  # causal + cross
-    memory=h,
+    enc_out=h,
 )
 print("encoder:", h.shape, " decoder:", y.shape, " encoder-decoder:", z.shape)
