@@ -3,7 +3,7 @@
 A backward takes d loss / d (the op's output) and returns d loss / d (each input), plus the
 gradients of the op's weights as a dict shaped like the weights. It recomputes what it needs from
 the forward's inputs (or takes the forward's cache), so the forwards stay primer's own:
-primer.transformer.layer_norm and linear, primer.heads.split_heads and merge_heads.
+primer.transformer.layer_norm and linear, primer.self_cross_heads.split_heads and merge_heads.
 
 A mask reaches the scores in one of three forms (mask[i, j] True: query i may read key j):
   bool array           closed scores become -inf, as primer.attention does;

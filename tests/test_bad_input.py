@@ -54,6 +54,7 @@ from primer.experiments import (
     broken_masks,
     grammar,
     language_model,
+    trained_decoder,
     trained_encoder,
     trained_machines,
     translation,
@@ -61,6 +62,7 @@ from primer.experiments import (
 )
 from primer.figures import glossary
 from primer.figures.controls import add_control
+from primer.figures.look import note
 from primer.inputs import decoder as dec_page
 from primer.inputs import encoder as enc_page
 from primer.inputs import encoder_decoder as ed_page
@@ -1073,6 +1075,12 @@ TABLE = [
         "experiment-every-0",
     ),
     case(lambda: broken_masks.over_seeds(dec_page.EXPERIMENT, ()), "seeds", "over_seeds-none"),
+    case(lambda: trained_decoder.over_seeds(dec_page.EXPERIMENT, ()), "seeds", "trained_decoder-over_seeds-none"),
+    case(
+        lambda: trained_decoder.trained_decoder(**dec_page.EXPERIMENT | {"training": {"steps": 5}}),
+        "training",
+        "trained_decoder-training-keys",
+    ),
     case(lambda: grammar.split(dec_page.GRAMMAR, 1.0, 0), "heldout_share", "split-share-1"),
     case(lambda: grammar.split(dec_page.GRAMMAR, 0.001, 0), "heldout_share", "split-share-leaves-none"),
     case(lambda: grammar.sentences(dec_page.GRAMMAR, 3, 0, among={("x", ".")}), "among", "sentences-among-foreign"),
@@ -1138,6 +1146,7 @@ TABLE = [
         "add_control-unknown",
     ),
     case(lambda: add_control(go.Figure(), []), "steps", "add_control-no-steps"),
+    case(lambda: note("a", 0, 0, on="axes"), "on", "note-unknown-place"),
     case(
         lambda: add_control(go.Figure(), [("a", [], None), ("b", [], None)], active=2), "active", "add_control-active"
     ),

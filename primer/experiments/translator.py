@@ -29,7 +29,7 @@ from primer.transformer import init_stack
 from primer.validate import validate_lr
 from primer.vocab import BOS, to_ids
 
-MODELS = ("encoder-decoder", "decoder-only")
+TRANSLATORS = ("encoder-decoder", "decoder-only")
 
 
 def seeds(seed):  # -> 5 ints
@@ -200,8 +200,8 @@ def translator_run(grammar, lexicon, head_final, heldout_share, model, prompt_la
             return {n: greedy_encdec(enc, dec, s, bos, cfg.n_heads) for n, (s, _) in groups.items()}
         return {n: greedy_prompt(prompt, s, bos, cfg.n_heads) for n, (s, _) in groups.items()}
 
-    held_scores = {m: scores(greedy(m, held), {n: t for n, (_, t) in held.items()}) for m in MODELS}
-    train_scores = {m: scores(greedy(m, seen), {n: t for n, (_, t) in seen.items()}) for m in MODELS}
+    held_scores = {m: scores(greedy(m, held), {n: t for n, (_, t) in held.items()}) for m in TRANSLATORS}
+    train_scores = {m: scores(greedy(m, seen), {n: t for n, (_, t) in seen.items()}) for m in TRANSLATORS}
     return Translators(
         pairs,
         cfg,

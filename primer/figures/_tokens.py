@@ -11,7 +11,7 @@ def arc_top(n, pad=0.35):
     return 0.25 + 0.22 * (n - 1) + pad
 
 
-def arc_trace(i, j, weight, *, above=True, color=ACCENT, row=None, scale=16.0, text=True):
+def arc_trace(i, j, weight, *, above=True, color=ACCENT, scale=16.0, text=True):
     """Return a half-ellipse from token i to token j, as thick as its weight, labelled at the top."""
     t = np.linspace(0, np.pi, 30)
     mid, half = (i + j) / 2, (j - i) / 2

@@ -3,6 +3,11 @@
 from primer.figures.look import styled, title_layout
 
 
+def annotated_step(label, traces, *notes):  # -> (label, [trace indices], {"annotations": [...]})
+    """Return a control step that shows traces and replaces the figure's annotations with notes."""
+    return (label, list(traces), {"annotations": list(notes)})
+
+
 def add_control(fig, steps, *, kind="slider", prefix="", active=0, y=None):
     """Add a slider or a row of buttons; each step is (label, visible trace indices, layout changes)."""
     if len(steps) < 2:

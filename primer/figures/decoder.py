@@ -5,8 +5,8 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from primer.figures._tokens import arc_trace, token_figure, token_trace
-from primer.figures.controls import add_control, finish
-from primer.figures.look import ACCENT, LEFT_COLOR, MUTED, heatmap_traces, styled, tick_labels
+from primer.figures.controls import add_control, annotated_step, finish
+from primer.figures.look import ACCENT, LEFT_COLOR, MUTED, heatmap_traces, note, row_box, styled, tick_labels
 from primer.figures.tables import md_table, pct
 from primer.language import labels
 from primer.rounding import is_rounding
@@ -32,16 +32,7 @@ def same_row(words, w_full, w_causal, row, n_heads, *, lang=None):
             w, m, x=ticks, y=ticks, closed_text="0", zmin=0, zmax=max(np.max(w_full), np.max(w_causal))
         ):
             fig.add_trace(trace, row=1, col=col)
-        fig.add_shape(
-            type="rect",
-            x0=-0.5,
-            x1=n - 0.5,
-            y0=row - 0.5,
-            y1=row + 0.5,
-            line=dict(color=ACCENT, width=3),
-            row=1,
-            col=col,
-        )
+        fig.add_shape(row_box(row, n), row=1, col=col)
     fig.update_yaxes(autorange="reversed")
     fig.update_yaxes(showticklabels=False, col=2)
     fig.update_xaxes(tickangle=-45)
@@ -95,7 +86,7 @@ def future_leak(words, changed, result, *, lang=None):
     x = [f"{i} {a}" if a == b else f"{i} {a}→{b}" for i, (a, b) in enumerate(zip(words, changed))]
     fig = go.Figure()
     steps = []
-    for k, (delta, note, label) in enumerate(
+    for k, (delta, caption, label) in enumerate(
         (
             (result.delta_masked, text["note_on"].format(d=fmt_delta(result.earlier_masked)), text["on"]),
             (result.delta_unmasked, text["note_off"].format(d=fmt_delta(result.earlier_unmasked)), text["off"]),
@@ -116,32 +107,17 @@ def future_leak(words, changed, result, *, lang=None):
             )
         )
         color = LEAK_COLOR if k else ACCENT
+        changed_at = dict(
+            x=x[result.position],
+            y=float(delta[result.position]),
+            text=text["changed"],
+            showarrow=True,
+            arrowhead=2,
+            ay=-40,
+        )
         steps.append(
-            (
-                label,
-                [k],
-                {
-                    "annotations": [
-                        dict(
-                            x=0.01,
-                            y=1.0,
-                            xref="paper",
-                            yref="paper",
-                            text=note,
-                            showarrow=False,
-                            xanchor="left",
-                            font=dict(color=color, size=14),
-                        ),
-                        dict(
-                            x=x[result.position],
-                            y=float(delta[result.position]),
-                            text=text["changed"],
-                            showarrow=True,
-                            arrowhead=2,
-                            ay=-40,
-                        ),
-                    ]
-                },
+            annotated_step(
+                label, [k], note(caption, 0.01, 1.0, xanchor="left", font=dict(color=color, size=14)), changed_at
             )
         )
     top = 1.25 * float(max(result.delta_masked.max(), result.delta_unmasked.max()))

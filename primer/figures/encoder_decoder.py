@@ -4,8 +4,8 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from primer.figures.controls import finish
-from primer.figures.look import ACCENT, LEFT_COLOR, RIGHT_COLOR, heatmap_traces, styled, tick_labels
+from primer.figures.controls import annotated_step, finish
+from primer.figures.look import ACCENT, LEFT_COLOR, RIGHT_COLOR, heatmap_traces, note, row_box, styled, tick_labels
 from primer.figures.tables import md_table, pct
 from primer.language import labels
 
@@ -65,42 +65,14 @@ def two_stacks(src, tgt, enc_w, dec_w, *, lang=None):
         ):
             fig.add_trace(trace)
         steps.append(
-            (
+            annotated_step(
                 layer + 1,
-                list(range(start, len(fig.data))),
-                {
-                    "annotations": [
-                        dict(
-                            text=text["enc_self"].format(l=layer + 1),
-                            x=0.39,
-                            y=1.06,
-                            xref="paper",
-                            yref="paper",
-                            showarrow=False,
-                        ),
-                        dict(
-                            text=text["dec_self"].format(l=layer + 1),
-                            x=0.82,
-                            y=1.06,
-                            xref="paper",
-                            yref="paper",
-                            showarrow=False,
-                        ),
-                        # the two columns stand closer than their names are wide: one name under the other
-                        dict(
-                            text=text["enc"], x=0, y=0, xref="x", yref="y", showarrow=False, font=dict(color=LEFT_COLOR)
-                        ),
-                        dict(
-                            text=text["dec"],
-                            x=1,
-                            y=-0.6,
-                            xref="x",
-                            yref="y",
-                            showarrow=False,
-                            font=dict(color=RIGHT_COLOR),
-                        ),
-                    ]
-                },
+                range(start, len(fig.data)),
+                note(text["enc_self"].format(l=layer + 1), 0.39, 1.06),
+                note(text["dec_self"].format(l=layer + 1), 0.82, 1.06),
+                # the two columns stand closer than their names are wide: one name under the other
+                note(text["enc"], 0, 0, on="data", font=dict(color=LEFT_COLOR)),
+                note(text["dec"], 1, -0.6, on="data", font=dict(color=RIGHT_COLOR)),
             )
         )
     fig.update_xaxes(visible=False, range=[-0.9, 1.9], row=1, col=1)
@@ -161,49 +133,13 @@ def shared_memory(src, tgt, cross_w, *, lang=None):
         ):
             fig.add_trace(trace)
         steps.append(
-            (
+            annotated_step(
                 layer + 1,
-                list(range(start, len(fig.data))),
-                {
-                    "annotations": [
-                        dict(
-                            text=text["memory"],
-                            x=0,
-                            y=(n_layers + 1) / 2 - 1.5,
-                            xref="x",
-                            yref="y",
-                            showarrow=False,
-                            font=dict(color=LEFT_COLOR),
-                        ),
-                        dict(
-                            text=text["dec"],
-                            x=1,
-                            y=0,
-                            xref="x",
-                            yref="y",
-                            showarrow=False,
-                            font=dict(color=RIGHT_COLOR),
-                        ),
-                        dict(
-                            text=text["cross_w"].format(l=layer + 1),
-                            x=0.7,
-                            y=1.07,
-                            xref="paper",
-                            yref="paper",
-                            showarrow=False,
-                        ),
-                        dict(
-                            text=text["once"],
-                            x=0,
-                            y=-0.25,
-                            xref="paper",
-                            yref="paper",
-                            showarrow=False,
-                            xanchor="left",
-                            font=dict(color=CROSS_COLOR),
-                        ),
-                    ]
-                },
+                range(start, len(fig.data)),
+                note(text["memory"], 0, (n_layers + 1) / 2 - 1.5, on="data", font=dict(color=LEFT_COLOR)),
+                note(text["dec"], 1, 0, on="data", font=dict(color=RIGHT_COLOR)),
+                note(text["cross_w"].format(l=layer + 1), 0.7, 1.07),
+                note(text["once"], 0, -0.25, xanchor="left", font=dict(color=CROSS_COLOR)),
             )
         )
     fig.update_xaxes(visible=False, range=[-0.6, 1.5], row=1, col=1)
@@ -245,16 +181,7 @@ def two_sublayers(src, tgt, self_w, cross_w, row, *, lang=None):
     ):
         fig.add_trace(trace, row=1, col=2)
     for col, width in ((1, n), (2, m)):
-        fig.add_shape(
-            type="rect",
-            x0=-0.5,
-            x1=width - 0.5,
-            y0=row - 0.5,
-            y1=row + 0.5,
-            line=dict(color=ACCENT, width=3),
-            row=1,
-            col=col,
-        )
+        fig.add_shape(row_box(row, width), row=1, col=col)
     fig.update_yaxes(autorange="reversed")
     fig.update_yaxes(showticklabels=False, col=2)
     fig.update_xaxes(tickangle=-45)
@@ -274,7 +201,7 @@ def cross_rows(src, tgt, cross_w, mask, *, lang=None):
         fig.add_trace(trace)
     steps = []
     for i in range(n):
-        box = dict(type="rect", x0=-0.5, x1=m - 0.5, y0=i - 0.5, y1=i + 0.5, line=dict(color=ACCENT, width=3))
+        box = row_box(i, m)
         title = text["row_title"].format(i=i, w=tgt[i], k=int(mask[i].sum()), m=m)
         steps.append((f"{i} {tgt[i]}", [0, 1], {"shapes": [box], "title.text": title}))
     fig.update_yaxes(autorange="reversed")

@@ -66,6 +66,19 @@ def tick_labels(words):
     return [f"{i} {w}" for i, w in enumerate(words)]
 
 
+def note(text, x, y, *, on="paper", **style):  # -> a plotly annotation dict
+    """Return a text at (x, y) without an arrow, placed on the paper (0..1) or on="data" (the first axes' values)."""
+    if on not in ("paper", "data"):
+        raise ValueError(f"on must be 'paper' or 'data', got {on!r}")
+    xref, yref = ("paper", "paper") if on == "paper" else ("x", "y")
+    return dict(text=text, x=x, y=y, xref=xref, yref=yref, showarrow=False, **style)
+
+
+def row_box(row, width):  # -> a plotly shape dict
+    """Return the accent rectangle around one row of a heatmap `width` cells wide: the row the figure is about."""
+    return dict(type="rect", x0=-0.5, x1=width - 0.5, y0=row - 0.5, y1=row + 0.5, line=dict(color=ACCENT, width=3))
+
+
 TITLE_MIDDLE = 44  # px from the top: the toolbar plotly shows on hover covers the top 29 px, and a title its height
 TITLE_ROOM = 58  # px of top margin a title needs below the toolbar
 
