@@ -1,4 +1,4 @@
-"""The notebooks' language: set it once, for the checks' messages and the figures' labels, with a CJK font in zh."""
+"""The notebooks' language: set it once, for the grades' messages and the figures' labels, with a CJK font in zh."""
 
 import os
 
