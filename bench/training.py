@@ -40,7 +40,7 @@ def chapter_6():  # -> [(phase, callable)]
 
 
 def chapter_7():  # -> [(phase, callable)]
-    """Return chapter 7's work: every seed's runs (and their honest measurements), then the summary's texts."""
+    """Return chapter 7's work: every seed's runs (and their honest measurements), then the texts they write."""
     from primer.experiments import broken_masks
     from primer.inputs.decoder import EXPERIMENT, SEEDS, WRITING
 
