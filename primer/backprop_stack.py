@@ -27,7 +27,7 @@ from primer.transformer import layer_norm, linear, logits
 
 
 def cross_forward(x, enc_out, p, n_heads, cross_mask):  # [b, n, d], [b, m, d], [.., n, m] -> ([b, n, d], cache)
-    """Run a block's cross-attention sub-layer as primer.transformer.block does: x's queries read the enc_out's K/V."""
+    """Run a block's cross-attention sub-layer as primer.transformer.block does: x's queries read enc_out's K/V."""
     h2 = layer_norm(x, p["ln2"])
     q = split_heads(linear(h2, p["cross"]["q"]), n_heads)  # [b, h, n, d_head]
     k, v = (split_heads(linear(enc_out, p["cross"][name]), n_heads) for name in ("k", "v"))  # [b, h, m, d_head]

@@ -30,6 +30,7 @@ from primer import (
     machines,
     mask_checks,
     mlm,
+    optim,
     position,
     probe,
     published,
@@ -992,11 +993,11 @@ TABLE = [
         "train-encdec-source-past-vocab",
     ),
     case(
-        lambda: training.adam_step(transformer.init_stack(0, TRAIN_CFG), {}, {}, 0.1, betas=(0.9, 1.0)),
+        lambda: optim.adam_step(transformer.init_stack(0, TRAIN_CFG), {}, {}, 0.1, betas=(0.9, 1.0)),
         "betas",
         "adam-betas",
     ),
-    case(lambda: training.adam_step(transformer.init_stack(0, TRAIN_CFG), {}, {}, 0.1, eps=0.0), "eps", "adam-eps"),
+    case(lambda: optim.adam_step(transformer.init_stack(0, TRAIN_CFG), {}, {}, 0.1, eps=0.0), "eps", "adam-eps"),
     case(lambda: bad_train(seed=-1), "seed", "train-seed-below-0"),
     case(lambda: bad_train(batch_size=0), "batch_size", "train-batch_size-0"),
     # ---- the corpus and chapter 7's experiment (issue 23)

@@ -48,8 +48,8 @@ def decoder_loss(
 
 
 def stack_hidden(tp, tokens, mask, cfg, enc_out=None):  # torch tree, [b, n] ids, primer masks -> [b, n, d]
-    """Return primer.training.stack_forward's final-normed states in torch; with enc_out, each block's cross sub-layer
-    reads it (under the full rectangle: every query reads every source position)."""
+    """Return primer.backprop_stack.stack_forward's final-normed states in torch; with enc_out, each block's cross
+    sub-layer reads it (under the full rectangle: every query reads every source position)."""
     b, n = tokens.shape
     d, h = cfg.d_model, cfg.n_heads
     x = tp["wte"][tokens] + tp["wpe"][:n]
