@@ -231,6 +231,17 @@ def test_every_seed_holds_out_sentences_the_training_text_never_has():
         assert held <= set(data.heldout_part) and train <= set(data.train_part)
 
 
+@pytest.mark.slow  # trains chapter 7's runs over every seed
+def test_the_trained_decoder_is_chapter_7s_causal_run_computed_once():
+    from primer.experiments import trained_decoder
+    from primer.inputs.decoder import EXPERIMENT, SEEDS
+
+    results, _, _ = chapter_7()
+    for (data, cfg, runs), (data2, cfg2, run) in zip(results, trained_decoder.over_seeds(EXPERIMENT, SEEDS)):
+        assert run is runs["causal"] and data2 is data and cfg2 == cfg  # the same run object: trained once
+        assert run.name == "causal"
+
+
 def sentences_of(words):  # [".", w, ..., ".", ...] -> set of sentences, each ending with "."
     out, current = set(), []
     for w in words[1:]:
