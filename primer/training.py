@@ -163,8 +163,8 @@ def draw_batches(sizes, steps, batch_size, seed):  # [k] rows per group -> [(gro
     p = np.asarray(sizes) / np.sum(sizes)
     out = []
     for _ in range(steps):
-        g = 0 if len(sizes) == 1 else int(rng.choice(len(sizes), p=p))
-        out.append((g, slice(None) if batch_size is None else rng.permutation(sizes[g])[:batch_size]))
+        group = 0 if len(sizes) == 1 else int(rng.choice(len(sizes), p=p))
+        out.append((group, slice(None) if batch_size is None else rng.permutation(sizes[group])[:batch_size]))
     return out
 
 
@@ -183,9 +183,9 @@ def train(
     """
     if (source_mask is None) != (cross_mask is None):
         raise ValueError("source_mask and cross_mask must be given together (an encoder-decoder) or not at all")
-    two = source_mask is not None
-    start = validate_stacks(start, cfg, two)
-    task = validate_task(task, cfg, two)
+    two_stacks = source_mask is not None
+    start = validate_stacks(start, cfg, two_stacks)
+    task = validate_task(task, cfg, two_stacks)
     steps, lr = positive_int("steps", steps), validate_lr(lr)
     sizes = [len(r.tokens) for r in task]
     if batch_size is not None:
@@ -200,7 +200,7 @@ def train(
     for r in task:  # each group's masks, once
         n = r.tokens.shape[1]
         own = validate_mask(mask_function("self_mask", self_mask)(n), n, name=f"self_mask({n})")
-        if not two:
+        if not two_stacks:
             masks.append((own, None, None))
             continue
         m = r.source.shape[1]
@@ -211,17 +211,17 @@ def train(
                 validate_mask(mask_function("cross_mask", cross_mask)(n, m), n, m, name=f"cross_mask({n}, {m})"),
             )
         )
-    stacks = list(start) if two else [start]
+    stacks = list(start) if two_stacks else [start]
     states, losses, kept = [adam_init(p) for p in stacks], np.empty(steps), {}
 
     def current():  # the stacks' params, nested as start
-        return tuple(stacks) if two else stacks[0]
+        return tuple(stacks) if two_stacks else stacks[0]
 
-    for t, (g, rows) in enumerate(draw_batches(sizes, steps, batch_size, seed)):
-        r = task[g]
+    for t, (group, rows) in enumerate(draw_batches(sizes, steps, batch_size, seed)):
+        r = task[group]
         batch = Rows(*(None if a is None else a[rows] for a in (r.tokens, r.targets, r.loss_weights, r.source)))
-        losses[t], grads = machine_loss_and_grads(current(), batch, masks[g], cfg.n_heads)
-        for i, d in enumerate(grads if two else (grads,)):  # each stack has its own Adam state
+        losses[t], grads = machine_loss_and_grads(current(), batch, masks[group], cfg.n_heads)
+        for i, d in enumerate(grads if two_stacks else (grads,)):  # each stack has its own Adam state
             stacks[i], states[i] = adam_step(stacks[i], d, states[i], lr)
         if every is not None and (t + 1) % every == 0:
             kept[t + 1] = current()
