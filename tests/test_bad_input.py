@@ -59,7 +59,20 @@ from primer.backprop import MaskedFill
 from primer.config import Config
 from primer.figures import glossary
 from primer.figures.controls import add_control
-from primer.masks import additive_mask, batch_mask, causal_mask, empty_rows, full_mask, key_padding_mask, window_mask
+from primer.masks import (
+    additive_mask,
+    batch_mask,
+    causal_mask,
+    chunked_mask,
+    cu_seqlens,
+    document_mask,
+    empty_rows,
+    full_mask,
+    key_padding_mask,
+    prefix_lm_mask,
+    tree_mask,
+    window_mask,
+)
 from primer.pages import decoder as dec_page
 from primer.pages import encoder as enc_page
 from primer.pages import encoder_decoder as ed_page
@@ -187,6 +200,31 @@ TABLE = [
     case(lambda: window_mask(4, -1), "window", "window_mask-below-0", "every row has no key left"),
     case(lambda: window_mask(4, 1.5), "window", "window_mask-float"),
     case(lambda: window_mask(0, 2), "n", "window_mask-size"),
+    case(lambda: window_mask(4, 2, sinks=-1), "sinks", "window_mask-sinks-below-0"),
+    case(lambda: window_mask(4, 2, sinks=True), "sinks", "window_mask-sinks-bool"),
+    case(lambda: window_mask(4, 2, sinks=1.0), "sinks", "window_mask-sinks-float"),
+    case(lambda: document_mask([]), "doc_ids", "document_mask-empty", "non-empty"),
+    case(lambda: document_mask([[0, 1]]), "doc_ids", "document_mask-2d"),
+    case(lambda: document_mask([0.0, 1.0]), "doc_ids", "document_mask-float", "integers"),
+    case(lambda: document_mask([0, True]), "doc_ids", "document_mask-bool", "bools are not integers"),
+    case(lambda: document_mask([0, 1], causal=1), "causal", "document_mask-causal-bool"),
+    case(lambda: cu_seqlens([0, 1, 0]), "doc_ids", "cu_seqlens-not-contiguous", "contiguous runs"),
+    case(lambda: cu_seqlens([1, 1, 2]), "doc_ids", "cu_seqlens-not-from-0", "numbered 0, 1, 2"),
+    case(lambda: cu_seqlens([0, 2]), "doc_ids", "cu_seqlens-skips-a-number"),
+    case(lambda: cu_seqlens([]), "doc_ids", "cu_seqlens-empty"),
+    case(lambda: prefix_lm_mask(4, 5), "prefix", "prefix_lm_mask-longer-than-n", "prefix must be <= n"),
+    case(lambda: prefix_lm_mask(4, -1), "prefix", "prefix_lm_mask-below-0"),
+    case(lambda: prefix_lm_mask(4, True), "prefix", "prefix_lm_mask-bool"),
+    case(lambda: prefix_lm_mask(0, 0), "n", "prefix_lm_mask-size"),
+    case(lambda: chunked_mask(4, 0), "chunk", "chunked_mask-chunk-size"),
+    case(lambda: chunked_mask(4, 2.0), "chunk", "chunked_mask-float"),
+    case(lambda: chunked_mask(0, 2), "n", "chunked_mask-n-size"),
+    case(lambda: tree_mask([0, 0]), "parents", "tree_mask-0-not-a-root", "node 0 is a root"),
+    case(lambda: tree_mask([-1, 1]), "parents", "tree_mask-own-parent", "earlier node"),
+    case(lambda: tree_mask([-1, 2, 0]), "parents", "tree_mask-parent-after-child", "earlier node"),
+    case(lambda: tree_mask([-1, -2]), "parents", "tree_mask-below-minus-1"),
+    case(lambda: tree_mask([]), "parents", "tree_mask-empty"),
+    case(lambda: tree_mask([-1, 0.0]), "parents", "tree_mask-float"),
     case(lambda: wild_bugs.layers("no_such_bug"), "name", "wild_bugs-layers-name"),
     case(lambda: wild_bugs.symptom("query_axis", np.ones((3, 2))), "valid", "wild_bugs-symptom-no-valid"),
     case(lambda: wild_bugs.symptom("transposed", np.ones(3)), "x", "wild_bugs-symptom-flat-x"),
