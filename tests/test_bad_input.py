@@ -19,6 +19,8 @@ import pytest
 
 from primer import (
     broken_masks,
+    chunked_prefill,
+    conventions,
     corpus,
     counts,
     decoding,
@@ -29,10 +31,13 @@ from primer import (
     kv_cache,
     language,
     language_model,
+    layer_patterns,
     leak,
     machines,
     mask_checks,
     mlm,
+    packing,
+    paged_cache,
     position,
     probe,
     published,
@@ -40,6 +45,8 @@ from primer import (
     rounding,
     scores,
     seq2seq,
+    sinks,
+    speculative,
     targets,
     trained_encoder,
     trained_machines,
@@ -162,6 +169,18 @@ def readout(**bad):
 
 def strength(s):
     return lambda: seq2seq.alignment([("了", "past")], [("bought", {"buy": 1.0, "past": s})])
+
+
+def paged_full_pool():
+    cache = paged_cache.PagedCache(1, 1, 1, 1)
+    cache.append(0, [1.0], [1.0])
+    cache.append(0, [2.0], [2.0])  # a second page, from a pool of one
+
+
+def prefilled_cache():
+    cache = kv_cache.KVCache(CFG)
+    kv_cache.prefill_prefix_lm([1, 2], 1, PARAMS, CFG, cache)
+    return cache
 
 
 def case(call, arg, id_, match=None):
@@ -1159,6 +1178,97 @@ TABLE = [
         lambda: mask_checks.check_cache(lambda: lambda x_t: x_t, lambda x: x.ravel()), "full", "check_cache-full-shape"
     ),
     case(lambda: mask_checks.check_cache(lambda: lambda x_t: x_t, lambda x: x, n=0), "n", "check_cache-size"),
+    # ---- the masks of 2026: packing, sinks, layer patterns, chunked prefill, trees, pages, rings, library forms
+    case(lambda: packing.varlen_attention(ONES, ONES, ONES, [0, 1]), "cu", "varlen_attention-cu-short"),
+    case(lambda: packing.varlen_attention(ONES, ONES, ONES, [0, 2, 2]), "cu", "varlen_attention-cu-empty-document"),
+    case(lambda: packing.varlen_attention(ONES, ONES, ONES[:1], [0, 2]), "q", "varlen_attention-shape"),
+    case(lambda: packing.varlen_attention(ONES, ONES, ONES, [0, 2], causal=0), "causal", "varlen_attention-bool"),
+    case(lambda: packing.document_positions([0, 1, 0]), "doc_ids", "document_positions-not-contiguous"),
+    case(lambda: sinks.sink_softmax(ONES, [1.0, 2.0, 3.0]), "sink_logit", "sink_softmax-shape", "per head"),
+    case(lambda: sinks.sink_softmax(ONES, np.nan), "sink_logit", "sink_softmax-nan"),
+    case(lambda: sinks.sink_softmax(NAN, 0.0), "scores", "sink_softmax-scores-nan"),
+    case(lambda: sinks.sink_softmax(ONES, 0.0, np.ones((2, 4))), "mask", "sink_softmax-mask-dtype"),
+    case(lambda: sinks.sink_attention(ONES, np.ones((3, 5)), np.ones((3, 2)), 0.0), "q", "sink_attention-d_k"),
+    case(lambda: layer_patterns.reachable([]), "masks", "reachable-empty"),
+    case(lambda: layer_patterns.reachable([full_mask(2), full_mask(3)]), "masks", "reachable-shape"),
+    case(lambda: layer_patterns.reachable([np.ones((2, 2))]), "masks", "reachable-dtype"),
+    case(lambda: layer_patterns.interleaved_kinds(0, 1), "n_layers", "interleaved_kinds-size"),
+    case(lambda: layer_patterns.interleaved_kinds(4, -1), "local_per_global", "interleaved_kinds-below-0"),
+    case(lambda: layer_patterns.layer_masks(4, ["sliding"], 2), "kinds", "layer_masks-unknown-kind"),
+    case(lambda: layer_patterns.layer_masks(4, [], 2), "kinds", "layer_masks-no-layers"),
+    case(lambda: layer_patterns.lookback(NO_KEY), "reach", "lookback-fully-masked-row"),
+    case(lambda: layer_patterns.cached_tokens(["local"], 4, 0), "window", "cached_tokens-window-size"),
+    case(lambda: chunked_prefill.chunked_prefill(ONES, ONES, ONES, 0), "chunk", "chunked_prefill-chunk-size"),
+    case(
+        lambda: chunked_prefill.chunked_prefill(ONES, ONES, ONES, 1, alignment="top"),
+        "alignment",
+        "chunked_prefill-unknown-alignment",
+    ),
+    case(lambda: chunked_prefill.chunked_prefill(ONES, ONES[:1], ONES, 1), "q", "chunked_prefill-shape"),
+    case(lambda: chunked_prefill.aligned_causal_mask(2, 3, "left"), "alignment", "aligned_causal_mask-unknown"),
+    case(lambda: speculative.tree_depths([0]), "parents", "tree_depths-0-not-a-root"),
+    case(lambda: speculative.branch([-1, 0], 2), "node", "branch-node-outside"),
+    case(lambda: speculative.branch([-1, 0], True), "node", "branch-node-bool"),
+    case(lambda: speculative.tree_pass_mask(0, [-1]), "n_prefix", "tree_pass_mask-size"),
+    case(lambda: speculative.verify_tree([1], [2, 3], [-1], PARAMS, CFG), "draft", "verify_tree-shape"),
+    case(
+        lambda: speculative.verify_tree([1] * CFG.max_len, [2], [-1], PARAMS, CFG),
+        "max_len",
+        "verify_tree-past-max_len",
+    ),
+    case(lambda: speculative.accepted_branch(np.ones((1, 3)), [1], [-1]), "pass_logits", "accepted_branch-shape"),
+    case(lambda: paged_cache.PagedCache(0, 2, 1, 1), "n_pages", "PagedCache-size"),
+    case(lambda: paged_cache.PagedCache(1, 2, 1, 1).append(0, [1.0, 2.0], [1.0]), "k", "PagedCache-append-shape"),
+    case(lambda: paged_cache.PagedCache(1, 2, 1, 1).gather("x"), "seq", "PagedCache-gather-unknown"),
+    case(lambda: paged_cache.PagedCache(1, 2, 1, 1).release("x"), "seq", "PagedCache-release-unknown"),
+    case(lambda: paged_full_pool(), "pool", "PagedCache-no-free-page", "no free page"),
+    case(lambda: paged_cache.wasted_slots([0, 2], 4, 2), "lengths", "wasted_slots-below-1"),
+    case(lambda: paged_cache.wasted_slots([5], 4, 2), "lengths", "wasted_slots-longer-than-max_len"),
+    case(lambda: paged_cache.wasted_slots([2], 4, 0), "page_size", "wasted_slots-page_size-size"),
+    case(lambda: kv_cache.RingCache(0, 1, 1), "window", "RingCache-window-size"),
+    case(lambda: kv_cache.RingCache(2, 1, 1, sinks=-1), "sinks", "RingCache-sinks-below-0"),
+    case(lambda: kv_cache.ring_decode(ONES, ONES[:1], ONES, 2), "q", "ring_decode-shape"),
+    case(lambda: kv_cache.generate_prefix_lm([1, 2], 3, 1, PARAMS, CFG), "prefix", "generate_prefix_lm-prefix-long"),
+    case(lambda: kv_cache.generate_prefix_lm([1, 2], 1, 0, PARAMS, CFG), "n_new", "generate_prefix_lm-n_new-size"),
+    case(
+        lambda: kv_cache.generate_prefix_lm([1] * CFG.max_len, 1, 2, PARAMS, CFG),
+        "max_len",
+        "generate_prefix_lm-past-max_len",
+    ),
+    case(
+        lambda: kv_cache.prefill_prefix_lm([1, 2], 1, PARAMS, CFG, prefilled_cache()),
+        "cache",
+        "prefill_prefix_lm-cache-not-empty",
+    ),
+    case(lambda: conventions.to_additive(np.ones((2, 2))), "mask", "to_additive-dtype"),
+    case(lambda: conventions.to_additive(full_mask(2), dtype=int), "dtype", "to_additive-int-dtype"),
+    case(lambda: conventions.to_sdpa_bool(np.ones(2, bool)), "mask", "to_sdpa_bool-flat"),
+    case(lambda: conventions.from_additive(np.zeros((2, 2), int)), "added", "from_additive-dtype"),
+    case(lambda: conventions.from_additive(np.array([[0.0, 1.0]])), "added", "from_additive-bias", "bias"),
+    case(lambda: conventions.from_mha_attn_mask(np.zeros((2, 2))), "attn_mask", "from_mha_attn_mask-dtype"),
+    case(lambda: conventions.to_key_padding_mask([[1, 0]]), "real", "to_key_padding_mask-dtype"),
+    case(lambda: conventions.from_key_padding_mask(np.ones(0, bool)), "key_padding_mask", "from_kpm-empty"),
+    case(lambda: conventions.from_hf_attention_mask([[1, 2]]), "attention_mask", "from_hf_attention_mask-not-0-1"),
+    case(lambda: conventions.from_hf_attention_mask([[1.0, 0.0]]), "attention_mask", "from_hf_attention_mask-float"),
+    case(lambda: conventions.to_hf_4d(full_mask(2)), "mask", "to_hf_4d-shape"),
+    case(lambda: conventions.from_hf_4d(np.zeros((1, 2, 2, 2))), "added", "from_hf_4d-shape"),
+    case(lambda: conventions.packed_ids_from_positions([0.0, 1.0]), "position_ids", "packed_ids-float"),
+    case(lambda: conventions.to_flash_varlen([1, 1]), "doc_ids", "to_flash_varlen-not-from-0"),
+    case(lambda: conventions.to_flash_window(0), "window", "to_flash_window-size"),
+    case(lambda: conventions.flash_mask(2, 2, causal="yes"), "causal", "flash_mask-causal-bool"),
+    case(lambda: conventions.flash_mask(2, 2, window_size=(-2, 0)), "window_size", "flash_mask-window-below"),
+    case(lambda: conventions.flash_mask(2, 2, window_size=3), "window_size", "flash_mask-window-not-pair"),
+    case(lambda: conventions.from_flash_window((-1, -1)), "window_size", "from_flash_window-no-window"),
+    case(lambda: conventions.from_flash_window((2, 1)), "window_size", "from_flash_window-right"),
+    case(lambda: conventions.window_mod(0), "window", "window_mod-size"),
+    case(lambda: conventions.chunked_mod(1.5), "chunk", "chunked_mod-float"),
+    case(lambda: conventions.prefix_lm_mod(-1), "prefix", "prefix_lm_mod-below-0"),
+    case(lambda: conventions.document_mod([0], causal=None), "causal", "document_mod-causal-bool"),
+    case(lambda: conventions.mask_from_mod("causal", 2, 2), "mask_mod", "mask_from_mod-callable"),
+    case(lambda: conventions.mask_from_mod(lambda b, h, q, k: q - k, 2, 2), "mask_mod", "mask_from_mod-not-bool"),
+    case(lambda: conventions.mask_from_mod(conventions.causal_mod, 0, 2), "n_q", "mask_from_mod-size"),
+    case(lambda: conventions.block_kinds(full_mask(2), block=0), "block", "block_kinds-size"),
+    case(lambda: conventions.block_kinds(np.ones((1, 2, 2), bool)), "mask", "block_kinds-3d"),
     # ---- the figure builders' shared checks
     case(lambda: language.page_lang("fr"), "lang", "page_lang-unknown", "lang must be one of"),
     case(lambda: language.labels("no_such_section", "en"), "section", "labels-unknown"),
