@@ -288,17 +288,15 @@ def block_kinds(mask, block=128):  # [n_q, n_k] -> [ceil(n_q / block), ceil(n_k 
     """Return each block x block tile's kind as an index into BLOCK_KINDS, as a BlockMask sorts them.
 
     FlexAttention skips an empty tile, applies the mask_mod in a partial one and skips it in a full one.
-    A tile at the edge counts only the positions that exist.
+    Positions past the mask's edge count as closed (create_block_mask pads the mask with False to whole
+    blocks; torch 2.13.0), so a ragged edge tile is never full.
     """
     mask = _bool_mask("mask", mask)
     if mask.ndim != 2:
         raise ValueError(f"mask must be [n_q, n_k], got shape {mask.shape}")
     block = positive_int("block", block)
-    n_q, n_k = mask.shape
-    rows, cols = -(-n_q // block), -(-n_k // block)
-    kinds = np.zeros((rows, cols), dtype=np.int64)
-    for r in range(rows):
-        for c in range(cols):
-            tile = mask[r * block : (r + 1) * block, c * block : (c + 1) * block]
-            kinds[r, c] = 2 if tile.all() else int(tile.any())
-    return kinds
+    rows, cols = -(-mask.shape[0] // block), -(-mask.shape[1] // block)
+    padded = np.zeros((rows * block, cols * block), dtype=bool)
+    padded[: mask.shape[0], : mask.shape[1]] = mask
+    tiles = padded.reshape(rows, block, cols, block)  # [row tile, row, column tile, column]
+    return np.where(tiles.all(axis=(1, 3)), 2, tiles.any(axis=(1, 3)).astype(np.int64))
