@@ -4,7 +4,9 @@ import numpy as np
 
 from primer._checks import float_array
 from primer.attention import attention
-from primer.masks import causal_mask, cu_seqlens, full_mask
+from primer.masks import causal_mask, cu_seqlens, document_mask, full_mask
+from primer.probe import movement
+from primer.transformer import check_tokens, embed, logits, stack
 
 
 def varlen_attention(q, k, v, cu, *, causal=True):  # [n, d_k], [n, d_k], [n, d_v], [n_docs + 1] -> [n, d_v]
@@ -39,3 +41,28 @@ def document_positions(doc_ids):  # [n] -> [n]
     """Return position ids that restart at 0 at each document of a packed row."""
     cu = cu_seqlens(doc_ids)
     return np.concatenate([np.arange(b - a) for a, b in zip(cu[:-1], cu[1:])]).astype(np.int64)
+
+
+def document_leak(tokens, doc_ids, position, new_token, params, cfg):  # [n], [n] -> {"causal": [n], "document": [n]}
+    """Change tokens[position] to new_token; return how far each position's logits move under each mask.
+
+    Under the plain causal mask every later position moves, whatever its document; under the document
+    mask only the changed token's own document does.
+    """
+    tokens = check_tokens(tokens, cfg)
+    ids = np.asarray(doc_ids)
+    if ids.shape != tokens.shape:
+        raise ValueError(f"doc_ids must give one document per token, got shape {ids.shape} for {tokens.size} tokens")
+    masks = {"causal": causal_mask(tokens.size), "document": document_mask(ids)}
+    if not (isinstance(position, (int, np.integer)) and not isinstance(position, bool) and 0 <= position < tokens.size):
+        raise ValueError(f"position must be an index into tokens (0 .. {tokens.size - 1}), got {position!r}")
+    if new_token == tokens[position]:
+        raise ValueError(f"new_token must differ from tokens[position]={tokens[position]}, or nothing changes")
+    changed = tokens.copy()
+    changed[position] = new_token
+    check_tokens(changed, cfg)
+
+    def run(mask):
+        return lambda t: logits(stack(embed(t, params, cfg), params, cfg, mask)[0], params)
+
+    return {name: movement(run(mask), tokens, [changed])[:, 0] for name, mask in masks.items()}

@@ -50,3 +50,16 @@ def test_positions_restart_and_hugging_face_reads_the_documents_back_from_them(d
 
 def test_positions_that_run_on_hide_the_documents_from_that_rule():
     assert packed_ids_from_positions(np.arange(6)).tolist() == [0] * 6
+
+
+def test_on_the_model_a_change_in_document_0_moves_document_1_only_under_the_causal_mask():
+    from primer.config import Config
+    from primer.packing import document_leak
+    from primer.transformer import init_stack
+
+    cfg = Config(d_model=16, n_heads=2, n_layers=2, max_len=16)
+    ids = packed([4, 5])
+    moved = document_leak(np.arange(9) % cfg.vocab_size, ids, 1, 20, init_stack(0, cfg), cfg)
+    assert moved["causal"][4:].min() > 1e-3  # every token of document 1 moves
+    assert is_rounding(moved["document"][4:])  # document 1 never reads document 0
+    assert moved["document"][1] > 1e-3 and is_rounding(moved["document"][0])  # inside document 0: causal as ever
