@@ -5,9 +5,13 @@ output i depends on position j iff a chain i -> ... -> j of open entries runs th
 product of the layers' masks (each with its diagonal).
 """
 
+from dataclasses import replace
+
 import numpy as np
 
 from primer._checks import nonneg_int, positive_int
+from primer.config import Config
+from primer.counts import kv_cache_bytes
 from primer.masks import causal_mask, window_mask
 
 KINDS = ("local", "global")  # a sliding-window layer, or a causal layer that reads every earlier position
@@ -67,3 +71,19 @@ def cached_tokens(kinds, n, window):  # -> int
         raise ValueError(f"kinds must be a non-empty sequence of {KINDS}, got {kinds!r}")
     n, window = positive_int("n", n), positive_int("window", window)
     return sum(min(n, window) if kind == "local" else n for kind in kinds)
+
+
+def pattern_cache_bytes(cfg, kinds, n_tokens, *, batch=1, bytes_per_value=2):  # -> int
+    """Return the KV cache bytes of a stack whose layers are kinds: chapter 11's count, layer by layer.
+
+    A local layer keeps the last cfg.window tokens, a global one every token; len(kinds) must be cfg.n_layers.
+    """
+    if not isinstance(cfg, Config):
+        raise ValueError(f"cfg must be a primer.config.Config, got {type(cfg).__name__}")
+    kinds = tuple(kinds)
+    if len(kinds) != cfg.n_layers or any(kind not in KINDS for kind in kinds):
+        raise ValueError(f"kinds must give one of {KINDS} for each of the {cfg.n_layers} layers, got {kinds!r}")
+    if "local" in kinds and cfg.window is None:
+        raise ValueError("cfg.window must be set for a stack with local layers")
+    one = {kind: replace(cfg, n_layers=1, window=cfg.window if kind == "local" else None) for kind in KINDS}
+    return sum(kv_cache_bytes(one[kind], n_tokens, batch=batch, bytes_per_value=bytes_per_value) for kind in kinds)

@@ -1201,6 +1201,13 @@ TABLE = [
     case(lambda: layer_patterns.layer_masks(4, [], 2), "kinds", "layer_masks-no-layers"),
     case(lambda: layer_patterns.lookback(NO_KEY), "reach", "lookback-fully-masked-row"),
     case(lambda: layer_patterns.cached_tokens(["local"], 4, 0), "window", "cached_tokens-window-size"),
+    case(lambda: layer_patterns.pattern_cache_bytes(None, ["local"], 4), "cfg", "pattern_cache_bytes-cfg"),
+    case(lambda: layer_patterns.pattern_cache_bytes(CFG, ["local"], 4), "kinds", "pattern_cache_bytes-kinds-count"),
+    case(
+        lambda: layer_patterns.pattern_cache_bytes(CFG, ["local"] * CFG.n_layers, 4),
+        "cfg.window",
+        "pattern_cache_bytes-no-window",
+    ),
     case(lambda: chunked_prefill.chunked_prefill(ONES, ONES, ONES, 0), "chunk", "chunked_prefill-chunk-size"),
     case(
         lambda: chunked_prefill.chunked_prefill(ONES, ONES, ONES, 1, alignment="top"),

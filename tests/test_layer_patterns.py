@@ -48,3 +48,16 @@ def test_reachable_of_one_mask_is_the_mask_with_its_diagonal():
 def test_cached_tokens():
     assert cached_tokens(interleaved_kinds(6, 5), 1000, 10) == 5 * 10 + 1000
     assert cached_tokens(("local",), 4, 10) == 4
+
+
+def test_pattern_cache_bytes_is_chapter_11s_count_layer_by_layer():
+    from primer.config import Config
+    from primer.counts import kv_cache_bytes
+    from primer.layer_patterns import pattern_cache_bytes
+
+    cfg = Config(n_layers=6, n_heads=4, d_model=16, window=8)
+    kinds = interleaved_kinds(6, 5)
+    per_token = 2 * cfg.n_kv_heads * cfg.d_head * 2  # K and V, fp16
+    assert pattern_cache_bytes(cfg, kinds, 100) == cached_tokens(kinds, 100, 8) * per_token
+    assert pattern_cache_bytes(cfg, ("local",) * 6, 100) == kv_cache_bytes(cfg, 100)  # window-only: the old count
+    assert pattern_cache_bytes(cfg, ("global",) * 6, 100) == kv_cache_bytes(Config(n_layers=6, d_model=16), 100)
