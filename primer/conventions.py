@@ -3,6 +3,9 @@
 The torch rows were measured with torch 2.13.0 and tests/test_conventions.py measures them again
 against the installed torch; the Hugging Face row is read from transformers' source
 (src/transformers/masking_utils.py, commit 00c4411) and documentation, not executed.
+The second half translates primer's mask into each library's form and back (numpy only: the torch
+forms are run in tests/test_mask_forms_torch.py; the FlashAttention and Hugging Face forms are
+checked against their sources, named where they are built).
 """
 
 from dataclasses import dataclass
@@ -128,6 +131,19 @@ def from_hf_attention_mask(attention_mask):  # [batch, n] 0/1 -> [batch, n] bool
     if a.ndim != 2 or a.size == 0 or a.dtype.kind not in "biu" or not np.isin(a, (0, 1)).all():
         raise ValueError(f"attention_mask must be a non-empty [batch, n] array of 0 and 1, got {a.dtype}, {a.shape}")
     return a.astype(bool)
+
+
+def hf_padded_mask(attention_mask, base):  # [batch, n_k] 0/1, [n_q, n_k] -> [batch, n_q, n_k]
+    """Return the bool mask Hugging Face builds from a 2-D attention_mask: base AND the key is a real token.
+
+    Nothing keeps a padded query's row open (primer's batch_mask does): under left padding and a causal
+    base those rows are empty.
+    """
+    real = from_hf_attention_mask(attention_mask)
+    base = _bool_mask("base", base)
+    if base.ndim != 2 or base.shape[1] != real.shape[1]:
+        raise ValueError(f"base must be [n_q, n_k] with n_k = {real.shape[1]}, got shape {base.shape}")
+    return base[None, :, :] & real[:, None, :]
 
 
 def to_hf_4d(mask, dtype=np.float32):  # [batch, n_q, n_k] bool -> [batch, 1, n_q, n_k] float

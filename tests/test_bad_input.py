@@ -1261,6 +1261,8 @@ TABLE = [
     case(lambda: conventions.from_hf_attention_mask([[1, 2]]), "attention_mask", "from_hf_attention_mask-not-0-1"),
     case(lambda: conventions.from_hf_attention_mask([[1.0, 0.0]]), "attention_mask", "from_hf_attention_mask-float"),
     case(lambda: conventions.to_hf_4d(full_mask(2)), "mask", "to_hf_4d-shape"),
+    case(lambda: conventions.hf_padded_mask([[1, 1]], full_mask(3)), "base", "hf_padded_mask-shape"),
+    case(lambda: conventions.hf_padded_mask([[1, 1]], np.ones((2, 2))), "base", "hf_padded_mask-dtype"),
     case(lambda: conventions.from_hf_4d(np.zeros((1, 2, 2, 2))), "added", "from_hf_4d-shape"),
     case(lambda: conventions.packed_ids_from_positions([0.0, 1.0]), "position_ids", "packed_ids-float"),
     case(lambda: conventions.to_flash_varlen([1, 1]), "doc_ids", "to_flash_varlen-not-from-0"),

@@ -128,3 +128,15 @@ def test_block_kinds_of_a_causal_mask():
         ["partial", "partial", "partial"],  # the ragged last rows: padding counts as closed
     ]
     assert block_kinds(causal_mask(256), 128).tolist() == [[1, 0], [2, 1]]
+
+
+@given(st.lists(st.integers(1, 6), min_size=1, max_size=4), st.sampled_from(["right", "left"]), st.booleans())
+def test_hugging_faces_padded_mask_is_the_plain_and(lengths, side, causal):
+    # masking_utils: and_masks(causal_mask_function, padding_mask_function(attention_mask)), the 2-D mask read per key
+    from primer.conventions import hf_padded_mask
+    from primer.masks import batch_mask, full_mask
+
+    attention_mask = to_hf_attention_mask(key_padding_mask(lengths, 6, side=side))
+    base = causal_mask(6) if causal else full_mask(6)
+    expected = batch_mask(lengths, 6, causal=causal, side=side, padded_queries="and")
+    assert np.array_equal(hf_padded_mask(attention_mask, base), expected)
