@@ -86,3 +86,56 @@ def accepted_branch(pass_logits, draft, parents):  # [p + m, vocab], [m], [m] ->
         return []
     best = int(np.argmax(np.where(ok, depths, -1)))  # the deepest accepted node, the first one on a tie
     return branch(parents.tolist(), best)
+
+
+def bigram_tree(table, last, branching):  # [vocab, vocab], int, (w_1, ..., w_d) -> ([m], [m])
+    """Return a draft tree from a bigram table: each node's children are the w best next tokens after its token.
+
+    table[a, b] scores token b after token a; branching[d] children per node at depth d (the roots follow last).
+    Returns (draft tokens, parents), parents before children.
+    """
+    table = np.asarray(table, dtype=float)
+    if table.ndim != 2 or table.shape[0] != table.shape[1] or table.size == 0 or not np.isfinite(table).all():
+        raise ValueError(f"table must be a finite square [vocab, vocab] array, got shape {table.shape}")
+    vocab = table.shape[0]
+    if isinstance(last, bool) or not isinstance(last, (int, np.integer)) or not 0 <= last < vocab:
+        raise ValueError(f"last must be a token id in [0, {vocab}), got {last!r}")
+    widths = [positive_int("branching", w) for w in branching]
+    if not widths or max(widths) > vocab:
+        raise ValueError(f"branching must list 1 .. {vocab} children per depth, at least one depth, got {branching!r}")
+    draft, parents = [], []
+    level = [(-1, int(last))]  # (node, its token) whose children come next
+    for w in widths:
+        nxt = []
+        for node, token in level:
+            for child in np.argsort(-table[token], kind="stable")[:w]:  # best first, ties by id
+                draft.append(int(child))
+                parents.append(node)
+                nxt.append((len(draft) - 1, int(child)))
+        level = nxt
+    return np.array(draft), parents
+
+
+def speculative_greedy(prompt, n_new, table, branching, params, cfg):  # [p] -> ([n_new], passes)
+    """Greedy decoding that drafts a bigram tree and verifies it in one pass per step; return tokens and passes.
+
+    Each pass keeps the accepted branch and adds the model's own next token, so it writes 1 .. depth + 1 tokens
+    and the result equals plain greedy decoding.
+    """
+    tokens = check_tokens(prompt, cfg)
+    n_new = positive_int("n_new", n_new)
+    if tokens.size + n_new > cfg.max_len:
+        raise ValueError(f"len(prompt) + n_new must be <= max_len={cfg.max_len}, got {tokens.size + n_new}")
+    start, passes = tokens.size, 0
+    while tokens.size < start + n_new:
+        draft, parents = bigram_tree(table, int(tokens[-1]), branching)
+        room = cfg.max_len - tokens.size  # the deepest branch must still fit
+        if tree_depths(parents).max() + 1 > room:
+            keep = tree_depths(parents) < room
+            draft, parents = draft[keep], [p for p, k in zip(parents, keep) if k]  # drop nodes too deep to place
+        pass_logits = verify_tree(tokens, draft, parents, params, cfg)
+        path = accepted_branch(pass_logits, draft, parents)
+        last_row = pass_logits[tokens.size - 1] if not path else pass_logits[tokens.size + path[-1]]
+        tokens = np.concatenate([tokens, draft[path], [int(last_row.argmax())]])
+        passes += 1
+    return tokens[start : start + n_new], passes

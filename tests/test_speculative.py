@@ -7,8 +7,10 @@ from primer.masks import causal_mask
 from primer.rounding import is_rounding
 from primer.speculative import (
     accepted_branch,
+    bigram_tree,
     branch,
     branch_logits,
+    speculative_greedy,
     tree_depths,
     tree_pass_mask,
     verify_tree,
@@ -68,3 +70,42 @@ def test_greedy_acceptance_takes_the_deepest_branch_the_model_agrees_with():
     logits[p - 1] = 0
     logits[p - 1, 0] = 1  # the model wants 0 first: nothing accepted
     assert accepted_branch(logits, draft, parents) == []
+
+
+def test_bigram_tree_shape():
+    table = np.array([[0, 3, 1], [2, 0, 5], [1, 1, 0]], dtype=float)
+    draft, parents = bigram_tree(table, 0, (2, 1))
+    assert draft.tolist() == [1, 2, 2, 0] and parents == [-1, -1, 0, 1]  # after 0: 1 then 2; after 1: 2; after 2: 0
+
+
+def plain_greedy(prompt, n_new, params, cfg):
+    tokens = np.asarray(prompt)
+    for _ in range(n_new):
+        tokens = np.append(tokens, int(decode(tokens, params, cfg)[-1].argmax()))
+    return tokens[len(prompt) :]
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(1, 6), st.integers(1, 10), st.sampled_from([(1,), (2,), (2, 2), (3, 1, 1)]), st.integers(0, 2**16))
+def test_speculative_greedy_writes_what_plain_greedy_writes(p, n_new, branching, seed):
+    rng = np.random.default_rng(seed)
+    params = init_stack(seed % 300, CFG)
+    prompt = rng.integers(0, CFG.vocab_size, p)
+    table = rng.normal(size=(CFG.vocab_size, CFG.vocab_size))
+    tokens, passes = speculative_greedy(prompt, n_new, table, branching, params, CFG)
+    assert tokens.tolist() == plain_greedy(prompt, n_new, params, CFG).tolist()
+    assert -(-n_new // (len(branching) + 1)) <= passes <= n_new
+
+
+def test_a_draft_that_guesses_right_writes_depth_plus_one_tokens_in_one_pass():
+    params = init_stack(3, CFG)
+    prompt = np.array([5])
+    g = plain_greedy(prompt, 3, params, CFG)
+    chain = [5, *g.tolist()]
+    pairs = set(zip(chain[:-1], chain[1:]))
+    assert len({a for a, _ in pairs}) == len(pairs)  # each token has one successor here, so a bigram can say it
+    table = np.zeros((CFG.vocab_size, CFG.vocab_size))
+    for a, b in zip(chain[:-1], chain[1:]):
+        table[a, b] = 1.0  # the draft proposes exactly the model's greedy continuation
+    tokens, passes = speculative_greedy(prompt, 3, table, (1, 1), params, CFG)
+    assert tokens.tolist() == g.tolist() and passes == 1  # two drafted tokens accepted, plus the model's own
