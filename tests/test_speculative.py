@@ -109,3 +109,11 @@ def test_a_draft_that_guesses_right_writes_depth_plus_one_tokens_in_one_pass():
         table[a, b] = 1.0  # the draft proposes exactly the model's greedy continuation
     tokens, passes = speculative_greedy(prompt, 3, table, (1, 1), params, CFG)
     assert tokens.tolist() == g.tolist() and passes == 1  # two drafted tokens accepted, plus the model's own
+
+
+def test_near_max_len_the_tree_is_cut_to_what_fits():
+    params = init_stack(4, CFG)
+    prompt = np.arange(CFG.max_len - 2) % CFG.vocab_size
+    table = np.random.default_rng(4).normal(size=(CFG.vocab_size, CFG.vocab_size))
+    tokens, _ = speculative_greedy(prompt, 2, table, (2, 2, 2), params, CFG)
+    assert tokens.tolist() == plain_greedy(prompt, 2, params, CFG).tolist()
