@@ -182,6 +182,24 @@ def packed_ids_from_positions(position_ids):  # [n] -> [n]
     return np.cumsum(np.diff(p, prepend=p[0] - 1) != 1).astype(np.int64)
 
 
+def weights_from_labels(labels, ignore_index=-100):  # [...] int -> ([...] int, [...] float)
+    """Return (targets, loss weights) from labels that mark "no loss here" with ignore_index (torch's default: -100).
+
+    A label equal to ignore_index gets weight 0 (and a stand-in target 0): it changes what is learned,
+    never what a query reads, which is the attention mask's job.
+    """
+    labels = np.asarray(labels)
+    if labels.ndim < 1 or labels.size == 0 or labels.dtype.kind not in "iu":
+        raise ValueError(f"labels must be a non-empty array of integer ids, got {labels.dtype}, shape {labels.shape}")
+    ignore_index = int_at_least("ignore_index", ignore_index, -(2**62))
+    ignored = labels == ignore_index
+    if ignored.all():
+        raise ValueError("labels must keep at least one position that is not ignore_index, or the mean loss is 0/0")
+    if (labels[~ignored] < 0).any():
+        raise ValueError(f"labels must be ids >= 0 or ignore_index={ignore_index}, got {labels[~ignored].min()}")
+    return np.where(ignored, 0, labels).astype(np.int64), (~ignored).astype(float)
+
+
 def to_flash_varlen(doc_ids):  # [n] -> ([n_docs + 1] int32, int)
     """Return FlashAttention's varlen arguments for a packed row: (cu_seqlens as int32, max_seqlen)."""
     cu = cu_seqlens(doc_ids)

@@ -1281,6 +1281,12 @@ TABLE = [
     case(lambda: conventions.from_hf_4d(np.zeros((1, 2, 2, 2))), "added", "from_hf_4d-shape"),
     case(lambda: conventions.packed_ids_from_positions([0.0, 1.0]), "position_ids", "packed_ids-float"),
     case(lambda: conventions.to_flash_varlen([1, 1]), "doc_ids", "to_flash_varlen-not-from-0"),
+    case(lambda: conventions.weights_from_labels([-100, -100]), "labels", "weights_from_labels-all-ignored", "0/0"),
+    case(lambda: conventions.weights_from_labels([1.0, 2.0]), "labels", "weights_from_labels-float"),
+    case(lambda: conventions.weights_from_labels([-1, 2]), "labels", "weights_from_labels-below-0"),
+    case(
+        lambda: conventions.weights_from_labels([1, 2], ignore_index=True), "ignore_index", "weights_from_labels-bool"
+    ),
     case(lambda: conventions.to_flash_window(0), "window", "to_flash_window-size"),
     case(lambda: conventions.flash_mask(2, 2, causal="yes"), "causal", "flash_mask-causal-bool"),
     case(lambda: conventions.flash_mask(2, 2, window_size=(-2, 0)), "window_size", "flash_mask-window-below"),

@@ -140,3 +140,19 @@ def test_hugging_faces_padded_mask_is_the_plain_and(lengths, side, causal):
     base = causal_mask(6) if causal else full_mask(6)
     expected = batch_mask(lengths, 6, causal=causal, side=side, padded_queries="and")
     assert np.array_equal(hf_padded_mask(attention_mask, base), expected)
+
+
+def test_ignored_labels_weigh_nothing_in_the_loss_and_change_no_mask():
+    from primer.backprop import cross_entropy
+    from primer.conventions import weights_from_labels
+
+    rng = np.random.default_rng(0)
+    logits = rng.normal(size=(5, 7))
+    labels = np.array([-100, -100, 3, 1, 6])  # a prompt of two tokens, no loss on it
+    targets, weights = weights_from_labels(labels)
+    assert targets.tolist() == [0, 0, 3, 1, 6] and weights.tolist() == [0, 0, 1, 1, 1]
+    loss = cross_entropy(logits, targets, weights)
+    assert abs(loss - cross_entropy(logits[2:], labels[2:])) < 1e-12  # the mean over the three real labels
+    moved = logits.copy()
+    moved[:2] += rng.normal(size=(2, 7))  # what the prompt's rows predict does not count
+    assert abs(cross_entropy(moved, targets, weights) - loss) < 1e-12

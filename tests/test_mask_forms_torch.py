@@ -222,3 +222,14 @@ def test_sink_logit_as_gpt_oss_writes_it():
     out, weights = sink_attention(q, k, v, sinks, mask)
     assert np.abs(w.numpy() - weights).max() < BOUND
     assert np.abs((w @ torch.from_numpy(v)).numpy() - out).max() < BOUND
+
+
+def test_weights_from_labels_is_torch_cross_entropys_ignore_index():
+    from primer.backprop import cross_entropy
+    from primer.conventions import weights_from_labels
+
+    rng = np.random.default_rng(9)
+    logits, labels = rng.normal(size=(6, 5)), np.array([-100, 2, -100, 4, 0, 1])
+    ours = cross_entropy(logits, *weights_from_labels(labels))
+    theirs = F.cross_entropy(torch.from_numpy(logits), torch.from_numpy(labels)).item()  # ignore_index=-100 by default
+    assert abs(ours - theirs) < BOUND
