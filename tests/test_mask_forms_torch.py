@@ -233,3 +233,17 @@ def test_weights_from_labels_is_torch_cross_entropys_ignore_index():
     ours = cross_entropy(logits, *weights_from_labels(labels))
     theirs = F.cross_entropy(torch.from_numpy(logits), torch.from_numpy(labels)).item()  # ignore_index=-100 by default
     assert abs(ours - theirs) < BOUND
+
+
+def test_varlen_in_torch_document_by_document_equals_sdpa_under_the_document_mask():
+    from primer.conventions import to_flash_varlen
+
+    ids = np.array([0, 0, 0, 1, 1, 2, 2, 2, 2, 2, 3, 3])
+    cu, _ = to_flash_varlen(ids)
+    q, k, v = qkv(10)
+    one_pass = F.scaled_dot_product_attention(t4(q), t4(k), t4(v), attn_mask=torch.from_numpy(document_mask(ids)))
+    pieces = [
+        F.scaled_dot_product_attention(t4(q[a:b]), t4(k[a:b]), t4(v[a:b]), is_causal=True)[0, 0]  # n_q == n_k here
+        for a, b in zip(cu[:-1].tolist(), cu[1:].tolist())
+    ]
+    assert (torch.cat(pieces) - one_pass[0, 0]).abs().max().item() < BOUND
