@@ -35,3 +35,15 @@ def test_one_sink_per_head():
     scores = np.zeros((2, 1, 3))
     w = sink_softmax(scores, np.array([0.0, np.log(3.0)]))  # head 0: 1/4 per key; head 1: 1/6 per key
     assert np.allclose(w[0], 0.25, rtol=0, atol=1e-15) and np.allclose(w[1], 1 / 6, rtol=0, atol=1e-15)
+
+
+@given(st.integers(0, 2**16), st.floats(-4, 4))
+def test_the_sink_only_rescales_each_row_by_a_sigmoid_of_its_logsumexp(seed, sink):
+    # out_sink = out * e^lse / (e^lse + e^sink): how a kernel can add a sink after the fact
+    rng = np.random.default_rng(seed)
+    q, k, v = rng.normal(size=(5, 4)), rng.normal(size=(5, 4)), rng.normal(size=(5, 3))
+    mask = causal_mask(5)
+    scores = np.where(mask, q @ k.T / 2.0, -np.inf)
+    lse = np.log(np.exp(scores).sum(axis=1))
+    rescaled = attention(q, k, v, mask)[0] / (1 + np.exp(sink - lse))[:, None]
+    assert is_rounding(sink_attention(q, k, v, sink, mask)[0] - rescaled)
