@@ -8,9 +8,10 @@ read again.
 
 import numpy as np
 
-from primer._checks import float_array
+from primer._checks import float_array, nonneg_int, positive_int
 from primer.attention import attention
 from primer.machines import machine_masks, validate_machine
+from primer.masks import prefix_lm_mask
 from primer.probe import movement
 from primer.transformer import embed, logits, stack, validate_tokens
 
@@ -145,3 +146,104 @@ def new_row_dependence(q, k, v, seed=0):  # [n, d_k], [n, d_k], [n, d_v] -> dict
         variants.append(qkv)
     moved = movement(lambda qkv: attention(*qkv, mask)[0][-1:], (q, k, v), variants)[0]
     return dict(zip(("q", "k", "v"), map(float, moved)))
+
+
+# ---- a prefix-LM prompt: its prefix read both ways, the rest causal; the suffix still decodes from a cache
+
+
+def prefill_prefix_lm(tokens, prefix, params, cfg, cache):  # [n] -> [n, vocab]
+    """Run a prompt under prefix_lm_mask(n, prefix) into an empty cache and return its logits.
+
+    The tokens after the prompt read every earlier key and their own, which is what decode_cached's mask
+    gives them, and no earlier row reads a later key: so the cache stays exact.
+    """
+    tokens = validate_tokens(tokens, cfg)
+    if cache.cfg != cfg or cache.length:
+        raise ValueError("cache must be empty and made for the same Config as the model")
+    mask = prefix_lm_mask(tokens.size, prefix)
+    h, _ = stack(embed(tokens, params, cfg), params, cfg, mask, cache=cache)
+    return logits(h, params)
+
+
+def generate_prefix_lm(prompt, prefix, n_new, params, cfg, *, cached=True):  # [n] -> ([n_new], [n_new, vocab])
+    """Greedily append n_new tokens to a prefix-LM prompt; return them and the logits that chose each.
+
+    cached=True prefills once and decodes one token at a time from the cache; cached=False reruns the
+    whole row under prefix_lm_mask at every step.
+    """
+    prompt = validate_tokens(prompt, cfg)
+    n_new = positive_int("n_new", n_new)
+    if nonneg_int("prefix", prefix) > prompt.size:
+        raise ValueError(
+            f"prefix must be <= len(prompt)={prompt.size} (the prefix is part of the prompt), got {prefix}"
+        )
+    if prompt.size + n_new - 1 > cfg.max_len:
+        raise ValueError(f"len(prompt) + n_new - 1 must be <= max_len={cfg.max_len}, got {prompt.size + n_new - 1}")
+    cache = KVCache(cfg)
+    tokens, chosen = prompt, []
+    for step in range(n_new):
+        if not cached:
+            h, _ = stack(embed(tokens, params, cfg), params, cfg, prefix_lm_mask(tokens.size, prefix))
+            row = logits(h, params)[-1]
+        elif step == 0:
+            row = prefill_prefix_lm(prompt, prefix, params, cfg, cache)[-1]
+        else:
+            row = decode_cached(tokens[-1:], params, cfg, cache)[-1]
+        chosen.append(row)
+        tokens = np.append(tokens, int(row.argmax()))
+    return tokens[prompt.size :], np.array(chosen)
+
+
+# ---- a ring buffer for a sliding window: w slots, position t in slot t mod w, memory flat however long the text
+
+
+class RingCache:
+    """One head's keys and values for a window of window positions (plus sinks kept for good), in a fixed buffer.
+
+    Slots 0 .. sinks - 1 hold positions 0 .. sinks - 1 for good; the ring's slot t mod window holds position t
+    (for t >= sinks), overwriting position t - window, which has just left the window.
+    """
+
+    def __init__(self, window, d_k, d_v, *, sinks=0):
+        self.window, self.sinks = positive_int("window", window), nonneg_int("sinks", sinks)
+        slots = self.sinks + self.window
+        self.k = np.zeros((slots, positive_int("d_k", d_k)))
+        self.v = np.zeros((slots, positive_int("d_v", d_v)))
+        self.positions = np.full(slots, -1)  # which position each slot holds; -1: empty
+        self.length = 0  # positions seen so far
+
+    @property
+    def nbytes(self):
+        """The bytes the buffers occupy: fixed when the cache is made."""
+        return self.k.nbytes + self.v.nbytes + self.positions.nbytes
+
+    def slot(self, t):  # -> int
+        """Return the slot that position t is written to."""
+        return t if t < self.sinks else self.sinks + t % self.window
+
+    def append(self, k, v):  # [d_k], [d_v] -> ([s, d_k], [s, d_v])
+        """Write the next position's key and value and return the keys and values that position may read."""
+        s = self.slot(self.length)
+        self.k[s], self.v[s], self.positions[s] = k, v, self.length
+        self.length += 1
+        held = self.positions >= 0  # every held position is in the window or a sink: the ring overwrote the rest
+        return self.k[held], self.v[held]
+
+
+def ring_decode(q, k, v, window, *, sinks=0):  # [n, d_k], [n, d_k], [n, d_v] -> ([n, d_v], [n] bytes)
+    """Decode one position at a time through a RingCache; return the outputs and the cache's bytes after each step.
+
+    The slots are not in position order, and need not be: softmax and the weighted sum add over keys in any
+    order, and each key carries its position already.
+    """
+    q, k, v = float_array("q", q, min_ndim=2), float_array("k", k, min_ndim=2), float_array("v", v, min_ndim=2)
+    n = q.shape[0]
+    if q.ndim != 2 or k.shape[0] != n or v.shape[0] != n or q.shape[1] != k.shape[1]:
+        raise ValueError(f"q, k and v must be [n, d] with the same n and d_k, got {q.shape}, {k.shape}, {v.shape}")
+    cache = RingCache(window, k.shape[1], v.shape[1], sinks=sinks)
+    out, sizes = np.empty((n, v.shape[1])), np.empty(n, dtype=np.int64)
+    for t in range(n):
+        keys, values = cache.append(k[t], v[t])
+        out[t] = attention(q[t : t + 1], keys, values)[0][0]  # one query, every held key open
+        sizes[t] = cache.nbytes
+    return out, sizes

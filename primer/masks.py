@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from primer._checks import int_at_least, positive_int
+from primer._checks import int_at_least, nonneg_int, positive_int
 
 
 def full_mask(n_q, n_k=None):  # -> [n_q, n_k]
@@ -28,12 +28,13 @@ def causal_mask(n_q, n_k=None):  # -> [n_q, n_k]
     return np.tri(n_q, n_k, k=n_k - n_q, dtype=bool)
 
 
-def window_mask(n, window):  # -> [n, n]
+def window_mask(n, window, *, sinks=0):  # -> [n, n]
     """Return a sliding-window causal mask: query i reads the window most recent keys, i - window + 1 .. i.
 
     The window counts the query's own key, as a model's published sliding_window does (Mistral-7B
     v0.1: 4096), and it is also the number of tokens a sliding-window KV cache keeps. window 1
-    keeps only the diagonal; window >= n equals causal_mask(n).
+    keeps only the diagonal; window >= n equals causal_mask(n). sinks > 0 also keeps the first
+    sinks keys open to every later query (StreamingLLM's attention sinks); sinks=0 is the plain window.
     """
     n = positive_int("n", n)
     if isinstance(window, (int, np.integer)) and not isinstance(window, bool) and window < 1:
@@ -42,8 +43,97 @@ def window_mask(n, window):  # -> [n, n]
             f"every row has no key left, and its softmax would be 0/0"
         )
     window = positive_int("window", window)
+    sinks = nonneg_int("sinks", sinks)
     too_old = np.tri(n, n, k=-window, dtype=bool)  # key j <= i - window
-    return causal_mask(n) & ~too_old
+    mask = causal_mask(n) & ~too_old
+    if sinks:
+        mask |= causal_mask(n) & (np.arange(n)[None, :] < sinks)  # key j < sinks, and j <= i
+    return mask
+
+
+def _ids(name, value):  # -> [n] int array
+    """Return value as a non-empty 1-D int array, or raise (bools and floats are not ids)."""
+    if isinstance(value, (list, tuple)) and any(isinstance(x, (bool, np.bool_)) for x in value):
+        raise ValueError(f"{name} must be a 1-D sequence of integers (bools are not integers), got {list(value)!r}")
+    raw = np.asarray(value)
+    if raw.ndim != 1 or raw.size == 0:
+        raise ValueError(f"{name} must be a non-empty 1-D sequence of integers, got shape {raw.shape}")
+    if raw.dtype == bool or not np.issubdtype(raw.dtype, np.integer):
+        raise ValueError(f"{name} must be a 1-D sequence of integers (not bools or floats), got dtype {raw.dtype}")
+    return raw.astype(np.int64)
+
+
+def document_mask(doc_ids, *, causal=True):  # [n] -> [n, n]
+    """Return the mask of packed documents: query i reads key j iff both are in the same document (and j <= i).
+
+    doc_ids[i] names the document of position i; with causal=False each document reads itself both ways.
+    """
+    doc_ids = _ids("doc_ids", doc_ids)
+    if not isinstance(causal, bool):
+        raise ValueError(f"causal must be True or False, got {causal!r}")
+    same = doc_ids[:, None] == doc_ids[None, :]
+    return same & causal_mask(doc_ids.size) if causal else same
+
+
+def cu_seqlens(doc_ids):  # [n] -> [n_docs + 1]
+    """Return the cumulative document lengths, 0 first: document d holds positions cu[d] .. cu[d + 1] - 1.
+
+    The documents must be contiguous runs numbered 0, 1, 2, ... in order, as in a packed row.
+    """
+    doc_ids = _ids("doc_ids", doc_ids)
+    starts = np.flatnonzero(np.diff(doc_ids, prepend=-1))  # where a new run begins
+    runs = doc_ids[starts]
+    if not np.array_equal(runs, np.arange(runs.size)):
+        raise ValueError(
+            "doc_ids must be contiguous runs numbered 0, 1, 2, ... in order "
+            f"(each document once, in one piece), got runs {runs.tolist()}"
+        )
+    return np.append(starts, doc_ids.size).astype(np.int64)
+
+
+def prefix_lm_mask(n, prefix):  # -> [n, n]
+    """Return the prefix-LM mask: query i reads key j iff j < prefix (the prefix is read both ways) or j <= i.
+
+    prefix 0 is causal_mask(n); prefix n is full_mask(n).
+    """
+    n = positive_int("n", n)
+    prefix = nonneg_int("prefix", prefix)
+    if prefix > n:
+        raise ValueError(f"prefix must be <= n (the prefix is part of the row), got prefix={prefix}, n={n}")
+    return causal_mask(n) | (np.arange(n)[None, :] < prefix)
+
+
+def chunked_mask(n, chunk):  # -> [n, n]
+    """Return the chunked causal mask: query i reads key j iff j <= i and both lie in the same chunk of chunk positions.
+
+    chunk >= n equals causal_mask(n); chunk 1 keeps only the diagonal.
+    """
+    n = positive_int("n", n)
+    chunk = positive_int("chunk", chunk)
+    block = np.arange(n) // chunk
+    return causal_mask(n) & (block[:, None] == block[None, :])
+
+
+def tree_mask(parents):  # [m] -> [m, m]
+    """Return the mask of a tree of tokens: node i reads node j iff j == i or j is an ancestor of i.
+
+    parents[i] is node i's parent, -1 for a root; every parent comes before its child, and node 0 is a root.
+    """
+    parents = _ids("parents", parents)
+    if parents[0] != -1:
+        raise ValueError(f"parents[0] must be -1 (node 0 is a root), got {parents[0]}")
+    i = np.arange(parents.size)
+    bad = (parents < -1) | (parents >= i)
+    if bad.any():
+        k = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"parents[i] must be -1 (a root) or an earlier node (0 <= parents[i] < i), got parents[{k}]={parents[k]}"
+        )
+    mask = np.eye(parents.size, dtype=bool)
+    for node in range(1, parents.size):  # a parent's row is complete before its children's
+        if parents[node] >= 0:
+            mask[node] |= mask[parents[node]]
+    return mask
 
 
 def additive_mask(mask, fill=-np.inf):  # [..., n_q, n_k] bool -> same shape, float

@@ -18,6 +18,8 @@ import plotly.graph_objects as go
 import pytest
 
 from primer import (
+    chunked_prefill,
+    conventions,
     corpus,
     counts,
     decoding,
@@ -26,11 +28,14 @@ from primer import (
     image_prefix,
     kv_cache,
     language,
+    layer_patterns,
     leak,
     machines,
     mask_checks,
     mlm,
     optim,
+    packing,
+    paged_cache,
     position,
     probe,
     published,
@@ -38,6 +43,8 @@ from primer import (
     rounding,
     scores,
     seq2seq,
+    sinks,
+    speculative,
     targets,
     training,
     transformer,
@@ -68,7 +75,20 @@ from primer.inputs import decoder as dec_page
 from primer.inputs import encoder as enc_page
 from primer.inputs import encoder_decoder as ed_page
 from primer.inputs.sampling_pipeline import NEXT_LOGITS, PROMPT
-from primer.masks import additive_mask, batch_mask, causal_mask, empty_rows, full_mask, key_padding_mask, window_mask
+from primer.masks import (
+    additive_mask,
+    batch_mask,
+    causal_mask,
+    chunked_mask,
+    cu_seqlens,
+    document_mask,
+    empty_rows,
+    full_mask,
+    key_padding_mask,
+    prefix_lm_mask,
+    tree_mask,
+    window_mask,
+)
 from primer.softmax import masked_softmax, softmax
 
 CFG = Config()
@@ -159,6 +179,18 @@ def strength(s):
     return lambda: seq2seq.alignment([("了", "past")], [("bought", {"buy": 1.0, "past": s})])
 
 
+def paged_full_pool():
+    cache = paged_cache.PagedCache(1, 1, 1, 1)
+    cache.append(0, [1.0], [1.0])
+    cache.append(0, [2.0], [2.0])  # a second page, from a pool of one
+
+
+def prefilled_cache():
+    cache = kv_cache.KVCache(CFG)
+    kv_cache.prefill_prefix_lm([1, 2], 1, PARAMS, CFG, cache)
+    return cache
+
+
 def case(call, arg, id_, match=None):
     return pytest.param(call, arg, match, id=id_)
 
@@ -195,6 +227,31 @@ TABLE = [
     case(lambda: window_mask(4, -1), "window", "window_mask-below-0", "every row has no key left"),
     case(lambda: window_mask(4, 1.5), "window", "window_mask-float"),
     case(lambda: window_mask(0, 2), "n", "window_mask-size"),
+    case(lambda: window_mask(4, 2, sinks=-1), "sinks", "window_mask-sinks-below-0"),
+    case(lambda: window_mask(4, 2, sinks=True), "sinks", "window_mask-sinks-bool"),
+    case(lambda: window_mask(4, 2, sinks=1.0), "sinks", "window_mask-sinks-float"),
+    case(lambda: document_mask([]), "doc_ids", "document_mask-empty", "non-empty"),
+    case(lambda: document_mask([[0, 1]]), "doc_ids", "document_mask-2d"),
+    case(lambda: document_mask([0.0, 1.0]), "doc_ids", "document_mask-float", "integers"),
+    case(lambda: document_mask([0, True]), "doc_ids", "document_mask-bool", "bools are not integers"),
+    case(lambda: document_mask([0, 1], causal=1), "causal", "document_mask-causal-bool"),
+    case(lambda: cu_seqlens([0, 1, 0]), "doc_ids", "cu_seqlens-not-contiguous", "contiguous runs"),
+    case(lambda: cu_seqlens([1, 1, 2]), "doc_ids", "cu_seqlens-not-from-0", "numbered 0, 1, 2"),
+    case(lambda: cu_seqlens([0, 2]), "doc_ids", "cu_seqlens-skips-a-number"),
+    case(lambda: cu_seqlens([]), "doc_ids", "cu_seqlens-empty"),
+    case(lambda: prefix_lm_mask(4, 5), "prefix", "prefix_lm_mask-longer-than-n", "prefix must be <= n"),
+    case(lambda: prefix_lm_mask(4, -1), "prefix", "prefix_lm_mask-below-0"),
+    case(lambda: prefix_lm_mask(4, True), "prefix", "prefix_lm_mask-bool"),
+    case(lambda: prefix_lm_mask(0, 0), "n", "prefix_lm_mask-size"),
+    case(lambda: chunked_mask(4, 0), "chunk", "chunked_mask-chunk-size"),
+    case(lambda: chunked_mask(4, 2.0), "chunk", "chunked_mask-float"),
+    case(lambda: chunked_mask(0, 2), "n", "chunked_mask-n-size"),
+    case(lambda: tree_mask([0, 0]), "parents", "tree_mask-0-not-a-root", "node 0 is a root"),
+    case(lambda: tree_mask([-1, 1]), "parents", "tree_mask-own-parent", "earlier node"),
+    case(lambda: tree_mask([-1, 2, 0]), "parents", "tree_mask-parent-after-child", "earlier node"),
+    case(lambda: tree_mask([-1, -2]), "parents", "tree_mask-below-minus-1"),
+    case(lambda: tree_mask([]), "parents", "tree_mask-empty"),
+    case(lambda: tree_mask([-1, 0.0]), "parents", "tree_mask-float"),
     case(lambda: wild_bugs.layers("no_such_bug"), "name", "wild_bugs-layers-name"),
     case(lambda: wild_bugs.symptom("query_axis", np.ones((3, 2))), "valid", "wild_bugs-symptom-no-valid"),
     case(lambda: wild_bugs.symptom("transposed", np.ones(3)), "x", "wild_bugs-symptom-flat-x"),
@@ -1138,6 +1195,130 @@ TABLE = [
         lambda: mask_checks.check_cache(lambda: lambda x_t: x_t, lambda x: x.ravel()), "full", "check_cache-full-shape"
     ),
     case(lambda: mask_checks.check_cache(lambda: lambda x_t: x_t, lambda x: x, n=0), "n", "check_cache-size"),
+    # ---- the masks of 2026: packing, sinks, layer patterns, chunked prefill, trees, pages, rings, library forms
+    case(lambda: packing.varlen_attention(ONES, ONES, ONES, [0, 1]), "cu", "varlen_attention-cu-short"),
+    case(lambda: packing.varlen_attention(ONES, ONES, ONES, [0, 2, 2]), "cu", "varlen_attention-cu-empty-document"),
+    case(lambda: packing.varlen_attention(ONES, ONES, ONES[:1], [0, 2]), "q", "varlen_attention-shape"),
+    case(lambda: packing.varlen_attention(ONES, ONES, ONES, [0, 2], causal=0), "causal", "varlen_attention-bool"),
+    case(lambda: packing.document_positions([0, 1, 0]), "doc_ids", "document_positions-not-contiguous"),
+    case(lambda: packing.document_leak([1, 2], [0], 0, 3, PARAMS, CFG), "doc_ids", "document_leak-shape"),
+    case(lambda: packing.document_leak([1, 2], [0, 1], 2, 3, PARAMS, CFG), "position", "document_leak-position"),
+    case(lambda: packing.document_leak([1, 2], [0, 1], 0, 1, PARAMS, CFG), "new_token", "document_leak-same-token"),
+    case(lambda: sinks.sink_softmax(ONES, [1.0, 2.0, 3.0]), "sink_logit", "sink_softmax-shape", "per head"),
+    case(lambda: sinks.sink_softmax(ONES, np.nan), "sink_logit", "sink_softmax-nan"),
+    case(lambda: sinks.sink_softmax(NAN, 0.0), "scores", "sink_softmax-scores-nan"),
+    case(lambda: sinks.sink_softmax(ONES, 0.0, np.ones((2, 4))), "mask", "sink_softmax-mask-dtype"),
+    case(lambda: sinks.sink_attention(ONES, np.ones((3, 5)), np.ones((3, 2)), 0.0), "q", "sink_attention-d_k"),
+    case(lambda: layer_patterns.reachable([]), "masks", "reachable-empty"),
+    case(lambda: layer_patterns.reachable([full_mask(2), full_mask(3)]), "masks", "reachable-shape"),
+    case(lambda: layer_patterns.reachable([np.ones((2, 2))]), "masks", "reachable-dtype"),
+    case(lambda: layer_patterns.interleaved_kinds(0, 1), "n_layers", "interleaved_kinds-size"),
+    case(lambda: layer_patterns.interleaved_kinds(4, -1), "local_per_global", "interleaved_kinds-below-0"),
+    case(lambda: layer_patterns.layer_masks(4, ["sliding"], 2), "kinds", "layer_masks-unknown-kind"),
+    case(lambda: layer_patterns.layer_masks(4, [], 2), "kinds", "layer_masks-no-layers"),
+    case(lambda: layer_patterns.lookback(NO_KEY), "reach", "lookback-fully-masked-row"),
+    case(lambda: layer_patterns.cached_tokens(["local"], 4, 0), "window", "cached_tokens-window-size"),
+    case(lambda: layer_patterns.pattern_cache_bytes(None, ["local"], 4), "cfg", "pattern_cache_bytes-cfg"),
+    case(lambda: layer_patterns.pattern_cache_bytes(CFG, ["local"], 4), "kinds", "pattern_cache_bytes-kinds-count"),
+    case(
+        lambda: layer_patterns.pattern_cache_bytes(CFG, ["local"] * CFG.n_layers, 4),
+        "cfg.window",
+        "pattern_cache_bytes-no-window",
+    ),
+    case(lambda: chunked_prefill.chunked_prefill(ONES, ONES, ONES, 0), "chunk", "chunked_prefill-chunk-size"),
+    case(
+        lambda: chunked_prefill.chunked_prefill(ONES, ONES, ONES, 1, alignment="top"),
+        "alignment",
+        "chunked_prefill-unknown-alignment",
+    ),
+    case(lambda: chunked_prefill.chunked_prefill(ONES, ONES[:1], ONES, 1), "q", "chunked_prefill-shape"),
+    case(lambda: chunked_prefill.aligned_causal_mask(2, 3, "left"), "alignment", "aligned_causal_mask-unknown"),
+    case(lambda: speculative.tree_depths([0]), "parents", "tree_depths-0-not-a-root"),
+    case(lambda: speculative.branch([-1, 0], 2), "node", "branch-node-outside"),
+    case(lambda: speculative.branch([-1, 0], True), "node", "branch-node-bool"),
+    case(lambda: speculative.tree_pass_mask(0, [-1]), "n_prefix", "tree_pass_mask-size"),
+    case(lambda: speculative.verify_tree([1], [2, 3], [-1], PARAMS, CFG), "draft", "verify_tree-shape"),
+    case(
+        lambda: speculative.verify_tree([1] * CFG.max_len, [2], [-1], PARAMS, CFG),
+        "max_len",
+        "verify_tree-past-max_len",
+    ),
+    case(lambda: speculative.accepted_branch(np.ones((1, 3)), [1], [-1]), "pass_logits", "accepted_branch-shape"),
+    case(lambda: speculative.bigram_tree(np.ones((2, 3)), 0, (1,)), "table", "bigram_tree-shape"),
+    case(lambda: speculative.bigram_tree(np.ones((2, 2)), 2, (1,)), "last", "bigram_tree-last-outside"),
+    case(lambda: speculative.bigram_tree(np.ones((2, 2)), 0, ()), "branching", "bigram_tree-no-depth"),
+    case(lambda: speculative.bigram_tree(np.ones((2, 2)), 0, (3,)), "branching", "bigram_tree-too-wide"),
+    case(lambda: speculative.bigram_tree(np.ones((2, 2)), 0, (0,)), "branching", "bigram_tree-width-size"),
+    case(
+        lambda: speculative.speculative_greedy([1], 0, np.ones((CFG.vocab_size,) * 2), (1,), PARAMS, CFG),
+        "n_new",
+        "speculative_greedy-n_new-size",
+    ),
+    case(
+        lambda: speculative.speculative_greedy([1] * CFG.max_len, 1, np.ones((CFG.vocab_size,) * 2), (1,), PARAMS, CFG),
+        "max_len",
+        "speculative_greedy-past-max_len",
+    ),
+    case(lambda: paged_cache.PagedCache(0, 2, 1, 1), "n_pages", "PagedCache-size"),
+    case(lambda: paged_cache.PagedCache(1, 2, 1, 1).append(0, [1.0, 2.0], [1.0]), "k", "PagedCache-append-shape"),
+    case(lambda: paged_cache.PagedCache(1, 2, 1, 1).gather("x"), "seq", "PagedCache-gather-unknown"),
+    case(lambda: paged_cache.PagedCache(1, 2, 1, 1).release("x"), "seq", "PagedCache-release-unknown"),
+    case(lambda: paged_full_pool(), "pool", "PagedCache-no-free-page", "no free page"),
+    case(lambda: paged_cache.wasted_slots([0, 2], 4, 2), "lengths", "wasted_slots-below-1"),
+    case(lambda: paged_cache.wasted_slots([5], 4, 2), "lengths", "wasted_slots-longer-than-max_len"),
+    case(lambda: paged_cache.wasted_slots([2], 4, 0), "page_size", "wasted_slots-page_size-size"),
+    case(lambda: kv_cache.RingCache(0, 1, 1), "window", "RingCache-window-size"),
+    case(lambda: kv_cache.RingCache(2, 1, 1, sinks=-1), "sinks", "RingCache-sinks-below-0"),
+    case(lambda: kv_cache.ring_decode(ONES, ONES[:1], ONES, 2), "q", "ring_decode-shape"),
+    case(lambda: kv_cache.generate_prefix_lm([1, 2], 3, 1, PARAMS, CFG), "prefix", "generate_prefix_lm-prefix-long"),
+    case(lambda: kv_cache.generate_prefix_lm([1, 2], 1, 0, PARAMS, CFG), "n_new", "generate_prefix_lm-n_new-size"),
+    case(
+        lambda: kv_cache.generate_prefix_lm([1] * CFG.max_len, 1, 2, PARAMS, CFG),
+        "max_len",
+        "generate_prefix_lm-past-max_len",
+    ),
+    case(
+        lambda: kv_cache.prefill_prefix_lm([1, 2], 1, PARAMS, CFG, prefilled_cache()),
+        "cache",
+        "prefill_prefix_lm-cache-not-empty",
+    ),
+    case(lambda: conventions.to_additive(np.ones((2, 2))), "mask", "to_additive-dtype"),
+    case(lambda: conventions.to_additive(full_mask(2), dtype=int), "dtype", "to_additive-int-dtype"),
+    case(lambda: conventions.to_sdpa_bool(np.ones(2, bool)), "mask", "to_sdpa_bool-flat"),
+    case(lambda: conventions.from_additive(np.zeros((2, 2), int)), "added", "from_additive-dtype"),
+    case(lambda: conventions.from_additive(np.array([[0.0, 1.0]])), "added", "from_additive-bias", "bias"),
+    case(lambda: conventions.from_mha_attn_mask(np.zeros((2, 2))), "attn_mask", "from_mha_attn_mask-dtype"),
+    case(lambda: conventions.to_key_padding_mask([[1, 0]]), "real", "to_key_padding_mask-dtype"),
+    case(lambda: conventions.from_key_padding_mask(np.ones(0, bool)), "key_padding_mask", "from_kpm-empty"),
+    case(lambda: conventions.from_hf_attention_mask([[1, 2]]), "attention_mask", "from_hf_attention_mask-not-0-1"),
+    case(lambda: conventions.from_hf_attention_mask([[1.0, 0.0]]), "attention_mask", "from_hf_attention_mask-float"),
+    case(lambda: conventions.to_hf_4d(full_mask(2)), "mask", "to_hf_4d-shape"),
+    case(lambda: conventions.hf_padded_mask([[1, 1]], full_mask(3)), "base", "hf_padded_mask-shape"),
+    case(lambda: conventions.hf_padded_mask([[1, 1]], np.ones((2, 2))), "base", "hf_padded_mask-dtype"),
+    case(lambda: conventions.from_hf_4d(np.zeros((1, 2, 2, 2))), "added", "from_hf_4d-shape"),
+    case(lambda: conventions.packed_ids_from_positions([0.0, 1.0]), "position_ids", "packed_ids-float"),
+    case(lambda: conventions.to_flash_varlen([1, 1]), "doc_ids", "to_flash_varlen-not-from-0"),
+    case(lambda: conventions.weights_from_labels([-100, -100]), "labels", "weights_from_labels-all-ignored", "0/0"),
+    case(lambda: conventions.weights_from_labels([1.0, 2.0]), "labels", "weights_from_labels-float"),
+    case(lambda: conventions.weights_from_labels([-1, 2]), "labels", "weights_from_labels-below-0"),
+    case(
+        lambda: conventions.weights_from_labels([1, 2], ignore_index=True), "ignore_index", "weights_from_labels-bool"
+    ),
+    case(lambda: conventions.to_flash_window(0), "window", "to_flash_window-size"),
+    case(lambda: conventions.flash_mask(2, 2, causal="yes"), "causal", "flash_mask-causal-bool"),
+    case(lambda: conventions.flash_mask(2, 2, window_size=(-2, 0)), "window_size", "flash_mask-window-below"),
+    case(lambda: conventions.flash_mask(2, 2, window_size=3), "window_size", "flash_mask-window-not-pair"),
+    case(lambda: conventions.from_flash_window((-1, -1)), "window_size", "from_flash_window-no-window"),
+    case(lambda: conventions.from_flash_window((2, 1)), "window_size", "from_flash_window-right"),
+    case(lambda: conventions.window_mod(0), "window", "window_mod-size"),
+    case(lambda: conventions.chunked_mod(1.5), "chunk", "chunked_mod-float"),
+    case(lambda: conventions.prefix_lm_mod(-1), "prefix", "prefix_lm_mod-below-0"),
+    case(lambda: conventions.document_mod([0], causal=None), "causal", "document_mod-causal-bool"),
+    case(lambda: conventions.mask_from_mod("causal", 2, 2), "mask_mod", "mask_from_mod-callable"),
+    case(lambda: conventions.mask_from_mod(lambda b, h, q, k: q - k, 2, 2), "mask_mod", "mask_from_mod-not-bool"),
+    case(lambda: conventions.mask_from_mod(conventions.causal_mod, 0, 2), "n_q", "mask_from_mod-size"),
+    case(lambda: conventions.block_kinds(full_mask(2), block=0), "block", "block_kinds-size"),
+    case(lambda: conventions.block_kinds(np.ones((1, 2, 2), bool)), "mask", "block_kinds-3d"),
     # ---- the figure builders' shared checks
     case(lambda: language.page_lang("fr"), "lang", "page_lang-unknown", "lang must be one of"),
     case(lambda: language.labels("no_such_section", "en"), "section", "labels-unknown"),

@@ -1,0 +1,89 @@
+"""Stacks of local and global layers: which positions an output can reach after L layers, and what each layer caches.
+
+One layer lets query i read the keys its mask opens; the residual keeps its own row too. After L layers,
+output i depends on position j iff a chain i -> ... -> j of open entries runs through the layers: the boolean
+product of the layers' masks (each with its diagonal).
+"""
+
+from dataclasses import replace
+
+import numpy as np
+
+from primer._checks import nonneg_int, positive_int
+from primer.config import Config
+from primer.counts import kv_cache_bytes
+from primer.masks import causal_mask, window_mask
+
+KINDS = ("local", "global")  # a sliding-window layer, or a causal layer that reads every earlier position
+
+
+def reachable(masks):  # list of [n, n] -> [n, n]
+    """Return which positions j each output i depends on after the layers, the first mask applied first."""
+    if isinstance(masks, np.ndarray) and masks.ndim == 2:
+        masks = [masks]
+    masks = [np.asarray(m) for m in masks]
+    if not masks:
+        raise ValueError("masks must hold at least one layer's mask")
+    n = masks[0].shape[0] if masks[0].ndim == 2 else -1
+    for m in masks:
+        if m.dtype != bool or m.shape != (n, n) or n < 1:
+            raise ValueError(f"masks must be square bool [n, n] arrays of one size, got {m.dtype}, {m.shape}")
+    reach = np.eye(n, dtype=bool)
+    for m in masks:  # reach_l[i, j] = any_k (m | I)[i, k] & reach_{l-1}[k, j]
+        step = (m | np.eye(n, dtype=bool)).astype(np.int64)
+        reach = (step @ reach.astype(np.int64)) > 0
+    return reach
+
+
+def interleaved_kinds(n_layers, local_per_global):  # -> tuple of KINDS
+    """Return the kind of each layer: local_per_global local layers, then one global, repeated; 0: all global.
+
+    local_per_global=None gives a window-only stack.
+    """
+    n_layers = positive_int("n_layers", n_layers)
+    if local_per_global is None:
+        return ("local",) * n_layers
+    k = nonneg_int("local_per_global", local_per_global)
+    return tuple("global" if (i + 1) % (k + 1) == 0 else "local" for i in range(n_layers))
+
+
+def layer_masks(n, kinds, window, *, sinks=0):  # -> list of [n, n]
+    """Return one mask per layer: window_mask(n, window, sinks=sinks) for a local layer, causal_mask(n) for a global."""
+    kinds = tuple(kinds)
+    if not kinds or any(kind not in KINDS for kind in kinds):
+        raise ValueError(f"kinds must be a non-empty sequence of {KINDS}, got {kinds!r}")
+    local, full = window_mask(n, window, sinks=sinks), causal_mask(n)
+    return [local if kind == "local" else full for kind in kinds]
+
+
+def lookback(reach):  # [n, n] -> [n]
+    """Return for each output i how many positions back it reaches: i - (the earliest j it depends on) + 1."""
+    reach = np.asarray(reach)
+    if reach.dtype != bool or reach.ndim != 2 or reach.shape[0] != reach.shape[1] or not reach.any(axis=1).all():
+        raise ValueError(f"reach must be a square bool array with an open entry in every row, got {reach.shape}")
+    return np.arange(reach.shape[0]) - reach.argmax(axis=1) + 1
+
+
+def cached_tokens(kinds, n, window):  # -> int
+    """Return how many positions' K/V the layers keep at length n: min(n, window) per local layer, n per global."""
+    kinds = tuple(kinds)
+    if not kinds or any(kind not in KINDS for kind in kinds):
+        raise ValueError(f"kinds must be a non-empty sequence of {KINDS}, got {kinds!r}")
+    n, window = positive_int("n", n), positive_int("window", window)
+    return sum(min(n, window) if kind == "local" else n for kind in kinds)
+
+
+def pattern_cache_bytes(cfg, kinds, n_tokens, *, batch=1, bytes_per_value=2):  # -> int
+    """Return the KV cache bytes of a stack whose layers are kinds: chapter 11's count, layer by layer.
+
+    A local layer keeps the last cfg.window tokens, a global one every token; len(kinds) must be cfg.n_layers.
+    """
+    if not isinstance(cfg, Config):
+        raise ValueError(f"cfg must be a primer.config.Config, got {type(cfg).__name__}")
+    kinds = tuple(kinds)
+    if len(kinds) != cfg.n_layers or any(kind not in KINDS for kind in kinds):
+        raise ValueError(f"kinds must give one of {KINDS} for each of the {cfg.n_layers} layers, got {kinds!r}")
+    if "local" in kinds and cfg.window is None:
+        raise ValueError("cfg.window must be set for a stack with local layers")
+    one = {kind: replace(cfg, n_layers=1, window=cfg.window if kind == "local" else None) for kind in KINDS}
+    return sum(kv_cache_bytes(one[kind], n_tokens, batch=batch, bytes_per_value=bytes_per_value) for kind in kinds)
