@@ -34,6 +34,22 @@ LAYER_SHAPES = {  # name -> shape, from the Config c
 }
 
 
+def init_weights(seed, cfg):
+    """Return seeded random float32 weights of cfg's shape (a toy Llama, for tests and small examples)."""
+    rng = np.random.default_rng(seed)
+
+    def w(shape):
+        if len(shape) == 1:  # a norm's scale
+            return (1 + 0.1 * rng.standard_normal(shape)).astype(np.float32)
+        return (rng.standard_normal(shape) * shape[0] ** -0.5).astype(np.float32)
+
+    return {
+        "embedding": w((cfg.vocab_size, cfg.d_model)),
+        "final_norm": w((cfg.d_model,)),
+        "layers": [{k: w(shape(cfg)) for k, shape in LAYER_SHAPES.items()} for _ in range(cfg.n_layers)],
+    }
+
+
 def check_weights(weights, cfg):
     """Raise ValueError naming the weight unless every array has its shape, is float32 and finite."""
     if not isinstance(weights, dict) or len(weights.get("layers", ())) != cfg.n_layers:
@@ -104,7 +120,12 @@ def forward(
     n_past = 0 if past is None else past[0][0].shape[1]
     if past is not None and len(past) != cfg.n_layers:
         raise ValueError(f"past must hold one (k, v) per layer ({cfg.n_layers}), got {len(past)}")
-    mask = causal_mask(n, n_past + n) if mask is None else bool_mask("mask", mask, (n, n_past + n))
+    if mask is None:
+        mask = causal_mask(n, n_past + n)
+    elif np.shape(mask) != (n, n_past + n):
+        raise ValueError(f"mask must have shape [n, n_past + n] = [{n}, {n_past + n}], got {list(np.shape(mask))}")
+    else:
+        mask = bool_mask("mask", mask, (n, n_past + n))
     positions = np.arange(n_past, n_past + n) if positions is None else positions
     x = weights["embedding"][ids]  # [n, d]
     attn, cache = [], []

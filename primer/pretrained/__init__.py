@@ -61,12 +61,6 @@ class Model:
 
     def forward(self, ids, mask=None, positions=None, *, past=None, keep_attn=False):
         """Return (logits [n, vocab], attention [n_layers, h, n, n_k] or None, cache): see primer.llama.forward."""
-        n = len(np.atleast_1d(np.asarray(ids)))
-        n_k = n + (0 if past is None else past[0][0].shape[1])
-        if mask is not None and np.shape(mask) != (n, n_k):
-            raise ValueError(
-                f"mask must have shape [n, n_k] = [{n}, {n_k}] (True: query i may read key j), got {np.shape(mask)}"
-            )
         return llama.forward(
             ids, self.weights, self.cfg, mask, positions, theta=self.theta, eps=self.eps, past=past, keep_attn=keep_attn
         )
