@@ -14,13 +14,15 @@ def silu(z):  # [...] -> [...]
 def swiglu(x, w_gate, w_up, w_down):  # [n, d], [d, d_ff], [d, d_ff], [d_ff, d] -> [n, d]
     """Return (silu(x @ w_gate) * (x @ w_up)) @ w_down: the gate chooses, per unit, how much of x @ w_up passes."""
     x = float_array("x", x, min_ndim=2, keep_float32=True)
-    d = x.shape[-1]
-    shapes = {"w_gate": (d, None), "w_up": (d, None), "w_down": (None, d)}
-    ws = {}
-    for name, w in zip(shapes, (w_gate, w_up, w_down)):
-        ws[name] = float_array(name, w, min_ndim=2, keep_float32=True)
-    d_ff = ws["w_gate"].shape[-1]
-    for name, want in zip(shapes, ((d, d_ff), (d, d_ff), (d_ff, d))):
-        if ws[name].shape != want:
-            raise ValueError(f"{name} must have shape {list(want)} (d={d}, d_ff={d_ff}), got {list(ws[name].shape)}")
-    return (silu(x @ ws["w_gate"]) * (x @ ws["w_up"])) @ ws["w_down"]
+    ws = {name: np.asarray(w) for name, w in zip(("w_gate", "w_up", "w_down"), (w_gate, w_up, w_down))}
+    d, d_ff = x.shape[-1], ws["w_gate"].shape[-1] if ws["w_gate"].ndim == 2 else None
+    for name, want in zip(ws, ((d, d_ff), (d, d_ff), (d_ff, d))):
+        if ws[name].shape != want or not np.issubdtype(ws[name].dtype, np.floating):
+            raise ValueError(
+                f"{name} must be a float array of shape [{want[0]}, {want[1]}] (d, d_ff), got {ws[name].shape}"
+            )
+    out = (silu(x @ ws["w_gate"]) * (x @ ws["w_up"])) @ ws["w_down"]
+    if not np.isfinite(out).all():  # a NaN or inf weight reaches every row; the weights are read only then, to name it
+        bad = [name for name, w in ws.items() if not np.isfinite(w).all()] or ["x"]
+        raise ValueError(f"{bad[0]} must be finite (no NaN or inf): the output was not")
+    return out
