@@ -30,10 +30,12 @@ from primer import (
     language,
     language_model,
     leak,
+    llama,
     machines,
     mask_checks,
     mlm,
     position,
+    pretrained,
     probe,
     published,
     rnn,
@@ -59,12 +61,16 @@ from primer.backprop import MaskedFill
 from primer.config import Config
 from primer.figures import glossary
 from primer.figures.controls import add_control
+from primer.grouped_query import grouped_query_attention, repeat_kv
 from primer.masks import additive_mask, batch_mask, causal_mask, empty_rows, full_mask, key_padding_mask, window_mask
 from primer.pages import decoder as dec_page
 from primer.pages import encoder as enc_page
 from primer.pages import encoder_decoder as ed_page
 from primer.pages.sampling_pipeline import NEXT_LOGITS, PROMPT
+from primer.rms_norm import rms_norm
+from primer.rotary import rotary_angles, rotate
 from primer.softmax import masked_softmax, softmax
+from primer.swiglu import swiglu
 
 CFG = Config()
 PARAMS = transformer.init_stack(0, CFG)
@@ -149,6 +155,15 @@ def readout(**bad):
 
 def strength(s):
     return lambda: seq2seq.alignment([("了", "past")], [("bought", {"buy": 1.0, "past": s})])
+
+
+LLAMA_CFG = Config(vocab_size=11, d_model=8, n_heads=4, n_kv_heads=2, d_ff=12, n_layers=1, max_len=None, gated_ff=True)
+LLAMA_W = llama.init_weights(0, LLAMA_CFG)
+
+
+def toy_llama(ids=(1, 2, 3), mask=None, positions=None):
+    """Run the toy Llama-style model of primer.llama on bad input."""
+    return llama.forward(ids, LLAMA_W, LLAMA_CFG, mask, positions, theta=10_000.0, eps=1e-5)
 
 
 def case(call, arg, id_, match=None):
@@ -1121,6 +1136,37 @@ TABLE = [
         lambda: mask_checks.check_cache(lambda: lambda x_t: x_t, lambda x: x.ravel()), "full", "check_cache-full-shape"
     ),
     case(lambda: mask_checks.check_cache(lambda: lambda x_t: x_t, lambda x: x, n=0), "n", "check_cache-size"),
+    # ---- the Llama-style block and the real model's loader (issue 44)
+    case(lambda: rms_norm(ONES, np.ones(3)), "g", "rms_norm-shape"),
+    case(lambda: rms_norm(ONES, np.ones(4), eps=0), "eps", "rms_norm-eps-below-0"),
+    case(lambda: rms_norm(NAN, np.ones(2)), "x", "rms_norm-nan"),
+    case(lambda: rotate(np.ones((3, 5)), [0, 1, 2]), "d_head", "rotate-odd-d_head", "even"),
+    case(lambda: rotate(np.ones((3, 4)), [0, 1]), "positions", "rotate-positions-shape"),
+    case(lambda: rotate(np.ones((2, 4)), [0, -1]), "positions", "rotate-positions-below-0"),
+    case(lambda: rotate(np.ones((2, 4)), [0.0, 1.0]), "positions", "rotate-positions-float"),
+    case(lambda: rotary_angles([0, 1], 4, theta=1.0), "theta", "rotary_angles-theta-size"),
+    case(lambda: rotate(np.full((2, 4), np.inf), [0, 1]), "x", "rotate-inf"),
+    case(lambda: repeat_kv(np.ones((3, 2, 4)), 4), "n_heads", "repeat_kv-n_heads-size", "multiple"),
+    case(
+        lambda: grouped_query_attention(np.ones((4, 2, 8)), np.ones((2, 2, 8)), np.ones((2, 3, 8))), "k", "gqa-kv-shape"
+    ),
+    case(
+        lambda: grouped_query_attention(np.ones((2, 2, 4)), np.ones((1, 2, 4)), np.ones((1, 2, 4)), NO_KEY),
+        "mask",
+        "gqa-fully-masked-row",
+    ),
+    case(lambda: swiglu(ONES, np.ones((4, 6)), np.ones((4, 5)), np.ones((6, 4))), "w_up", "swiglu-shape"),
+    case(lambda: swiglu(ONES, np.ones((4, 6)), np.full((4, 6), np.nan), np.ones((6, 4))), "w_up", "swiglu-weight-nan"),
+    case(lambda: toy_llama(ids=[]), "ids", "llama-ids-size"),
+    case(lambda: toy_llama(ids=[1, 11]), "ids", "llama-ids-outside-vocabulary", "vocabulary"),
+    case(lambda: toy_llama(ids=[1.0, 2.0]), "ids", "llama-ids-float"),
+    case(lambda: toy_llama(mask=causal_mask(2)), "mask", "llama-mask-shape"),
+    case(lambda: toy_llama(mask=np.ones((3, 3))), "mask", "llama-mask-dtype", "bool"),
+    case(lambda: toy_llama(positions=[0, 1]), "positions", "llama-positions-shape"),
+    case(lambda: llama.check_weights({"layers": []}, LLAMA_CFG), "weights", "llama-weights-shape"),
+    case(lambda: pretrained.load("/nonexistent/model.gguf"), "path", "pretrained-load-missing", "make model"),
+    case(lambda: pretrained.load(__file__), "path", "pretrained-load-corrupted", "sha256"),
+    case(lambda: pretrained.load(__file__, verify=False), "path", "pretrained-load-unknown", "not a readable GGUF"),
     # ---- the figure builders' shared checks
     case(lambda: language.page_lang("fr"), "lang", "page_lang-unknown", "lang must be one of"),
     case(lambda: language.labels("no_such_section", "en"), "section", "labels-unknown"),
