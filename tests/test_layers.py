@@ -1,7 +1,8 @@
 """The import rule of primer's layers, read from the source with ast (nothing is imported), and no import cycle.
 
 pages (the chapters' inputs) import nothing of primer; the core (primer/*.py) imports only the core;
-figures import the core and figures. Every edge is a module-level or function-level import.
+figures import the core and figures; pretrained (the real model's loader) imports the core and itself. Every
+edge is a module-level or function-level import.
 """
 
 import ast
@@ -13,12 +14,14 @@ PRIMER = ROOT / "primer"
 
 
 def layer(module):  # "primer.figures.mask" -> "figures"
-    """Return the layer a primer module belongs to: pages, figures or core."""
+    """Return the layer a primer module belongs to: pages, figures, pretrained or core."""
     parts = module.split(".")
-    return parts[1] if len(parts) > 1 and parts[1] in ("pages", "figures") else "core"
+    return parts[1] if len(parts) > 1 and parts[1] in ("pages", "figures", "pretrained") else "core"
 
 
-ALLOWED = {"pages": set(), "core": {"core"}, "figures": {"core", "figures"}}  # layer -> layers it may import
+# layer -> layers it may import. pretrained (the real model: its file, gguf, tokenizers) reads into the core's math;
+# the core never imports it, so primer's math needs numpy only.
+ALLOWED = {"pages": set(), "core": {"core"}, "figures": {"core", "figures"}, "pretrained": {"core", "pretrained"}}
 
 
 def module_name(path, root):
@@ -123,12 +126,15 @@ def test_the_checks_catch_planted_breaks(tmp_path):
             "figures/mask.py": "from primer import masks\n",  # allowed
             "config.py": "import primer.machines\n",  # a cycle: config -> machines -> config
             "machines.py": "from primer.config import Config\n",
+            "llama.py": "from primer.pretrained import load\n",  # core reaching into the real model's loader
+            "pretrained/__init__.py": "from primer import masks\n",  # allowed: the loader reads into the core
         },
     )
     edges = graph(root)
     assert edges["primer.figures.mask"] == {"primer.masks"}
     assert violations(edges) == [
         "primer.leak -> primer.pages.decoder (core may not import pages)",
+        "primer.llama -> primer.pretrained (core may not import pretrained)",
         "primer.masks -> primer.figures.mask (core may not import figures)",
         "primer.pages.decoder -> primer.config (pages may not import core)",
     ]
