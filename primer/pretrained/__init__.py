@@ -107,7 +107,10 @@ def _weights(reader, cfg):
         if name not in tensors:
             raise ValueError(f"path: the GGUF file has no tensor {name}")
         t = tensors[name]
-        w = np.asarray(dequantize(t.data, t.tensor_type), dtype=np.float32)  # [d_out, d_in] (ggml: ne0 is d_in)
+        # np.asarray: a plain view of the memory map, which spares gguf a memmap object per block row it slices
+        w = np.asarray(
+            dequantize(np.asarray(t.data), t.tensor_type), dtype=np.float32
+        )  # [d_out, d_in] (ggml: ne0 is d_in)
         w = w.reshape(shape[::-1]).T if len(shape) == 2 and name != "token_embd.weight" else w.reshape(shape)
         return np.ascontiguousarray(w)
 
