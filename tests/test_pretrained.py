@@ -4,7 +4,7 @@ cache, its masks and positions, its bad input. `make test` fetches the file firs
 import numpy as np
 import pytest
 
-from primer import counts, pretrained
+from primer import counts, llama, mask_checks, pretrained
 from primer.masks import causal_mask
 from primer.pretrained import fetch
 
@@ -117,3 +117,29 @@ def test_a_missing_or_corrupted_file_says_how_to_fetch_it(tmp_path):
         pretrained.load(corrupted)
     with pytest.raises(ValueError, match="not a readable GGUF file"):
         pretrained.load(corrupted, verify=False)
+
+
+def test_the_check_kit_passes_a_real_attention_layer_and_catches_it_under_the_full_mask(model):
+    layer, cfg = model.weights["layers"][5], model.cfg
+
+    def attend(x, mask):  # x [n, 576] float64: the float32 weights meet float64 rows, so the layer runs in float64
+        return llama.self_attention(x, layer, cfg, mask, np.arange(len(x)), model.theta)[0]
+
+    def step():
+        past = []
+
+        def one(x_t):  # [576] -> [576]: one new row, the keys and values of the earlier ones from the cache
+            n_past = past[0][0].shape[1] if past else 0
+            y, _, kv = llama.self_attention(
+                x_t[None], layer, cfg, causal_mask(1, n_past + 1), [n_past], model.theta, past[0] if past else None
+            )
+            past[:] = [kv]
+            return y[0]
+
+        return one
+
+    causal = lambda x: attend(x, causal_mask(len(x)))  # noqa: E731
+    assert mask_checks.check_causal(causal, n=8, d=cfg.d_model) == []
+    assert mask_checks.check_cache(step, causal, n=8, d=cfg.d_model) == []
+    leaks = mask_checks.check_causal(lambda x: attend(x, np.ones((len(x), len(x)), bool)), n=8, d=cfg.d_model)
+    assert {p.kind for p in leaks} == {"future"}
