@@ -24,7 +24,7 @@ def test_the_shape_comes_from_the_files_metadata(model):
     assert (cfg.d_ff, cfg.vocab_size, cfg.max_len) == (1536, 49152, 8192)
     assert model.theta == 100_000.0 and abs(model.eps - 1e-5) < 1e-12
     assert meta["general.license"] == "apache-2.0" and meta["general.organization"] == "HuggingFaceTB"
-    assert model.path == fetch.gguf_path() and fetch.sha256_of(model.path) == fetch.GGUF_SHA256
+    assert model.path == fetch.gguf_path().resolve() and fetch.sha256_of(model.path) == fetch.GGUF_SHA256
 
 
 def test_primers_parameter_count_of_the_shape_is_what_the_file_holds(model):

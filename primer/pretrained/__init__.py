@@ -130,12 +130,18 @@ def _weights(reader, cfg):
     return weights
 
 
-@functools.lru_cache(maxsize=2)
 def load(path=None, *, verify=True):  # -> Model
-    """Return the model in the GGUF file at path (None: the fetched SmolLM2-135M-Instruct), checked and dequantised."""
+    """Return the model in the GGUF file at path (None: the fetched SmolLM2-135M-Instruct), checked and dequantised.
+
+    One model is kept per process (about 0.55 GB of float32 weights): every block of a build shares it.
+    """
+    return _load(Path(gguf_path() if path is None else path).resolve(), verify)
+
+
+@functools.lru_cache(maxsize=1)
+def _load(path, verify):  # -> Model
     from gguf import GGUFReader
 
-    path = Path(gguf_path() if path is None else path)
     if not path.is_file():
         raise ValueError(f"path: no model file at {path}; {HOW_TO_FETCH}")
     if verify and sha256_of(path) != GGUF_SHA256:
