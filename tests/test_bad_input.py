@@ -30,7 +30,7 @@ from primer import (
     language,
     language_model,
     leak,
-    llama,
+    llama_decoder,
     machines,
     mask_checks,
     mlm,
@@ -158,12 +158,12 @@ def strength(s):
 
 
 LLAMA_CFG = Config(vocab_size=11, d_model=8, n_heads=4, n_kv_heads=2, d_ff=12, n_layers=1, max_len=None, gated_ff=True)
-LLAMA_W = llama.init_weights(0, LLAMA_CFG)
+LLAMA_W = llama_decoder.init_weights(0, LLAMA_CFG)
 
 
 def toy_llama(ids=(1, 2, 3), mask=None, positions=None):
-    """Run the toy Llama-style model of primer.llama on bad input."""
-    return llama.forward(ids, LLAMA_W, LLAMA_CFG, mask, positions, theta=10_000.0, eps=1e-5)
+    """Run the toy Llama-style model of primer.llama_decoder on bad input."""
+    return llama_decoder.forward(ids, LLAMA_W, LLAMA_CFG, mask, positions, theta=10_000.0, eps=1e-5)
 
 
 def case(call, arg, id_, match=None):
@@ -1163,7 +1163,7 @@ TABLE = [
     case(lambda: toy_llama(mask=causal_mask(2)), "mask", "llama-mask-shape"),
     case(lambda: toy_llama(mask=np.ones((3, 3))), "mask", "llama-mask-dtype", "bool"),
     case(lambda: toy_llama(positions=[0, 1]), "positions", "llama-positions-shape"),
-    case(lambda: llama.check_weights({"layers": []}, LLAMA_CFG), "weights", "llama-weights-shape"),
+    case(lambda: llama_decoder.check_weights({"layers": []}, LLAMA_CFG), "weights", "llama-weights-shape"),
     case(lambda: pretrained.load("/nonexistent/model.gguf"), "path", "pretrained-load-missing", "make model"),
     case(lambda: pretrained.load(__file__), "path", "pretrained-load-corrupted", "sha256"),
     case(lambda: pretrained.load(__file__, verify=False), "path", "pretrained-load-unknown", "not a readable GGUF"),

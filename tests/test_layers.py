@@ -126,7 +126,7 @@ def test_the_checks_catch_planted_breaks(tmp_path):
             "figures/mask.py": "from primer import masks\n",  # allowed
             "config.py": "import primer.machines\n",  # a cycle: config -> machines -> config
             "machines.py": "from primer.config import Config\n",
-            "llama.py": "from primer.pretrained import load\n",  # core reaching into the real model's loader
+            "llama_decoder.py": "from primer.pretrained import load\n",  # core reaching into the real model's loader
             "pretrained/__init__.py": "from primer import masks\n",  # allowed: the loader reads into the core
         },
     )
@@ -134,7 +134,7 @@ def test_the_checks_catch_planted_breaks(tmp_path):
     assert edges["primer.figures.mask"] == {"primer.masks"}
     assert violations(edges) == [
         "primer.leak -> primer.pages.decoder (core may not import pages)",
-        "primer.llama -> primer.pretrained (core may not import pretrained)",
+        "primer.llama_decoder -> primer.pretrained (core may not import pretrained)",
         "primer.masks -> primer.figures.mask (core may not import figures)",
         "primer.pages.decoder -> primer.config (pages may not import core)",
     ]

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from primer import llama
+from primer import llama_decoder
 from primer.attention import attention
 from primer.config import Config
 from primer.grouped_query import grouped_query_attention, repeat_kv
@@ -75,32 +75,32 @@ def test_swiglu_is_the_gated_formula_and_silu_never_overflows():
 
 
 def test_the_toy_model_reads_no_future_token_under_the_causal_mask():
-    weights = llama.init_weights(0, TOY)
+    weights = llama_decoder.init_weights(0, TOY)
     ids = [3, 1, 4, 1, 5, 9]
-    base = llama.forward(ids, weights, TOY, theta=THETA, eps=EPS)[0]
-    changed = llama.forward(ids[:4] + [7, 7], weights, TOY, theta=THETA, eps=EPS)[0]
+    base = llama_decoder.forward(ids, weights, TOY, theta=THETA, eps=EPS)[0]
+    changed = llama_decoder.forward(ids[:4] + [7, 7], weights, TOY, theta=THETA, eps=EPS)[0]
     scale = np.abs(base).max()
     assert np.abs(base[:4] - changed[:4]).max() < 1e-6 * scale  # a closed key's weight is 0: at most rounding moves
     assert np.abs(base[4:] - changed[4:]).max() > 1e-3 * scale
 
 
 def test_the_cache_gives_the_full_pass_token_by_token():
-    weights = llama.init_weights(1, TOY)
+    weights = llama_decoder.init_weights(1, TOY)
     ids = [3, 1, 4, 1, 5, 9, 2]
-    full = llama.forward(ids, weights, TOY, theta=THETA, eps=EPS)[0]
-    logits, past = llama.forward(ids[:3], weights, TOY, theta=THETA, eps=EPS)[::2]
+    full = llama_decoder.forward(ids, weights, TOY, theta=THETA, eps=EPS)[0]
+    logits, past = llama_decoder.forward(ids[:3], weights, TOY, theta=THETA, eps=EPS)[::2]
     rows = [logits]
     for token in ids[3:]:
-        step, _, past = llama.forward([token], weights, TOY, theta=THETA, eps=EPS, past=past)
+        step, _, past = llama_decoder.forward([token], weights, TOY, theta=THETA, eps=EPS, past=past)
         rows.append(step)
     assert np.abs(np.concatenate(rows) - full).max() < 1e-4 * np.abs(full).max()  # float32 matmuls of other shapes
 
 
 def test_a_window_mask_changes_only_rows_past_the_window_and_attention_comes_back_per_layer_and_head():
-    weights = llama.init_weights(2, TOY)
+    weights = llama_decoder.init_weights(2, TOY)
     ids = list(range(8))
-    causal, attn, _ = llama.forward(ids, weights, TOY, theta=THETA, eps=EPS, keep_attn=True)
-    windowed = llama.forward(ids, weights, TOY, window_mask(8, 3), theta=THETA, eps=EPS)[0]
+    causal, attn, _ = llama_decoder.forward(ids, weights, TOY, theta=THETA, eps=EPS, keep_attn=True)
+    windowed = llama_decoder.forward(ids, weights, TOY, window_mask(8, 3), theta=THETA, eps=EPS)[0]
     assert attn.shape == (TOY.n_layers, TOY.n_heads, 8, 8)
     assert np.abs(attn.sum(axis=-1) - 1).max() < 1e-12
     scale = np.abs(causal).max()
@@ -109,19 +109,19 @@ def test_a_window_mask_changes_only_rows_past_the_window_and_attention_comes_bac
 
 
 def test_shifting_every_position_by_the_same_amount_changes_nothing_but_rounding():
-    weights = llama.init_weights(3, TOY)
+    weights = llama_decoder.init_weights(3, TOY)
     ids = [5, 6, 7, 8]
-    base = llama.forward(ids, weights, TOY, theta=THETA, eps=EPS)[0]
-    shifted = llama.forward(ids, weights, TOY, positions=np.arange(4) + 40, theta=THETA, eps=EPS)[0]
+    base = llama_decoder.forward(ids, weights, TOY, theta=THETA, eps=EPS)[0]
+    shifted = llama_decoder.forward(ids, weights, TOY, positions=np.arange(4) + 40, theta=THETA, eps=EPS)[0]
     assert np.abs(base - shifted).max() < 1e-4 * np.abs(base).max()
 
 
 @pytest.mark.parametrize("bad", ["w_q", "final_norm"])
 def test_check_weights_names_a_bad_weight(bad):
-    weights = llama.init_weights(0, TOY)
+    weights = llama_decoder.init_weights(0, TOY)
     if bad == "w_q":
         weights["layers"][1]["w_q"] = weights["layers"][1]["w_q"][:, :-1]
     else:
         weights["final_norm"] = np.full(TOY.d_model, np.nan, dtype=np.float32)
     with pytest.raises(ValueError, match=rf"weights \S*{bad}"):
-        llama.check_weights(weights, TOY)
+        llama_decoder.check_weights(weights, TOY)

