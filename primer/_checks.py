@@ -24,10 +24,14 @@ def nonneg_int(name, value):
     return int_at_least(name, value, 0)
 
 
-def float_array(name, value, *, min_ndim=1):
-    """Return value as a float array, or raise if it is non-numeric, too flat, or not finite."""
+def float_array(name, value, *, min_ndim=1, keep_float32=False):
+    """Return value as a float array, or raise if it is non-numeric, too flat, or not finite.
+
+    keep_float32: a float32 array stays float32 (a real model's weights and activations); anything else is float64.
+    """
+    dtype = np.float32 if keep_float32 and getattr(value, "dtype", None) == np.float32 else float
     try:
-        arr = np.asarray(value, dtype=float)
+        arr = np.asarray(value, dtype=dtype)
     except (TypeError, ValueError):
         raise ValueError(f"{name} must be an array of numbers") from None
     if arr.ndim < min_ndim:

@@ -30,6 +30,7 @@ from primer import (
     language,
     layer_patterns,
     leak,
+    llama_decoder,
     machines,
     mask_checks,
     mlm,
@@ -37,6 +38,7 @@ from primer import (
     packing,
     paged_cache,
     position,
+    pretrained,
     probe,
     published,
     rnn,
@@ -71,6 +73,7 @@ from primer.experiments import (
 from primer.figures import glossary
 from primer.figures.controls import add_control
 from primer.figures.look import note
+from primer.grouped_query import grouped_query_attention, repeat_kv
 from primer.inputs import decoder as dec_page
 from primer.inputs import encoder as enc_page
 from primer.inputs import encoder_decoder as ed_page
@@ -89,7 +92,10 @@ from primer.masks import (
     tree_mask,
     window_mask,
 )
+from primer.rms_norm import rms_norm
+from primer.rotary import rotary_angles, rotate
 from primer.softmax import masked_softmax, softmax
+from primer.swiglu import swiglu
 
 CFG = Config()
 PARAMS = transformer.init_stack(0, CFG)
@@ -189,6 +195,15 @@ def prefilled_cache():
     cache = kv_cache.KVCache(CFG)
     kv_cache.prefill_prefix_lm([1, 2], 1, PARAMS, CFG, cache)
     return cache
+
+
+LLAMA_CFG = Config(vocab_size=11, d_model=8, n_heads=4, n_kv_heads=2, d_ff=12, n_layers=1, max_len=None, gated_ff=True)
+LLAMA_PARAMS = llama_decoder.init_params(0, LLAMA_CFG)
+
+
+def toy_llama(ids=(1, 2, 3), mask=None, positions=None):
+    """Run the toy Llama-style model of primer.llama_decoder on bad input."""
+    return llama_decoder.forward(ids, LLAMA_PARAMS, LLAMA_CFG, mask, positions, theta=10_000.0, eps=1e-5)
 
 
 def case(call, arg, id_, match=None):
@@ -1319,6 +1334,37 @@ TABLE = [
     case(lambda: conventions.mask_from_mod(conventions.causal_mod, 0, 2), "n_q", "mask_from_mod-size"),
     case(lambda: conventions.block_kinds(full_mask(2), block=0), "block", "block_kinds-size"),
     case(lambda: conventions.block_kinds(np.ones((1, 2, 2), bool)), "mask", "block_kinds-3d"),
+    # ---- the Llama-style block and the real model's loader (issue 44)
+    case(lambda: rms_norm(ONES, np.ones(3)), "g", "rms_norm-shape"),
+    case(lambda: rms_norm(ONES, np.ones(4), eps=0), "eps", "rms_norm-eps-below-0"),
+    case(lambda: rms_norm(NAN, np.ones(2)), "x", "rms_norm-nan"),
+    case(lambda: rotate(np.ones((3, 5)), [0, 1, 2]), "d_head", "rotate-odd-d_head", "even"),
+    case(lambda: rotate(np.ones((3, 4)), [0, 1]), "positions", "rotate-positions-shape"),
+    case(lambda: rotate(np.ones((2, 4)), [0, -1]), "positions", "rotate-positions-below-0"),
+    case(lambda: rotate(np.ones((2, 4)), [0.0, 1.0]), "positions", "rotate-positions-float"),
+    case(lambda: rotary_angles([0, 1], 4, theta=1.0), "theta", "rotary_angles-theta-size"),
+    case(lambda: rotate(np.full((2, 4), np.inf), [0, 1]), "x", "rotate-inf"),
+    case(lambda: repeat_kv(np.ones((3, 2, 4)), 4), "n_heads", "repeat_kv-n_heads-size", "multiple"),
+    case(
+        lambda: grouped_query_attention(np.ones((4, 2, 8)), np.ones((2, 2, 8)), np.ones((2, 3, 8))), "k", "gqa-kv-shape"
+    ),
+    case(
+        lambda: grouped_query_attention(np.ones((2, 2, 4)), np.ones((1, 2, 4)), np.ones((1, 2, 4)), NO_KEY),
+        "mask",
+        "gqa-fully-masked-row",
+    ),
+    case(lambda: swiglu(ONES, np.ones((4, 6)), np.ones((4, 5)), np.ones((6, 4))), "w_up", "swiglu-shape"),
+    case(lambda: swiglu(ONES, np.ones((4, 6)), np.full((4, 6), np.nan), np.ones((6, 4))), "w_up", "swiglu-weight-nan"),
+    case(lambda: toy_llama(ids=[]), "ids", "llama-ids-size"),
+    case(lambda: toy_llama(ids=[1, 11]), "ids", "llama-ids-outside-vocabulary", "vocabulary"),
+    case(lambda: toy_llama(ids=[1.0, 2.0]), "ids", "llama-ids-float"),
+    case(lambda: toy_llama(mask=causal_mask(2)), "mask", "llama-mask-shape"),
+    case(lambda: toy_llama(mask=np.ones((3, 3))), "mask", "llama-mask-dtype", "bool"),
+    case(lambda: toy_llama(positions=[0, 1]), "positions", "llama-positions-shape"),
+    case(lambda: llama_decoder.validate_params({"layers": []}, LLAMA_CFG), "params", "llama-params-shape"),
+    case(lambda: pretrained.load("/nonexistent/model.gguf"), "path", "pretrained-load-missing", "make model"),
+    case(lambda: pretrained.load(__file__), "path", "pretrained-load-corrupted", "sha256"),
+    case(lambda: pretrained.load(__file__, verify=False), "path", "pretrained-load-unknown", "not a readable GGUF"),
     # ---- the figure builders' shared checks
     case(lambda: language.page_lang("fr"), "lang", "page_lang-unknown", "lang must be one of"),
     case(lambda: language.labels("no_such_section", "en"), "section", "labels-unknown"),

@@ -2,7 +2,8 @@
 
 inputs (the chapters' inputs) import nothing of primer; the math (primer/*.py) imports only the math; experiments
 (trained runs and their data) import the math and experiments; notebook (the exercises) imports the math and notebook;
-figures import the math and figures. Every edge is a module-level or function-level import.
+figures import the math and figures; pretrained (the real model's file, read with gguf and tokenizers) imports the
+math and itself, so the math needs numpy only. Every edge is a module-level or function-level import.
 """
 
 import ast
@@ -13,7 +14,7 @@ from site_reader import ROOT
 PRIMER = ROOT / "primer"
 
 
-SUBPACKAGES = ("inputs", "experiments", "notebook", "figures")
+SUBPACKAGES = ("inputs", "experiments", "notebook", "figures", "pretrained")
 
 
 def layer(module):  # "primer.figures.mask" -> "figures"
@@ -28,6 +29,7 @@ ALLOWED = {  # layer -> layers it may import
     "experiments": {"math", "experiments"},
     "notebook": {"math", "notebook"},
     "figures": {"math", "figures"},
+    "pretrained": {"math", "pretrained"},
 }
 
 
@@ -138,6 +140,8 @@ def test_the_checks_catch_planted_breaks(tmp_path):
             "notebook/compare.py": "from primer.experiments import grammar\n",  # the notebook reaching an experiment
             "config.py": "import primer.machines\n",  # a cycle: config -> machines -> config
             "machines.py": "from primer.config import Config\n",
+            "llama_decoder.py": "from primer.pretrained import load\n",  # core reaching into the real model's loader
+            "pretrained/__init__.py": "from primer import masks\n",  # allowed: the loader reads into the core
         },
     )
     edges = graph(root)
@@ -147,6 +151,7 @@ def test_the_checks_catch_planted_breaks(tmp_path):
         "primer.attention -> primer.notebook.compare (math may not import notebook)",
         "primer.inputs.decoder -> primer.config (inputs may not import math)",
         "primer.leak -> primer.inputs.decoder (math may not import inputs)",
+        "primer.llama_decoder -> primer.pretrained (math may not import pretrained)",
         "primer.masks -> primer.figures.mask (math may not import figures)",
         "primer.notebook.compare -> primer.experiments.grammar (notebook may not import experiments)",
         "primer.softmax -> primer.experiments.broken_masks (math may not import experiments)",

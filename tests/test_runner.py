@@ -102,6 +102,7 @@ def test_primer_zip_holds_the_core_and_inputs_but_no_figures_and_is_deterministi
     names = set(zipfile.ZipFile(path).namelist())
     assert {"primer/__init__.py", "primer/masks.py", "primer/inputs/mask.py", "primer/labels/en.json"} <= names
     assert not [n for n in names if n.startswith("primer/figures/")]
+    assert not [n for n in names if n.startswith("primer/pretrained/")]  # the real model stays out of the runner
     for name in names:  # nothing that needs plotly or torch to import
         if name.endswith(".py"):
             source = zipfile.ZipFile(path).read(name).decode()
