@@ -6,7 +6,7 @@ from plotly.subplots import make_subplots
 
 from primer.figures.controls import finish
 from primer.figures.look import ACCENT, MUTED, heatmap_traces, styled
-from primer.figures.tables import FD_AGREE, fmt_below, md_table, pct
+from primer.figures.tables import FD_AGREE, fmt_below, hover_integer, integer, md_table, pct
 from primer.language import labels, page_lang
 
 SCORE_ORDER = ("additive", "dot", "bilinear", "scaled")
@@ -180,12 +180,12 @@ def cost_table(rows, *, lang=None):
     head = ["n", "d", text["attn"], text["rnn"], text["ratio"], text["steps_rnn"], text["steps_attn"]]
     body = [
         [
-            f"{r['n']:,}",
+            integer(r["n"], lang),
             r["d"],
-            f"{r['attention']:,}",
-            f"{r['rnn']:,}",
+            integer(r["attention"], lang),
+            integer(r["rnn"], lang),
             f"{r['ratio']:.2f}",
-            f"{r['rnn_steps']:,}",
+            integer(r["rnn_steps"], lang),
             r["attention_steps"],
         ]
         for r in rows
@@ -215,13 +215,13 @@ def cost_chart(grid, rows, d, *, lang=None):
                 marker=dict(size=11, color=[ACCENT, "#1f77b4"]),
                 line=dict(color=MUTED, dash="dot"),
                 showlegend=False,
-                hovertemplate="n = %{x:,}: %{y:,}<extra></extra>",
+                hovertemplate="n = %{x" + hover_integer(lang) + "}: %{y" + hover_integer(lang) + "}<extra></extra>",
             )
         )
-        note = text["ratio_note"].format(n=f"{r['n']:,}", r=f"{r['ratio']:.2f}")
+        note = text["ratio_note"].format(n=integer(r["n"], lang), r=f"{r['ratio']:.2f}")
         steps.append(
             (
-                f"{r['n']:,}",
+                integer(r["n"], lang),
                 [0, 1, i],
                 {
                     "annotations": [

@@ -6,7 +6,7 @@ from plotly.subplots import make_subplots
 
 from primer.figures.controls import add_control, finish
 from primer.figures.look import ACCENT, MUTED, heatmap_traces, styled
-from primer.figures.tables import md_table, pct
+from primer.figures.tables import integer, md_table, pct
 from primer.language import labels
 from primer.rounding import BOUND
 
@@ -18,9 +18,9 @@ def millions(n):
     return f"{n / 1e6:.2f} M"
 
 
-def _count(n):
+def _count(n, lang=None):
     """Format a part's count: millions when large, the exact number when small."""
-    return millions(n) if n >= 1_000_000 else f"{n:,}"
+    return millions(n) if n >= 1_000_000 else integer(n, lang)
 
 
 def signed_pct(x, digits=2):
@@ -177,7 +177,7 @@ def model_params(models, *, lang=None):
                 y=[text["parts"][p] for p in parts],
                 orientation="h",
                 marker_color=ACCENT,
-                text=[f"{text['parts'][p]}: {_count(m['parts'][p])}" for p in parts],
+                text=[f"{text['parts'][p]}: {_count(m['parts'][p], lang)}" for p in parts],
                 textposition="outside",
                 cliponaxis=False,
                 hovertemplate="%{y}: %{x:.3f} M<extra></extra>",
@@ -296,8 +296,8 @@ def parts_table(models, *, lang=None):
     text = labels("choosing", lang)
     head = text["cols_parts"] + [m["name"] for m in models]
     parts = list(models[0]["parts"])
-    rows = [[text["parts"][p]] + [f"{m['parts'][p]:,}" for m in models] for p in parts]
-    rows.append([f"**{text['total']}**"] + [f"**{m['total']:,}**" for m in models])
+    rows = [[text["parts"][p]] + [integer(m["parts"][p], lang) for m in models] for p in parts]
+    rows.append([f"**{text['total']}**"] + [f"**{integer(m['total'], lang)}**" for m in models])
     return md_table(head, rows)
 
 

@@ -7,7 +7,7 @@ from plotly.subplots import make_subplots
 from primer.figures._tokens import arc_trace, token_figure, token_trace
 from primer.figures.controls import add_control, finish
 from primer.figures.look import ACCENT, LEFT_COLOR, MUTED, heatmap_traces, styled, tick_labels
-from primer.figures.tables import md_table, pct
+from primer.figures.tables import integer, md_table, pct
 from primer.language import labels
 from primer.rounding import is_rounding
 
@@ -193,7 +193,7 @@ def same_size_table(rows, *, lang=None):
             r["d_model"],
             r["n_heads"],
             r["d_ff"],
-            f"{r['block_weights']:,}",
+            integer(r["block_weights"], lang),
             text["mask"][r["mask"]],
             r["source"],
         ]

@@ -6,7 +6,7 @@ from plotly.subplots import make_subplots
 
 from primer.figures.controls import add_control, finish
 from primer.figures.look import ACCENT, CLOSED_COLOR, MUTED, heatmap_traces, styled
-from primer.figures.tables import md_table, pct, ranges, visible_char
+from primer.figures.tables import integer, md_table, pct, ranges, visible_char
 from primer.language import labels
 
 
@@ -26,7 +26,7 @@ def temperature(temperatures, probs, freqs, entropies, *, n_draws, active=0, lan
                 hovertemplate="%{x}: %{y:.4f}<extra></extra>",
             )
         )
-        fig.add_trace(_frequency_dots(x, freqs[k], text["freq"].format(n=f"{n_draws:,}")))
+        fig.add_trace(_frequency_dots(x, freqs[k], text["freq"].format(n=integer(n_draws, lang))))
         fig.add_trace(
             go.Scatter(
                 x=x,
@@ -343,7 +343,7 @@ def top_k_top_p(settings, before, after, masses, freqs, *, n_draws, active=0, la
                 hovertemplate="%{x}: %{y:.4f}<extra></extra>",
             )
         )
-        fig.add_trace(_frequency_dots(x, freqs[k], text["freq"].format(n=f"{n_draws:,}")))
+        fig.add_trace(_frequency_dots(x, freqs[k], text["freq"].format(n=integer(n_draws, lang))))
         label = text["none"] if name is None else name
         title = f"{label} · {text['kept'].format(n=sum(kept), m=pct(masses[k]))}"
         steps.append((label, [start, start + 1, start + 2], {"title.text": title}))
