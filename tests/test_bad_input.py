@@ -59,6 +59,7 @@ from primer.backprop import MaskedFill
 from primer.config import Config
 from primer.figures import glossary
 from primer.figures.controls import add_control
+from primer.figures.tables import integer
 from primer.masks import additive_mask, batch_mask, causal_mask, empty_rows, full_mask, key_padding_mask, window_mask
 from primer.pages import decoder as dec_page
 from primer.pages import encoder as enc_page
@@ -1139,6 +1140,8 @@ TABLE = [
         "terms",
         "glossary_table-missing-field",
     ),
+    case(lambda: integer(1.5, "zh"), "n", "integer-float", "whole number"),
+    case(lambda: integer(True, "en"), "n", "integer-bool", "whole number"),
 ]
 
 
