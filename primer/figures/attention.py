@@ -55,9 +55,8 @@ def saturation_table(rows, n_keys, *, lang=None):
         for d, s in rows
     ]
     uniform = rows[0][1]["uniform_entropy"]
-    return md_table(head, body) + f"\n{text['uniform']}（ln {n_keys}）: {uniform:.2f}\n".replace(
-        "（", " (" if page_lang(lang) == "en" else "（"
-    ).replace("）", ")" if page_lang(lang) == "en" else "）")
+    note = f" (ln {n_keys}): " if page_lang(lang) == "en" else f"（ln {n_keys}）："
+    return md_table(head, body) + f"\n{text['uniform']}{note}{uniform:.2f}\n"
 
 
 def variance_chart(d_ks, variances, saturations, n_keys, *, lang=None):

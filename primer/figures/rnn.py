@@ -31,7 +31,7 @@ def _radius_label(text, r):
     if r == 1:
         return f"{text['radius']}1"
     side = text["below"] if r < 1 else text["above"]
-    return f"{text['radius']}{r:g} ({side})"
+    return f"{text['radius']}{r:g}{side}"  # side: " (<1)", or "（< 1）" in Chinese
 
 
 def gradient_curves(norms, steps, radii, *, active_steps, active_radius, lang=None):

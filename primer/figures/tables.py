@@ -25,6 +25,12 @@ def hover_integer(lang=None):
     return ":d" if page_lang(lang) == "zh" else ":,"
 
 
+def cite(source, released, table):
+    """Write a published shape's source (primer.published) in the page's words: released and table stand for
+    '; released config' and 'Table ' (the labels' '；发布的 config' and '表 ' in Chinese)."""
+    return source.replace("; released config", released).replace("Table ", table)
+
+
 def md_table(headers, rows):
     """Return a Markdown table; every cell is str()-ed."""
     lines = ["| " + " | ".join(str(h) for h in headers) + " |", "| " + " | ".join("---" for _ in headers) + " |"]
