@@ -278,9 +278,10 @@ COLOR = re.compile(r"rgba?\([\d., ]*\)")  # a colour scale's 'rgb(247,251,255)' 
 
 
 def generated_texts(html):
-    """Return the text the executed blocks printed onto a built page: table cells (code spans left out: they are
-    code, as in the prose checks), then figures' strings (colours left out)."""
-    out = [cell for row in table_rows(re.sub(r"<code>.*?</code>", "", html, flags=re.S)) for cell in row]
+    """Return the text the executed blocks printed onto a built page: table cells (code spans and footnote markers
+    left out, as in the prose checks), then figures' strings (colours left out)."""
+    prose = re.sub(r"<code>.*?</code>|<sup[^>]*>.*?</sup>", "", html, flags=re.S)  # code spans, footnote markers
+    out = [cell for row in table_rows(prose) for cell in row]
     for data_layout_config in page_figures(html).values():
         out += [COLOR.sub("", t) for t in figure_strings(data_layout_config[:2])]
     return [t for t in out if t.strip()]
@@ -313,3 +314,32 @@ def test_separator_check_finds_planted_ones_in_a_table_and_a_figure():
     assert separators_in(["4096", "%{x:d}", "0.25, 0.75", "(1, 2)", "1,2"]) == []
     colours = '[{"colorscale":[[0,"rgb(247,251,255)"],[1,"rgb(8,48,107)"]]}],{}'
     assert separators_in(generated_texts(f'<script>Plotly.newPlot("f", {colours}, {{}})</script>')) == []
+
+
+def generated_problems(html):
+    """Return [(text, message)] for the zh typography problems of what a built page's blocks printed (tables, figure
+    titles, labels, hover text); the circled ①–⑦ label the pipeline figure's stages, as in the label table."""
+    return [(t, m) for t in generated_texts(html) for _, m in problems(t) if not m.startswith("stage number")]
+
+
+@pytest.mark.parametrize("name", page_names())
+def test_zh_built_page_tables_and_figures_follow_the_typography(site, name):
+    """The house style holds for generated text as for prose: full-width brackets, spaced ×, a space before digits."""
+    found = generated_problems(html_path(site, "zh", name).read_text(encoding="utf-8"))
+    assert not found, f"zh {name}:\n" + "\n".join(f"  {t[:80]!r}: {m}" for t, m in found)
+
+
+def test_generated_typography_check_finds_planted_problems():
+    figure = '[{"hovertemplate":"位置 %{y}, 维度 %{x}"}],{"title":{"text":"② 嵌入 · 7×16"}}'
+    html = (
+        "<table><tr><th>最大权重（16个键）</th></tr><tr><td>0 (被遮住)</td></tr>"
+        '<tr><td>微调<sup id="fnref:x"><a href="#fn:x">4</a></sup></td></tr></table>'
+        f'<script>Plotly.newPlot("fig-x", {figure}, {{}})</script>'
+    )
+    found = [m.split(":")[0].split(" at ")[0] for _, m in generated_problems(html)]
+    assert found == [
+        "no space between Chinese and Latin/digits",
+        "ASCII parentheses around Chinese '(被遮住)'",
+        "ASCII comma next to Chinese",
+        "× between operands needs a space either side",
+    ], found

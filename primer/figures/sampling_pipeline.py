@@ -93,7 +93,7 @@ def pipeline_stages(stages, probs, vocab, *, temperature, lang=None):
         steps.append((len(steps) + 1, [start, start + 1], layout))
 
     def title(k, shape, extra=""):
-        return {"title.text": f"{text['stages'][k]} · {'×'.join(map(str, shape))}" + (f" · {extra}" if extra else "")}
+        return {"title.text": f"{text['stages'][k]} · {' × '.join(map(str, shape))}" + (f" · {extra}" if extra else "")}
 
     # 1 tokenize: one row of ids
     add(
@@ -245,7 +245,7 @@ def pipeline_stages_table(stages, vocab, *, lang=None):
                 glimpse += " = '" + "".join(visible_char(vocab[int(v)]) for v in first) + "'"
         else:
             glimpse = ", ".join(f"{v:.2f}" for v in first)
-        rows.append([text["stages"][k], f"`{s.name}`", "×".join(map(str, a.shape)), glimpse + " …" * (a.size > 4)])
+        rows.append([text["stages"][k], f"`{s.name}`", " × ".join(map(str, a.shape)), glimpse + " …" * (a.size > 4)])
     return md_table([text["col_stage"], text["col_name"], text["col_shape"], text["col_glimpse"]], rows)
 
 
