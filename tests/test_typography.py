@@ -316,10 +316,15 @@ def test_separator_check_finds_planted_ones_in_a_table_and_a_figure():
     assert separators_in(generated_texts(f'<script>Plotly.newPlot("f", {colours}, {{}})</script>')) == []
 
 
+ASCII_MINUS = re.compile(r"(?<![\w.\-])-(?=\d)")  # '-0.86': a printed number's minus is '−', as in the prose
+
+
 def generated_problems(html):
     """Return [(text, message)] for the zh typography problems of what a built page's blocks printed (tables, figure
     titles, labels, hover text); the circled ①–⑦ label the pipeline figure's stages, as in the label table."""
-    return [(t, m) for t in generated_texts(html) for _, m in problems(t) if not m.startswith("stage number")]
+    texts = generated_texts(html)
+    found = [(t, m) for t in texts for _, m in problems(t) if not m.startswith("stage number")]
+    return found + [(t, "ASCII '-' as a minus sign: write '−'") for t in texts if ASCII_MINUS.search(t)]
 
 
 @pytest.mark.parametrize("name", page_names())
@@ -332,7 +337,7 @@ def test_zh_built_page_tables_and_figures_follow_the_typography(site, name):
 def test_generated_typography_check_finds_planted_problems():
     figure = '[{"hovertemplate":"位置 %{y}, 维度 %{x}"}],{"title":{"text":"② 嵌入 · 7×16"}}'
     html = (
-        "<table><tr><th>最大权重（16个键）</th></tr><tr><td>0 (被遮住)</td></tr>"
+        "<table><tr><th>最大权重（16个键）</th></tr><tr><td>0 (被遮住)</td></tr><tr><td>-0.86</td></tr>"
         '<tr><td>微调<sup id="fnref:x"><a href="#fn:x">4</a></sup></td></tr></table>'
         f'<script>Plotly.newPlot("fig-x", {figure}, {{}})</script>'
     )
@@ -342,4 +347,6 @@ def test_generated_typography_check_finds_planted_problems():
         "ASCII parentheses around Chinese '(被遮住)'",
         "ASCII comma next to Chinese",
         "× between operands needs a space either side",
+        "ASCII '-' as a minus sign",
     ], found
+    assert generated_problems("<table><tr><td>−0.86</td><td>2017-07-20</td><td>T − k</td></tr></table>") == []

@@ -6,7 +6,7 @@ from plotly.subplots import make_subplots
 
 from primer.figures.controls import finish
 from primer.figures.look import ACCENT, MUTED, heatmap_traces, styled
-from primer.figures.tables import FD_AGREE, fmt_below, hover_integer, integer, md_table, pct
+from primer.figures.tables import FD_AGREE, fmt_below, hover_integer, integer, md_table, minus, pct
 from primer.language import labels, page_lang
 
 SCORE_ORDER = ("additive", "dot", "bilinear", "scaled")
@@ -19,7 +19,7 @@ def scores_table(scores, weights, *, lang=None):
     head = [text["score"]] + [f"{text['k']} {j}" for j in range(n_k)]
     rows = []
     for name in SCORE_ORDER:
-        cells = [f"{s:+.2f} → {pct(w, 0)}" for s, w in zip(scores[name], weights[name])]
+        cells = [minus(f"{s:+.2f}") + f" → {pct(w, 0)}" for s, w in zip(scores[name], weights[name])]
         best = int(np.argmax(weights[name]))
         cells[best] = f"**{cells[best]}**"
         rows.append([text["names"][name]] + cells)

@@ -6,7 +6,7 @@ from plotly.subplots import make_subplots
 
 from primer.figures.controls import add_control, finish
 from primer.figures.look import ACCENT, CLOSED_COLOR, MUTED, heatmap_traces, styled
-from primer.figures.tables import integer, md_table, pct, ranges, visible_char
+from primer.figures.tables import integer, md_table, minus, pct, ranges, visible_char
 from primer.language import labels
 
 
@@ -244,7 +244,7 @@ def pipeline_stages_table(stages, vocab, *, lang=None):
             if s.name in ("tokenize", "sample"):
                 glimpse += " = '" + "".join(visible_char(vocab[int(v)]) for v in first) + "'"
         else:
-            glimpse = ", ".join(f"{v:.2f}" for v in first)
+            glimpse = ", ".join(minus(f"{v:.2f}") for v in first)
         rows.append([text["stages"][k], f"`{s.name}`", " × ".join(map(str, a.shape)), glimpse + " …" * (a.size > 4)])
     return md_table([text["col_stage"], text["col_name"], text["col_shape"], text["col_glimpse"]], rows)
 

@@ -1,5 +1,7 @@
 """Markdown tables and number formats for what an executed block prints into a page."""
 
+import re
+
 from primer.language import page_lang
 from primer.rounding import BOUND, is_rounding
 
@@ -29,6 +31,11 @@ def cite(source, released, table):
     """Write a published shape's source (primer.published) in the page's words: released and table stand for
     '; released config' and 'Table ' (the labels' '；发布的 config' and '表 ' in Chinese)."""
     return source.replace("; released config", released).replace("Table ", table)
+
+
+def minus(text):
+    """Write the minus signs of a formatted number as '−' (U+2212), as the prose does: '-0.86' -> '−0.86'."""
+    return re.sub(r"(?<![\w.])-(?=\d)", "−", text)
 
 
 def md_table(headers, rows):

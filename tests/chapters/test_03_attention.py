@@ -90,8 +90,8 @@ def test_score_function_table(read_page, lang):
     }[lang]
     dot = rows_starting(html, names[1])
     scaled = rows_starting(html, names[3])
-    assert dot == [[names[1], "+2.50 → 8%", "+5.00 → 92%", "+0.00 → 1%", "-2.25 → 0%"]]
-    assert scaled == [[names[3], "+1.25 → 21%", "+2.50 → 72%", "+0.00 → 6%", "-1.12 → 2%"]]
+    assert dot == [[names[1], "+2.50 → 8%", "+5.00 → 92%", "+0.00 → 1%", "−2.25 → 0%"]]
+    assert scaled == [[names[3], "+1.25 → 21%", "+2.50 → 72%", "+0.00 → 6%", "−1.12 → 2%"]]
     assert rows_starting(html, names[0]) and rows_starting(html, names[2])
 
 
