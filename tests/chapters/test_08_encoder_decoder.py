@@ -42,7 +42,7 @@ def test_cross_mask_in_the_figure_is_all_open(read_page):
         html = unescaped(read_page(lang, PAGE))
         for i, w in enumerate(run["tgt"]):
             title = (
-                f"解码器第 {i} 行（“{w}”）：7 / 7 个源端列开着"
+                f"解码器第 {i} 行（“{w}”）：7 / 7 个原文列开着"
                 if lang == "zh"
                 else f"decoder row {i} (“{w}”): 7 / 7 source columns open"
             )
