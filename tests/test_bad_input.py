@@ -73,6 +73,7 @@ from primer.experiments import (
 from primer.figures import glossary
 from primer.figures.controls import add_control
 from primer.figures.look import note
+from primer.figures.tables import integer
 from primer.grouped_query import grouped_query_attention, repeat_kv
 from primer.inputs import decoder as dec_page
 from primer.inputs import encoder as enc_page
@@ -1384,6 +1385,8 @@ TABLE = [
         "terms",
         "glossary_table-missing-field",
     ),
+    case(lambda: integer(1.5, "zh"), "n", "integer-float", "whole number"),
+    case(lambda: integer(True, "en"), "n", "integer-bool", "whole number"),
 ]
 
 

@@ -14,7 +14,7 @@ FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 DEFINITION = re.compile(r"^\[\^([^\]\s]+)\]:\s?(.*)$")
 REFERENCE = re.compile(r"\[\^([^\]\s]+)\]")
 ARXIV = re.compile(r"(?:arXiv:\s?|arxiv\.org/(?:abs|pdf)/)(\d{4}\.\d{4,5})(?:v\d+)?", re.I)
-DOI = re.compile(r"(?:doi:\s?|doi\.org/)(10\.\d{4,9}/[^\s,;)\]]+)", re.I)
+DOI = re.compile(r"(?:doi:\s?|doi\.org/)(10\.\d{4,9}/[^\s,;)\]，；。）]+)", re.I)  # a DOI is ASCII: 。 ends it
 URL = re.compile(r"https?://[^\s)>\]]+")
 
 

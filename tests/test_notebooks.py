@@ -31,7 +31,7 @@ gen = load_tool("notebooks")
 
 LANGS = ("zh", "en")
 CHAPTERS = gen.chapters()
-NOT_YET = {"zh": "还没写好（not yet）", "en": "not yet"}
+NOT_YET = {"zh": "还没写好", "en": "not yet"}
 PASSED = {"zh": "：通过", "en": ": passed"}
 
 

@@ -8,7 +8,7 @@ from functools import cache
 
 import pytest
 import yaml
-from site_reader import DOCS, LANGS, ROOT, page_names
+from site_reader import DOCS, LANGS, ROOT, html_path, page_names
 
 sys.path.insert(0, str(ROOT / "tools"))
 from prose import MASK, is_footnote_definition, mask  # noqa: E402
@@ -201,7 +201,7 @@ def test_variant_finder_finds(text, variant):
     [
         ("Teacher forcing 训练时喂标准答案", "Teacher forcing"),
         ("公式 $\\text{KV 头数} \\times \\text{模型宽度}$ 里", "模型宽度"),
-        ("$$\n\\text{每头宽度} = d / h\n$$", "每头宽度"),
+        ("$$\n\\text{每头宽度} = d / h\n$$", "每头宽"),
     ],
 )
 def test_variant_finder_finds_capitals_and_words_in_math(text, variant):
@@ -416,3 +416,29 @@ def test_notebook_prose_uses_listed_terms(lang):
         for text in notebook_prose(yaml.safe_load(spec.read_text(encoding="utf-8")), lang):
             found += [(spec.name, v, use) for _, v, use in variants(text, lang)]
     assert not found, "\n".join(f"  {name}: {v!r} -> use {use!r}" for name, v, use in found)
+
+
+def generated_variants(html, lang):
+    """Return [(text, variant, term to use)] for the forbidden variants in what a built page's blocks printed onto it
+    (table cells, figure titles, labels and annotations; tests/test_typography.py reads them)."""
+    from test_typography import generated_texts
+
+    return [(text, v, use) for text in generated_texts(html) for _, v, use in variants(text, lang)]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("name", [n for n in page_names() if n != "glossary.md"])
+def test_built_page_tables_and_figures_use_listed_terms(site, lang, name):
+    """The tables and figures a page's blocks print follow the list, as its prose does. (The glossary page is left
+    out: its table prints the other language's term beside each one, and its definitions are checked above.)"""
+    found = generated_variants(html_path(site, lang, name).read_text(encoding="utf-8"), lang)
+    assert not found, f"{lang} {name}:\n" + "\n".join(f"  {text!r}: {v!r} -> use {use!r}" for text, v, use in found)
+
+
+def test_generated_text_check_finds_planted_variants():
+    figure = '[{"name":"随机（1 / 源句长度）"}],{"title":{"text":"语法本身的损失"}}'
+    html = (
+        "<table><tr><th>子层</th></tr><tr><td>稠密层偏置</td></tr></table>"
+        f'<script>Plotly.newPlot("fig-x", {figure}, {{}})</script>'
+    )
+    assert [v for _, v, _ in generated_variants(html, "zh")] == ["稠密层", "语法"]

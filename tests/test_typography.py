@@ -6,10 +6,10 @@ import re
 import sys
 
 import pytest
-from site_reader import DOCS, ROOT, html_path, page_names
+from site_reader import DOCS, ROOT, html_path, page_figures, page_names, table_rows, text_of
 
 sys.path.insert(0, str(ROOT / "tools"))
-from zh_typography import fix, problems  # noqa: E402
+from zh_typography import THOUSANDS, fix, problems  # noqa: E402
 
 
 @pytest.mark.parametrize("name", page_names())
@@ -225,3 +225,128 @@ def test_en_checker_finds(text, problem):
 
 def test_en_checker_leaves_alone():
     assert en_problems("a 3 × 3 table, 10000 draws, 4096 keys, $3\\times3$, `1,000` and FP16[^a][^b]") == []
+
+
+# ---- what the executed blocks print onto a zh page: tab labels, tables and figure text are checked where the reader
+# sees them, in the built HTML (markdown-exec labels a tabbed block "Source|Result" unless its fence says otherwise).
+
+TAB_LABELS = re.compile(r'<div class="tabbed-labels[^"]*">(.*?)</div>', re.S)
+LABEL = re.compile(r"<label[^>]*>(.*?)</label>", re.S)
+NAMES = {"PyTorch", "numpy"}  # content tabs named after a library keep its name in both languages
+
+
+def english_tab_labels(html):
+    """Return the tab labels of a built page that are English words rather than Chinese or a library's name."""
+    labels_ = [text_of(label).strip() for tabs in TAB_LABELS.findall(html) for label in LABEL.findall(tabs)]
+    return [t for t in labels_ if t not in NAMES and not re.search(IDEOGRAPH_RX, t)]
+
+
+IDEOGRAPH_RX = r"[\u3400-\u4dbf\u4e00-\u9fff]"
+
+
+@pytest.mark.parametrize("name", page_names())
+def test_zh_built_page_labels_its_tabs_in_chinese(site, name):
+    """A zh page's tabs read 代码 / 结果, not markdown-exec's English default nor an English `tabs=`."""
+    found = english_tab_labels(html_path(site, "zh", name).read_text(encoding="utf-8"))
+    assert not found, f'zh {name} shows English tab labels: {found} (write tabs="代码|结果" on the fence)'
+
+
+def test_tab_label_check_finds_planted_english_labels():
+    html = (
+        '<div class="tabbed-labels"><label for="__tabbed_1_1">结果</label><label for="__tabbed_1_2">代码</label></div>'
+        '<div class="tabbed-labels"><label for="__tabbed_2_1">Result</label>'
+        '<label for="__tabbed_2_2">Code</label></div>'
+        '<div class="tabbed-labels tabbed-labels--linked"><label for="__tabbed_3_1">numpy</label>'
+        '<label for="__tabbed_3_2">PyTorch</label><label for="__tabbed_3_3">Source</label></div>'
+    )
+    assert english_tab_labels(html) == ["Result", "Code", "Source"]
+
+
+def figure_strings(node):
+    """Yield every string a figure holds (titles, axis titles and ticks, annotations, trace names, hover templates)."""
+    if isinstance(node, str):
+        yield node
+    elif isinstance(node, dict):
+        for v in node.values():
+            yield from figure_strings(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from figure_strings(v)
+
+
+COLOR = re.compile(r"rgba?\([\d., ]*\)")  # a colour scale's 'rgb(247,251,255)' is not a number a reader reads
+
+
+def generated_texts(html):
+    """Return the text the executed blocks printed onto a built page: table cells (code spans and footnote markers
+    left out, as in the prose checks), then figures' strings (colours left out)."""
+    prose = re.sub(r"<code>.*?</code>|<sup[^>]*>.*?</sup>", "", html, flags=re.S)  # code spans, footnote markers
+    out = [cell for row in table_rows(prose) for cell in row]
+    for data_layout_config in page_figures(html).values():
+        out += [COLOR.sub("", t) for t in figure_strings(data_layout_config[:2])]
+    return [t for t in out if t.strip()]
+
+
+HOVER_GROUPING = re.compile(r"%\{[^}:]*:[^}]*,[^}]*\}")  # a d3 format with ',' groups thousands: %{x:,}
+
+
+def separators_in(texts):
+    """Return the strings among texts that write a number with thousands separators (or ask plotly to)."""
+    return [t for t in texts if THOUSANDS.search(t) or HOVER_GROUPING.search(t)]
+
+
+@pytest.mark.parametrize("name", page_names())
+def test_zh_built_page_prints_no_thousands_separators(site, name):
+    """Tables and figure labels the blocks print onto a zh page write 4096, not 4,096 (figures.tables.integer)."""
+    found = separators_in(generated_texts(html_path(site, "zh", name).read_text(encoding="utf-8")))
+    assert not found, f"zh {name} prints thousands separators: {found[:10]}"
+
+
+def test_separator_check_finds_planted_ones_in_a_table_and_a_figure():
+    figure = (
+        '[{"x":[1],"hovertemplate":"%{x:,}<extra></extra>","name":"窗口 4096"}],{"title":{"text":"共 85,017,600 个"}}'
+    )
+    html = (
+        "<table><tr><th>N</th><th>参数</th></tr><tr><td>1,000</td><td>6738415616</td></tr></table>"
+        f'<script>Plotly.newPlot("fig-x", {figure}, {{}})</script>'
+    )
+    assert separators_in(generated_texts(html)) == ["1,000", "%{x:,}<extra></extra>", "共 85,017,600 个"]
+    assert separators_in(["4096", "%{x:d}", "0.25, 0.75", "(1, 2)", "1,2"]) == []
+    colours = '[{"colorscale":[[0,"rgb(247,251,255)"],[1,"rgb(8,48,107)"]]}],{}'
+    assert separators_in(generated_texts(f'<script>Plotly.newPlot("f", {colours}, {{}})</script>')) == []
+
+
+ASCII_MINUS = re.compile(r"(?<![\w.\-])-(?=\d)")  # '-0.86': a printed number's minus is '−', as in the prose
+
+
+def generated_problems(html):
+    """Return [(text, message)] for the zh typography problems of what a built page's blocks printed (tables, figure
+    titles, labels, hover text); the circled ①–⑦ label the pipeline figure's stages, as in the label table."""
+    texts = generated_texts(html)
+    found = [(t, m) for t in texts for _, m in problems(t) if not m.startswith("stage number")]
+    return found + [(t, "ASCII '-' as a minus sign: write '−'") for t in texts if ASCII_MINUS.search(t)]
+
+
+@pytest.mark.parametrize("name", page_names())
+def test_zh_built_page_tables_and_figures_follow_the_typography(site, name):
+    """The house style holds for generated text as for prose: full-width brackets, spaced ×, a space before digits."""
+    found = generated_problems(html_path(site, "zh", name).read_text(encoding="utf-8"))
+    assert not found, f"zh {name}:\n" + "\n".join(f"  {t[:80]!r}: {m}" for t, m in found)
+
+
+def test_generated_typography_check_finds_planted_problems():
+    figure = '[{"hovertemplate":"位置 %{y}, 维度 %{x}"}],{"title":{"text":"② 嵌入 · 7×16"}}'
+    html = (
+        "<table><tr><th>最大权重（16个键）</th></tr><tr><td>0 (被遮住)</td></tr><tr><td>-0.86</td></tr>"
+        '<tr><td>微调<sup id="fnref:x"><a href="#fn:x">4</a></sup></td></tr></table>'
+        f'<script>Plotly.newPlot("fig-x", {figure}, {{}})</script>'
+    )
+    found = [m.split(":")[0].split(" at ")[0] for _, m in generated_problems(html)]
+    assert found == [
+        "no space between Chinese and Latin/digits",
+        "ASCII parentheses around Chinese '(被遮住)'",
+        "ASCII comma next to Chinese",
+        "× between operands needs a space either side",
+        "ASCII '-' as a minus sign",
+    ], found
+    assert generated_problems("<table><tr><td>−0.86</td><td>2017-07-20</td><td>T − k</td></tr></table>") == []

@@ -6,7 +6,7 @@ from plotly.subplots import make_subplots
 
 from primer.figures.controls import finish
 from primer.figures.look import ACCENT, MUTED, heatmap_traces, styled
-from primer.figures.tables import FD_AGREE, fmt_below, md_table, pct
+from primer.figures.tables import FD_AGREE, fmt_below, hover_integer, integer, md_table, minus, pct
 from primer.language import labels, page_lang
 
 SCORE_ORDER = ("additive", "dot", "bilinear", "scaled")
@@ -19,7 +19,7 @@ def scores_table(scores, weights, *, lang=None):
     head = [text["score"]] + [f"{text['k']} {j}" for j in range(n_k)]
     rows = []
     for name in SCORE_ORDER:
-        cells = [f"{s:+.2f} → {pct(w, 0)}" for s, w in zip(scores[name], weights[name])]
+        cells = [minus(f"{s:+.2f}") + f" → {pct(w, 0)}" for s, w in zip(scores[name], weights[name])]
         best = int(np.argmax(weights[name]))
         cells[best] = f"**{cells[best]}**"
         rows.append([text["names"][name]] + cells)
@@ -55,9 +55,8 @@ def saturation_table(rows, n_keys, *, lang=None):
         for d, s in rows
     ]
     uniform = rows[0][1]["uniform_entropy"]
-    return md_table(head, body) + f"\n{text['uniform']}（ln {n_keys}）: {uniform:.2f}\n".replace(
-        "（", " (" if page_lang(lang) == "en" else "（"
-    ).replace("）", ")" if page_lang(lang) == "en" else "）")
+    note = f" (ln {n_keys}): " if page_lang(lang) == "en" else f"（ln {n_keys}）："
+    return md_table(head, body) + f"\n{text['uniform']}{note}{uniform:.2f}\n"
 
 
 def variance_chart(d_ks, variances, saturations, n_keys, *, lang=None):
@@ -180,12 +179,12 @@ def cost_table(rows, *, lang=None):
     head = ["n", "d", text["attn"], text["rnn"], text["ratio"], text["steps_rnn"], text["steps_attn"]]
     body = [
         [
-            f"{r['n']:,}",
+            integer(r["n"], lang),
             r["d"],
-            f"{r['attention']:,}",
-            f"{r['rnn']:,}",
+            integer(r["attention"], lang),
+            integer(r["rnn"], lang),
             f"{r['ratio']:.2f}",
-            f"{r['rnn_steps']:,}",
+            integer(r["rnn_steps"], lang),
             r["attention_steps"],
         ]
         for r in rows
@@ -215,13 +214,13 @@ def cost_chart(grid, rows, d, *, lang=None):
                 marker=dict(size=11, color=[ACCENT, "#1f77b4"]),
                 line=dict(color=MUTED, dash="dot"),
                 showlegend=False,
-                hovertemplate="n = %{x:,}: %{y:,}<extra></extra>",
+                hovertemplate="n = %{x" + hover_integer(lang) + "}: %{y" + hover_integer(lang) + "}<extra></extra>",
             )
         )
-        note = text["ratio_note"].format(n=f"{r['n']:,}", r=f"{r['ratio']:.2f}")
+        note = text["ratio_note"].format(n=integer(r["n"], lang), r=f"{r['ratio']:.2f}")
         steps.append(
             (
-                f"{r['n']:,}",
+                integer(r["n"], lang),
                 [0, 1, i],
                 {
                     "annotations": [

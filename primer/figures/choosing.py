@@ -6,21 +6,26 @@ from plotly.subplots import make_subplots
 
 from primer.figures.controls import add_control, finish
 from primer.figures.look import ACCENT, MUTED, heatmap_traces, styled
-from primer.figures.tables import md_table, pct
+from primer.figures.tables import cite, integer, md_table, pct
 from primer.language import labels
 from primer.rounding import BOUND
 
 MASK_OPEN = [[0, "#bbdefb"], [1, "#bbdefb"]]
 
 
-def millions(n):
-    """Format a parameter count in millions: 109482240 -> '109.48 M'."""
-    return f"{n / 1e6:.2f} M"
+def millions(n, lang=None):
+    """Format a parameter count in millions: 109482240 -> '109.48 M' ('109.48M' in Chinese)."""
+    return labels("choosing", lang)["millions"].format(m=f"{n / 1e6:.2f}")
 
 
-def _count(n):
+def about_millions(n, lang=None):
+    """Format a published, rounded count: 110000000 -> '~110 M' ('约 110M' in Chinese)."""
+    return labels("choosing", lang)["about"].format(m=n // 1_000_000)
+
+
+def _count(n, lang=None):
     """Format a part's count: millions when large, the exact number when small."""
-    return millions(n) if n >= 1_000_000 else f"{n:,}"
+    return millions(n, lang) if n >= 1_000_000 else integer(n, lang)
 
 
 def signed_pct(x, digits=2):
@@ -177,7 +182,7 @@ def model_params(models, *, lang=None):
                 y=[text["parts"][p] for p in parts],
                 orientation="h",
                 marker_color=ACCENT,
-                text=[f"{text['parts'][p]}: {_count(m['parts'][p])}" for p in parts],
+                text=[f"{text['parts'][p]}: {_count(m['parts'][p], lang)}" for p in parts],
                 textposition="outside",
                 cliponaxis=False,
                 hovertemplate="%{y}: %{x:.3f} M<extra></extra>",
@@ -190,13 +195,13 @@ def model_params(models, *, lang=None):
         if m["published"] is None:  # the authors published no total (GPT-1)
             against = text["no_total"]
         else:
-            published = f"~{m['published'] // 1_000_000} M"
+            published = about_millions(m["published"], lang)
             against = f"{text['published']} {published} · {text['diff']} {signed_pct(m['difference'])}"
         summary = (
             f"<b>{m['name']}</b> · {text['kind'][machine]} · {text['layers']} {layers}"
             f" · {text['width']} {shape.d_model}"
             f" · {text['heads']} {shape.n_heads} · {text['vocab']} {shape.vocab_size}<br>"
-            f"{text['computed']} {millions(m['total'])} · {against}"
+            f"{text['computed']} {millions(m['total'], lang)} · {against}"
         )
         ref = fig.get_subplot(2, 1)
         notes.append(
@@ -276,10 +281,10 @@ def params_table(models, *, lang=None):
                 text["kind"][machine],
                 layers,
                 s.d_model,
-                millions(m["total"]),
-                text["no_total"] if m["published"] is None else f"~{m['published'] // 1_000_000} M",
+                millions(m["total"], lang),
+                text["no_total"] if m["published"] is None else about_millions(m["published"], lang),
                 text["absent"] if m["difference"] is None else signed_pct(m["difference"]),
-                text["absent"] if m["source"] is None else m["source"],
+                text["absent"] if m["source"] is None else cite(m["source"], text["released"], text["table"]),
             ]
         )
     return md_table(text["cols_params"], rows)
@@ -288,7 +293,9 @@ def params_table(models, *, lang=None):
 def gpt2_note(gpt2_total, gpt1_total, vocab, ctx, *, lang=None):
     """Return the line under the parameters table: GPT-2 small counted from its config beside GPT-1's count."""
     text = labels("choosing", lang)
-    return text["gpt2_note"].format(gpt2=millions(gpt2_total), gpt1=millions(gpt1_total), vocab=vocab, ctx=ctx)
+    return text["gpt2_note"].format(
+        gpt2=millions(gpt2_total, lang), gpt1=millions(gpt1_total, lang), vocab=vocab, ctx=ctx
+    )
 
 
 def parts_table(models, *, lang=None):
@@ -296,8 +303,8 @@ def parts_table(models, *, lang=None):
     text = labels("choosing", lang)
     head = text["cols_parts"] + [m["name"] for m in models]
     parts = list(models[0]["parts"])
-    rows = [[text["parts"][p]] + [f"{m['parts'][p]:,}" for m in models] for p in parts]
-    rows.append([f"**{text['total']}**"] + [f"**{m['total']:,}**" for m in models])
+    rows = [[text["parts"][p]] + [integer(m["parts"][p], lang) for m in models] for p in parts]
+    rows.append([f"**{text['total']}**"] + [f"**{integer(m['total'], lang)}**" for m in models])
     return md_table(head, rows)
 
 

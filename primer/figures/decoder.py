@@ -7,8 +7,8 @@ from plotly.subplots import make_subplots
 from primer.figures._tokens import arc_trace, token_figure, token_trace
 from primer.figures.controls import add_control, annotated_step, finish
 from primer.figures.look import ACCENT, LEFT_COLOR, MUTED, heatmap_traces, note, row_box, styled, tick_labels
-from primer.figures.tables import md_table, pct
-from primer.language import labels
+from primer.figures.tables import cite, integer, md_table, pct
+from primer.language import labels, page_lang
 from primer.rounding import is_rounding
 
 LEAK_COLOR = "#d62728"
@@ -169,9 +169,9 @@ def same_size_table(rows, *, lang=None):
             r["d_model"],
             r["n_heads"],
             r["d_ff"],
-            f"{r['block_weights']:,}",
+            integer(r["block_weights"], lang),
             text["mask"][r["mask"]],
-            r["source"],
+            cite(r["source"], text["released"], text["table"]),
         ]
         for r in rows
     ]
@@ -370,7 +370,7 @@ def training_runs_table(measured, references, setup, *, lang=None):
         for r, m in measured.items()
     ]
     rows.append([text["grammar_row"], "—", spread(references["grammar"]), spread(references["grammar"]), "—"])
-    note = " ".join(
+    note = ("" if page_lang(lang) == "zh" else " ").join(  # no space after a Chinese full stop
         (
             text["setup"].format(**setup),
             text["references"].format(

@@ -6,7 +6,7 @@ from plotly.subplots import make_subplots
 
 from primer.figures.controls import annotated_step, finish
 from primer.figures.look import ACCENT, LEFT_COLOR, RIGHT_COLOR, heatmap_traces, note, row_box, styled, tick_labels
-from primer.figures.tables import md_table, pct
+from primer.figures.tables import integer, md_table, pct
 from primer.language import labels
 
 CROSS_COLOR = "#9467bd"
@@ -279,14 +279,14 @@ def layout_table(summary, *, lang=None):
 def anatomy_table(rows, *, lang=None):
     """Return a Markdown table of each sub-layer's weight count in an encoder block and a decoder block."""
     text = labels("encoder_decoder_anatomy", lang)
-    cell = lambda n: text["none"] if n is None else f"{n:,}"  # noqa: E731
+    cell = lambda n: text["none"] if n is None else integer(n, lang)  # noqa: E731
     body = [[text[name][0], f"`{text[name][1]}`", cell(enc), cell(dec)] for name, enc, dec in rows]
     body.append(
         [
             f"**{text['total']}**",
             "",
-            f"**{sum(e or 0 for _, e, _ in rows):,}**",
-            f"**{sum(d or 0 for _, _, d in rows):,}**",
+            f"**{integer(sum(e or 0 for _, e, _ in rows), lang)}**",
+            f"**{integer(sum(d or 0 for _, _, d in rows), lang)}**",
         ]
     )
     return md_table(text["head"], body)

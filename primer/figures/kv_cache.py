@@ -6,7 +6,7 @@ from plotly.subplots import make_subplots
 
 from primer.figures.controls import add_control, finish
 from primer.figures.look import ACCENT, MUTED, styled
-from primer.figures.tables import fmt_change, md_table
+from primer.figures.tables import fmt_change, hover_integer, integer, md_table
 from primer.language import labels
 from primer.rounding import is_rounding
 
@@ -103,7 +103,9 @@ def loop_steps(steps, probs, vocab, *, top_k=6, lang=None):
 
 
 def work_curves(ns, without, with_cache, marks, *, lang=None):
-    """Draw total attention work over N on log axes, without and with a cache; a slider picks N and shows the ratio."""
+    """Draw total attention work over N on log axes, without and with a cache; a slider picks N and shows the ratio.
+
+    marks: [(N, work without, work with, ratio)]; a ratio that is a number is printed rounded to a whole number."""
     text = labels("kv_cache", lang)
     fig = go.Figure()
     fig.add_trace(
@@ -123,13 +125,18 @@ def work_curves(ns, without, with_cache, marks, *, lang=None):
                 showlegend=False,
                 line=dict(color=ACCENT, dash="dot"),
                 marker=dict(size=11, color=ACCENT),
-                hovertemplate="%{y:,}<extra></extra>",
+                hovertemplate="%{y" + hover_integer(lang) + "}<extra></extra>",
             )
         )
-        note = text["mark"].format(n=f"{n:,}", a=f"{a:,}", b=f"{b:,}", r=ratio)
+        note = text["mark"].format(
+            n=integer(n, lang),
+            a=integer(a, lang),
+            b=integer(b, lang),
+            r=ratio if isinstance(ratio, str) else integer(round(ratio), lang),
+        )
         control.append(
             (
-                f"{n:,}",
+                integer(n, lang),
                 [0, 1, start],
                 {
                     "annotations": [
@@ -194,16 +201,16 @@ def work_table(rows, *, lang=None):
     text = labels("kv_cache_tables", lang)
     out = []
     for n, sq, lin, *ratios in rows:
-        cells = [_times(r) for r in ratios]
+        cells = [_times(r, lang) for r in ratios]
         if n == 1000:
             cells[0] = f"**{cells[0]}**"
-        out.append([f"{n:,}", f"{sq:,}", f"{lin:,}", *cells])
+        out.append([integer(n, lang), integer(sq, lang), integer(lin, lang), *cells])
     return md_table([text["N"], text["sq"], text["lin"], text["ratio"], text["ratio_causal"], text["ratio_rows"]], out)
 
 
-def _times(ratio):
+def _times(ratio, lang=None):
     r = float(ratio)
-    return f"{r:,.0f}×" if r == round(r) else f"{r:,.1f}×"
+    return f"{integer(r, lang)}×" if r == round(r) else f"{r:.1f}×"
 
 
 def ops_table(rows, *, keys=("scores", "kv_rows"), lang=None):
@@ -213,7 +220,17 @@ def ops_table(rows, *, keys=("scores", "kv_rows"), lang=None):
     for n, cw, mw, cc, mc in rows:
         for key in keys:
             ok = "✓" if (cw[key], cc[key]) == (mw[key], mc[key]) else "✗"
-            out.append([n, f"`{key}`", f"{cw[key]:,}", f"{mw[key]:,}", f"{cc[key]:,}", f"{mc[key]:,}", ok])
+            out.append(
+                [
+                    n,
+                    f"`{key}`",
+                    integer(cw[key], lang),
+                    integer(mw[key], lang),
+                    integer(cc[key], lang),
+                    integer(mc[key], lang),
+                    ok,
+                ]
+            )
     return md_table(
         [
             text["N"],

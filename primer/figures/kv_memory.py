@@ -3,7 +3,7 @@
 import plotly.graph_objects as go
 
 from primer.figures.look import ACCENT, MUTED, styled
-from primer.figures.tables import md_table
+from primer.figures.tables import hover_integer, integer, md_table
 from primer.language import labels
 
 GIB = 1024**3
@@ -28,7 +28,7 @@ def fill_chart(models, lengths, curve_x, curves, filled, fmt, *, active_model=0,
                 mode="lines",
                 line=dict(color=MUTED, dash="dash"),
                 name=text["curve"].format(m=name),
-                hovertemplate="%{x:,} → %{y:.3f} GiB<extra></extra>",
+                hovertemplate="%{x" + hover_integer(lang) + "} → %{y:.3f} GiB<extra></extra>",
             )
         )
         top = max(curves[m]) / GIB
@@ -38,10 +38,10 @@ def fill_chart(models, lengths, curve_x, curves, filled, fmt, *, active_model=0,
                 y=[0, top],
                 mode="lines+text",
                 line=dict(color="#2ca02c", dash="dot"),
-                text=["", text["max"].format(c=f"{max_ctx:,}")],
+                text=["", text["max"].format(c=integer(max_ctx, lang))],
                 textposition="bottom right",
                 textfont=dict(color="#2ca02c"),
-                name=text["max"].format(c=f"{max_ctx:,}"),
+                name=text["max"].format(c=integer(max_ctx, lang)),
                 hoverinfo="skip",
             )
         )
@@ -57,7 +57,7 @@ def fill_chart(models, lengths, curve_x, curves, filled, fmt, *, active_model=0,
                     line=dict(color=ACCENT, width=3),
                     fillcolor="rgba(232,113,10,0.35)",
                     name=text["filled"],
-                    hovertemplate="%{x:,} → %{y:.3f} GiB<extra></extra>",
+                    hovertemplate="%{x" + hover_integer(lang) + "} → %{y:.3f} GiB<extra></extra>",
                 )
             )
 
@@ -67,9 +67,9 @@ def fill_chart(models, lengths, curve_x, curves, filled, fmt, *, active_model=0,
 
     def note(m, j):
         name, _, window = models[m]
-        line = text["note"].format(m=name, n=f"{lengths[j]:,}", b=fmt(filled[m][j]))
+        line = text["note"].format(m=name, n=integer(lengths[j], lang), b=fmt(filled[m][j]))
         if window is not None and lengths[j] > window:
-            line += text["window"].format(w=f"{window:,}")
+            line += text["window"].format(w=integer(window, lang))
         return [
             dict(
                 text=line,
@@ -86,7 +86,9 @@ def fill_chart(models, lengths, curve_x, curves, filled, fmt, *, active_model=0,
 
     def slider(m, active):
         steps = [
-            dict(label=f"{n:,}", method="update", args=[{"visible": visible(m, j)}, {"annotations": note(m, j)}])
+            dict(
+                label=integer(n, lang), method="update", args=[{"visible": visible(m, j)}, {"annotations": note(m, j)}]
+            )
             for j, n in enumerate(lengths)
         ]
         return dict(active=active, steps=steps, currentvalue=dict(prefix=text["slider"]), pad=dict(t=50))
@@ -126,7 +128,7 @@ def per_token_table(cfg, bytes_per_value, per_token, fmt, *, lang=None):
         [text["kv_heads"], cfg.n_kv_heads],
         [text["head_dim"].format(d=cfg.d_model, h=cfg.n_heads), cfg.d_head],
         [text["bytes"], bytes_per_value],
-        [f"**{text['per_token']}**", f"**{fmt(per_token)}** ({per_token:,} B)"],
+        [f"**{text['per_token']}**", f"**{fmt(per_token)}** ({integer(per_token, lang)} B)"],
     ]
     return md_table([text["factor"], text["value"]], rows)
 
@@ -134,7 +136,7 @@ def per_token_table(cfg, bytes_per_value, per_token, fmt, *, lang=None):
 def context_table(rows, fmt, *, bold=None, lang=None):
     """Return a Markdown table of (tokens, bytes) rows; the row whose tokens equal bold is set in bold."""
     text = labels("kv_memory_tables", lang)
-    out = [[f"{n:,}", f"**{fmt(b)}**" if n == bold else fmt(b)] for n, b in rows]
+    out = [[integer(n, lang), f"**{fmt(b)}**" if n == bold else fmt(b)] for n, b in rows]
     return md_table([text["tokens"], text["cache"]], out)
 
 
@@ -143,13 +145,13 @@ def models_table(rows, fmt, *, lang=None):
     text = labels("kv_memory_tables", lang)
     out = [
         [
-            name + (text["with_window"].format(w=f"{c.window:,}") if c.window else ""),
+            name + (text["with_window"].format(w=integer(c.window, lang)) if c.window else ""),
             c.n_layers,
             c.n_heads,
             c.n_kv_heads,
             c.d_head,
             fmt(per),
-            f"{c.max_len:,}",
+            integer(c.max_len, lang),
             fmt(full),
         ]
         for name, c, per, full in rows
@@ -170,10 +172,13 @@ def models_table(rows, fmt, *, lang=None):
 
 
 def savings_table(rows, fmt, *, lang=None):
-    """Return a Markdown table of (kind, fields, bytes without, bytes with) rows; kind is 'gqa' or 'swa'."""
+    """Return a Markdown table of (kind, fields, bytes without, bytes with) rows; kind is 'gqa' or 'swa'.
+
+    A whole number among the fields (a length, a window) is written as the page's language writes it (integer)."""
     text = labels("kv_memory_tables", lang)
     out = []
     for kind, fields, without, with_ in rows:
+        fields = {k: integer(v, lang) if isinstance(v, int) else v for k, v in fields.items()}
         out.append(
             [
                 text[kind].format(**fields),
@@ -188,7 +193,7 @@ def savings_table(rows, fmt, *, lang=None):
 def nbytes_table(rows, *, lang=None):
     """Return a Markdown table of (dtype, tokens, actual nbytes, formula bytes) rows."""
     text = labels("kv_memory_tables", lang)
-    out = [[f"`{d}`", n, f"{a:,}", f"{f:,}", "✓" if a == f else "✗"] for d, n, a, f in rows]
+    out = [[f"`{d}`", n, integer(a, lang), integer(f, lang), "✓" if a == f else "✗"] for d, n, a, f in rows]
     return md_table([text["dtype"], text["tokens"], text["nbytes"], text["formula"], text["equal"]], out)
 
 
@@ -197,8 +202,8 @@ def weights_table(name, n_params, n_tokens, weight_bytes, cache_bytes, fmt, *, l
     text = labels("kv_memory_tables", lang)
     batch = weight_bytes // cache_bytes + 1  # the smallest batch whose caches weigh more than the weights
     rows = [
-        [text["weights_row"].format(m=name, p=f"{n_params:,}"), fmt(weight_bytes)],
-        [text["cache_row"].format(m=name, n=f"{n_tokens:,}"), fmt(cache_bytes)],
-        [text["outweigh_row"].format(n=f"{n_tokens:,}"), f"{batch}"],
+        [text["weights_row"].format(m=name, p=integer(n_params, lang)), fmt(weight_bytes)],
+        [text["cache_row"].format(m=name, n=integer(n_tokens, lang)), fmt(cache_bytes)],
+        [text["outweigh_row"].format(n=integer(n_tokens, lang)), f"{batch}"],
     ]
     return md_table([text["held"], text["size"]], rows)

@@ -3,6 +3,8 @@
 import numpy as np
 import plotly.graph_objects as go
 
+from primer.figures.tables import minus
+
 FONT = "system-ui, -apple-system, 'Segoe UI', 'Noto Sans CJK SC', 'PingFang SC', 'Microsoft YaHei', sans-serif"
 OPEN_SCALE = "Blues"
 CLOSED_COLOR = "#9e9e9e"  # cells a mask closes: drawn, never left as a gap
@@ -129,7 +131,7 @@ def heatmap_traces(
     values = np.asarray(values, dtype=float)
     mask = np.broadcast_to(np.asarray(mask, dtype=bool), values.shape)
     open_z = np.where(mask, values, np.nan)
-    open_text = [[fmt.format(v) if m else "" for v, m in zip(rv, rm)] for rv, rm in zip(values, mask)]
+    open_text = [[minus(fmt.format(v)) if m else "" for v, m in zip(rv, rm)] for rv, rm in zip(values, mask)]
     closed_z = np.where(mask, np.nan, 1.0)
     closed_txt = [["" if m else closed_text for m in rm] for rm in mask]
     common = dict(x=list(x), y=list(y), xgap=2, ygap=2, visible=visible, xaxis=xaxis, yaxis=yaxis)

@@ -7,7 +7,7 @@ from plotly.subplots import make_subplots
 from primer.figures.controls import add_control
 from primer.figures.look import ACCENT, CLOSED_COLOR, MUTED, NEG_INF, heatmap_traces, styled
 from primer.figures.tables import md_table, pct
-from primer.language import labels
+from primer.language import labels, page_lang
 
 
 def _ticks(n, word):
@@ -47,7 +47,12 @@ def row_walk(weights, mask, *, lang=None):
     steps = []
     for i in range(n_q):
         colors = [ACCENT if mask[i][j] else CLOSED_COLOR for j in range(n_k)]
-        cells = [f"{weights[i][j]:.2f}" if mask[i][j] else f"0 ({text['masked']})" for j in range(n_k)]
+        cells = [
+            f"{weights[i][j]:.2f}"
+            if mask[i][j]
+            else (f"0（{text['masked']}）" if page_lang(lang) == "zh" else f"0 ({text['masked']})")
+            for j in range(n_k)
+        ]
         fig.add_trace(
             go.Bar(
                 x=x,

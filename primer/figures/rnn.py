@@ -5,7 +5,7 @@ import plotly.graph_objects as go
 
 from primer.figures.controls import add_control
 from primer.figures.look import ACCENT, MUTED, styled
-from primer.figures.tables import FD_AGREE, fmt_below, md_table
+from primer.figures.tables import FD_AGREE, fmt_below, md_table, minus
 from primer.language import labels
 
 
@@ -31,7 +31,7 @@ def _radius_label(text, r):
     if r == 1:
         return f"{text['radius']}1"
     side = text["below"] if r < 1 else text["above"]
-    return f"{text['radius']}{r:g} ({side})"
+    return f"{text['radius']}{r:g}{side}"  # side: " (<1)", or "（< 1）" in Chinese
 
 
 def gradient_curves(norms, steps, radii, *, active_steps, active_radius, lang=None):
@@ -106,7 +106,10 @@ def radius_norm_table(radii, radius, norm, *, lang=None):
     """Return a Markdown table: for each W of the experiment, its spectral radius and its spectral norm."""
     text = labels("rnn", lang)
     head = [text["matrix"]] + [_radius_label(text, r) for r in radii]
-    rows = [[text["radius_row"]] + [f"{v:.2f}" for v in radius], [text["norm_row"]] + [f"{v:.2f}" for v in norm]]
+    rows = [
+        [text["radius_row"]] + [minus(f"{v:.2f}") for v in radius],
+        [text["norm_row"]] + [minus(f"{v:.2f}") for v in norm],
+    ]
     return md_table(head, rows)
 
 
@@ -125,7 +128,7 @@ def error_example_table(y_hat, target, error, *, lang=None):
     text = labels("rnn", lang)
     head = [text["step"]] + [text["class"].format(j=j) for j in range(len(y_hat))]
     rows = [
-        [text[key]] + [f"{v:+.2f}" if key == "err" else f"{v:.2f}" for v in values]
+        [text[key]] + [minus(f"{v:+.2f}" if key == "err" else f"{v:.2f}") for v in values]
         for key, values in (("y_hat", y_hat), ("y_true", target), ("err", error))
     ]
     return md_table(head, rows)

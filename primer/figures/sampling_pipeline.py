@@ -6,7 +6,7 @@ from plotly.subplots import make_subplots
 
 from primer.figures.controls import add_control, finish
 from primer.figures.look import ACCENT, CLOSED_COLOR, MUTED, heatmap_traces, styled
-from primer.figures.tables import md_table, pct, ranges, visible_char
+from primer.figures.tables import integer, md_table, minus, pct, ranges, visible_char
 from primer.language import labels
 
 
@@ -26,7 +26,7 @@ def temperature(temperatures, probs, freqs, entropies, *, n_draws, active=0, lan
                 hovertemplate="%{x}: %{y:.4f}<extra></extra>",
             )
         )
-        fig.add_trace(_frequency_dots(x, freqs[k], text["freq"].format(n=f"{n_draws:,}")))
+        fig.add_trace(_frequency_dots(x, freqs[k], text["freq"].format(n=integer(n_draws, lang))))
         fig.add_trace(
             go.Scatter(
                 x=x,
@@ -38,7 +38,8 @@ def temperature(temperatures, probs, freqs, entropies, *, n_draws, active=0, lan
             )
         )
         label = text["greedy"] if temp == 0 else f"{temp:g}"
-        title = f"{text['temp']}{label} · {text['entropy'].format(h=entropies[k])}"
+        # an entropy is >= 0; T = 0's one-hot row can come out as -0.0, which would print '-0.00'
+        title = f"{text['temp']}{label} · {text['entropy'].format(h=float(entropies[k]) if entropies[k] > 0 else 0.0)}"
         steps.append((label, [3 * k, 3 * k + 1, 3 * k + 2], {"title.text": title}))
     fig.update_yaxes(range=[0, 1.12], title=text["y"], tickformat=".0%")
     fig.update_xaxes(color=MUTED)
@@ -93,7 +94,7 @@ def pipeline_stages(stages, probs, vocab, *, temperature, lang=None):
         steps.append((len(steps) + 1, [start, start + 1], layout))
 
     def title(k, shape, extra=""):
-        return {"title.text": f"{text['stages'][k]} · {'×'.join(map(str, shape))}" + (f" · {extra}" if extra else "")}
+        return {"title.text": f"{text['stages'][k]} · {' × '.join(map(str, shape))}" + (f" · {extra}" if extra else "")}
 
     # 1 tokenize: one row of ids
     add(
@@ -244,8 +245,8 @@ def pipeline_stages_table(stages, vocab, *, lang=None):
             if s.name in ("tokenize", "sample"):
                 glimpse += " = '" + "".join(visible_char(vocab[int(v)]) for v in first) + "'"
         else:
-            glimpse = ", ".join(f"{v:.2f}" for v in first)
-        rows.append([text["stages"][k], f"`{s.name}`", "×".join(map(str, a.shape)), glimpse + " …" * (a.size > 4)])
+            glimpse = ", ".join(minus(f"{v:.2f}") for v in first)
+        rows.append([text["stages"][k], f"`{s.name}`", " × ".join(map(str, a.shape)), glimpse + " …" * (a.size > 4)])
     return md_table([text["col_stage"], text["col_name"], text["col_shape"], text["col_glimpse"]], rows)
 
 
@@ -343,7 +344,7 @@ def top_k_top_p(settings, before, after, masses, freqs, *, n_draws, active=0, la
                 hovertemplate="%{x}: %{y:.4f}<extra></extra>",
             )
         )
-        fig.add_trace(_frequency_dots(x, freqs[k], text["freq"].format(n=f"{n_draws:,}")))
+        fig.add_trace(_frequency_dots(x, freqs[k], text["freq"].format(n=integer(n_draws, lang))))
         label = text["none"] if name is None else name
         title = f"{label} · {text['kept'].format(n=sum(kept), m=pct(masses[k]))}"
         steps.append((label, [start, start + 1, start + 2], {"title.text": title}))

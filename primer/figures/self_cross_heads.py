@@ -76,7 +76,8 @@ def position_encoding(pe, *, lang=None):
             zmin=-1,
             zmax=1,
             colorbar=dict(thickness=12),
-            hovertemplate=f"{text['pos']} %{{y}}, {text['dim']} %{{x}}: %{{z:.3f}}<extra></extra>",
+            hovertemplate=f"{text['pos']} %{{y}}{text['sep']}{text['dim']} %{{x}}{text['colon']}%{{z:.3f}}"
+            + "<extra></extra>",
         )
     )
     fig.update_yaxes(autorange="reversed", title=text["pos"])

@@ -5,7 +5,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from primer.figures.look import ACCENT, heatmap_traces, styled
-from primer.figures.tables import md_table, ranges, visible_char
+from primer.figures.tables import integer, md_table, ranges, visible_char
 from primer.language import labels
 
 
@@ -90,7 +90,13 @@ def block_kinds_table(kinds, *, lang=None):
     for design, entries in kinds.items():
         for k, (subs, n_params, count) in enumerate(entries):
             rows.append(
-                [text["designs"][design], k + 1, " + ".join(text["sub"][s] for s in subs), f"{n_params:,}", count]
+                [
+                    text["designs"][design],
+                    k + 1,
+                    " + ".join(text["sub"][s] for s in subs),
+                    integer(n_params, lang),
+                    count,
+                ]
             )
     return md_table(
         [text["col_design"], text["col_kind"], text["col_sub"], text["col_params"], text["col_count"]], rows

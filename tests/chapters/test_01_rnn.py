@@ -90,7 +90,7 @@ def test_cross_entropy_error_term_is_prediction_minus_one_hot(read_page, lang):
         for r in table_rows(read_page(lang, PAGE))
         if len(r) == 5 and r[0].endswith(("ŷ₁", "y₁（独热）", "y₁ (one-hot)", "ŷ₁ − y₁"))
     }
-    y_hat, label, err = ([float(v) for v in vals] for vals in rows.values())
+    y_hat, label, err = ([float(v.replace("−", "-")) for v in vals] for vals in rows.values())  # the page prints −
     assert label == [0.0, 1.0, 0.0, 0.0]  # the seeded class id, one-hot
     assert abs(sum(y_hat) - 1) < 0.02 and abs(sum(err)) < 0.02
     assert [e < 0 for e in err] == [lab == 1 for lab in label]

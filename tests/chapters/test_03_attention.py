@@ -6,6 +6,8 @@ import pytest
 from page_tables import figure_script, rows_starting
 from site_reader import LANGS, table_rows
 
+from primer.figures.tables import integer
+
 PAGE = "03-attention.md"
 
 
@@ -26,8 +28,20 @@ VARIANCE = [
 def test_cost_ratio_and_serial_steps(read_page, lang):
     html = read_page(lang, PAGE)
     # columns: n, d, n²d, nd², ratio, RNN serial steps, self-attention serial steps
-    assert rows_starting(html, "100") == [["100", "512", "5,120,000", "26,214,400", "0.20", "100", "1"]]
-    assert rows_starting(html, "1,000") == [["1,000", "512", "512,000,000", "262,144,000", "1.95", "1,000", "1"]]
+    assert rows_starting(html, "100") == [
+        ["100", "512", integer(5_120_000, lang), integer(26_214_400, lang), "0.20", "100", "1"]
+    ]
+    assert rows_starting(html, integer(1000, lang)) == [
+        [
+            integer(1000, lang),
+            "512",
+            integer(512_000_000, lang),
+            integer(262_144_000, lang),
+            "1.95",
+            integer(1000, lang),
+            "1",
+        ]
+    ]
     assert rows_starting(html, "512")[0][4] == "1.00"
 
 
@@ -35,7 +49,7 @@ def test_cost_ratio_and_serial_steps(read_page, lang):
 def test_cost_chart_has_a_slider_over_n(read_page, lang):
     script = figure_script(read_page(lang, PAGE), "fig-cost-chart")
     assert '"sliders"' in script
-    for label in ('"label":"100"', '"label":"1,000"', '"label":"512"'):
+    for label in ('"label":"100"', f'"label":"{integer(1000, lang)}"', '"label":"512"'):
         assert label in script
     assert escaped("1.95") in script and "0.20" in script
 
@@ -76,8 +90,8 @@ def test_score_function_table(read_page, lang):
     }[lang]
     dot = rows_starting(html, names[1])
     scaled = rows_starting(html, names[3])
-    assert dot == [[names[1], "+2.50 → 8%", "+5.00 → 92%", "+0.00 → 1%", "-2.25 → 0%"]]
-    assert scaled == [[names[3], "+1.25 → 21%", "+2.50 → 72%", "+0.00 → 6%", "-1.12 → 2%"]]
+    assert dot == [[names[1], "+2.50 → 8%", "+5.00 → 92%", "+0.00 → 1%", "−2.25 → 0%"]]
+    assert scaled == [[names[3], "+1.25 → 21%", "+2.50 → 72%", "+0.00 → 6%", "−1.12 → 2%"]]
     assert rows_starting(html, names[0]) and rows_starting(html, names[2])
 
 

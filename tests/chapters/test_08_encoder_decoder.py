@@ -6,6 +6,7 @@ from site_reader import LANGS, table_rows
 
 from primer import encoder_decoder
 from primer.config import Config
+from primer.figures.tables import integer
 from primer.inputs import encoder_decoder as page
 from primer.vocab import to_ids
 
@@ -41,7 +42,7 @@ def test_cross_mask_in_the_figure_is_all_open(read_page):
         html = unescaped(read_page(lang, PAGE))
         for i, w in enumerate(run["tgt"]):
             title = (
-                f"解码器第 {i} 行（“{w}”）：7 / 7 个源端列开着"
+                f"解码器第 {i} 行（“{w}”）：7 / 7 个原文列开着"
                 if lang == "zh"
                 else f"decoder row {i} (“{w}”): 7 / 7 source columns open"
             )
@@ -51,7 +52,12 @@ def test_cross_mask_in_the_figure_is_all_open(read_page):
 @pytest.mark.parametrize("lang", LANGS)
 def test_block_anatomy_table_is_on_the_page(read_page, lang):
     html = read_page(lang, "08-encoder-decoder.md")
-    for count in ("1,120", "1,104", "<strong>2,224</strong>", "<strong>3,344</strong>"):
+    for count in (
+        integer(1120, lang),
+        integer(1104, lang),
+        f"<strong>{integer(2224, lang)}</strong>",
+        f"<strong>{integer(3344, lang)}</strong>",
+    ):
         assert count in html
 
 

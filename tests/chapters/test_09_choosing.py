@@ -5,6 +5,7 @@ import re
 import pytest
 from site_reader import LANGS, table_rows
 
+from primer.figures.tables import integer
 from primer.language import labels
 
 PAGE = "09-choosing.md"
@@ -16,11 +17,12 @@ def row_of(html, first_cell):
     return found[0]
 
 
-# Shape, computed count, published count, relative difference (None: no published total, see below).
+# Shape, computed count in millions, published count in millions, relative difference (None: no published total, see
+# below); the page writes the millions as its language does ('109.48 M', '~110 M'; '109.48M', '约 110M').
 PARAMS = {
-    "BERT-base": ("12", "768", "109.48 M", "~110 M", "−0.47%"),
-    "GPT-1": ("12", "768", "116.53 M", None, None),
-    "T5-base": ("12 + 12", "768", "222.90 M", "~220 M", "+1.32%"),
+    "BERT-base": ("12", "768", "109.48", "110", "−0.47%"),
+    "GPT-1": ("12", "768", "116.53", None, None),
+    "T5-base": ("12 + 12", "768", "222.90", "220", "+1.32%"),
 }
 
 
@@ -48,18 +50,23 @@ OUTPUT_CHOICES = {
 def test_params_row_is_on_the_page(read_page, lang, name):
     row = row_of(read_page(lang, PAGE), name)
     layers, width, computed, published, diff = PARAMS[name]
+    text = labels("choosing", lang)
+    computed = text["millions"].format(m=computed)
     if published is None:  # OpenAI published no total for GPT-1: the row says so and compares with nothing
-        text = labels("choosing", lang)
         assert row[2:8] == [layers, width, computed, text["no_total"], text["absent"], text["absent"]]
     else:
-        assert row[2:7] == [layers, width, computed, published, diff]
+        assert row[2:7] == [layers, width, computed, text["about"].format(m=published), diff]
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_parts_table_totals(read_page, lang):
     rows = table_rows(read_page(lang, PAGE))
     totals = [r for r in rows if r and r[0] in ("合计", "total")]
-    assert totals and totals[0][1:] == ["109,482,240", "116,534,784", "222,903,552"]
+    assert totals and totals[0][1:] == [
+        integer(109_482_240, lang),
+        integer(116_534_784, lang),
+        integer(222_903_552, lang),
+    ]
 
 
 @pytest.mark.parametrize("lang", LANGS)

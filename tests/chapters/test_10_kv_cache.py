@@ -9,6 +9,7 @@ from page_tables import table_with
 from site_reader import LANGS
 
 from primer import attention, causal_mask
+from primer.figures.tables import integer
 from primer.language import labels
 
 PAGE = "10-kv-cache.md"
@@ -19,10 +20,10 @@ def test_667x_at_1000_steps(read_page, lang):
     page = read_page(lang, PAGE)
     assert "<strong>667×</strong>" in page
     header = labels("kv_cache_tables", lang)["ratio"]
-    row = [r for r in table_with(page, header) if r[0] == "1,000"][0]
+    row = [r for r in table_with(page, header) if r[0] == integer(1000, lang)][0]
     assert row[1:] == [
-        "333,833,500",
-        "500,500",
+        integer(333_833_500, lang),
+        integer(500_500, lang),
         "667×",
         "334×",
         "500.5×",

@@ -7,6 +7,7 @@ import pytest
 from page_tables import table_with
 from site_reader import LANGS
 
+from primer.figures.tables import integer
 from primer.language import labels
 
 PAGE = "11-kv-memory.md"
@@ -15,14 +16,14 @@ PAGE = "11-kv-memory.md"
 @pytest.mark.parametrize("lang", LANGS)
 def test_512_kib_per_token(read_page, lang):
     page = read_page(lang, PAGE)
-    assert "<strong>512 KiB</strong> (524,288 B)" in page
+    assert f"<strong>512 KiB</strong> ({integer(524288, lang)} B)" in page
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_2_gib_at_4096_tokens(read_page, lang):
     page = read_page(lang, PAGE)
     rows = table_with(page, labels("kv_memory_tables", lang)["tokens"])
-    assert ["4,096", "2 GiB"] in rows
+    assert [integer(4096, lang), "2 GiB"] in rows
     assert "<strong>2 GiB</strong>" in page
     assert "2 GiB" in re.search(r'id="fig-fill-chart".*?</script>', page, re.S).group(0)  # the figure's default state
 

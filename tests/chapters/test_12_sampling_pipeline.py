@@ -58,13 +58,13 @@ def test_ch12_stage_table_and_generated_text(read_page, lang):
         for i in range(0, len(cs) - 3)
         if cs[i + 1] in ("tokenize", "embed", "blocks", "final_norm", "logits", "sample", "loop")
     ]
-    assert shapes == ["7", "7×16", "7×16", "7×16", "7×32", "1", "9×15"]
+    assert shapes == ["7", "7 × 16", "7 × 16", "7 × 16", "7 × 32", "1", "9 × 15"]
     for glimpse in (
         "20, 8, 5, 0 = 'the␣' …",
-        "0.35, 0.44, -1.10, 1.30 …",
-        "0.03, 0.06, -2.58, -0.68 …",
-        "-0.21, -0.19, -1.76, -0.63 …",
-        "-3.21, -1.46, 4.41, 4.78 …",
+        "0.35, 0.44, −1.10, 1.30 …",
+        "0.03, 0.06, −2.58, −0.68 …",
+        "−0.21, −0.19, −1.76, −0.63 …",
+        "−3.21, −1.46, 4.41, 4.78 …",
         "10 = 'j'",
     ):
         assert glimpse in cs, glimpse

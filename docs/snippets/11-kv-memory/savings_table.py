@@ -14,7 +14,7 @@ for name, n in (
     rows.append(
         (
             "gqa",
-            dict(m=name, n=f"{n:,}", a=c.n_heads, b=c.n_kv_heads),
+            dict(m=name, n=n, a=c.n_heads, b=c.n_kv_heads),
             kv_cache_bytes(one_kv_per_query, n),
             kv_cache_bytes(c, n),
         )
@@ -23,7 +23,7 @@ llama, n = model("Llama-2-7B").config, 4096
 rows.append(
     (
         "fp8",
-        dict(m="Llama-2-7B", n=f"{n:,}"),  # FP8 / INT8: 1 byte a value instead of 2
+        dict(m="Llama-2-7B", n=n),  # FP8 / INT8: 1 byte a value instead of 2
         kv_cache_bytes(llama, n),
         kv_cache_bytes(llama, n, bytes_per_value=1),
     )
@@ -31,7 +31,7 @@ rows.append(
 rows.append(
     (
         "cla",
-        dict(m="Llama-2-7B", n=f"{n:,}"),  # illustration: two adjacent layers share one K/V
+        dict(m="Llama-2-7B", n=n),  # illustration: two adjacent layers share one K/V
         kv_cache_bytes(llama, n),
         kv_cache_bytes(replace(llama, n_layers=llama.n_layers // 2), n),
     )
@@ -41,7 +41,7 @@ for n in (8192, 32768):  # a sliding window keeps only the last `window` tokens
     rows.append(
         (
             "swa",
-            dict(m="Mistral-7B", n=f"{n:,}", w=f"{mistral.window:,}"),
+            dict(m="Mistral-7B", n=n, w=mistral.window),
             kv_cache_bytes(replace(mistral, window=None), n),
             kv_cache_bytes(mistral, n),
         )
