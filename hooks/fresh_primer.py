@@ -7,7 +7,7 @@ page-module edit does not retrain chapter 7's model). hooks/primer_sources.py fi
 import sys
 from pathlib import Path
 
-from primer_sources import LAST, SourceGraph
+from primer_site.primer_sources import LAST, SourceGraph
 
 
 def on_pre_build(config):

@@ -13,8 +13,8 @@ from types import SimpleNamespace
 
 import pytest
 import yaml
+from hook_loader import load_hook
 from site_reader import ROOT
-from test_hooks_import import load_hook
 
 # Scratch builds run as `mkdocs serve` and a fork's build do: no site_url, no repo_url (the session's site has both).
 ENV = {

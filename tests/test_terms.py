@@ -3,15 +3,12 @@ is used in the chapter that introduces it."""
 
 import json
 import re
-import sys
 from functools import cache
 
 import pytest
 import yaml
+from prose import MASK, is_footnote_definition, mask  # tools/ is on pytest's pythonpath (pyproject.toml)
 from site_reader import DOCS, LANGS, ROOT, page_names
-
-sys.path.insert(0, str(ROOT / "tools"))
-from prose import MASK, is_footnote_definition, mask  # noqa: E402
 
 TERMS_FILE = DOCS / "snippets" / "glossary" / "terms.yml"
 FIELDS = ("key", "zh", "en", "def_zh", "def_en", "chapter")

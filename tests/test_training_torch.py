@@ -15,7 +15,7 @@ from primer.training import adam_init, adam_step, loss_and_grads, trained, tree_
 from primer.transformer import init_stack
 
 torch = pytest.importorskip("torch")
-from torch_decoder import decoder_loss  # noqa: E402  (after the skip: it imports torch)
+from primer_site.torch_decoder import decoder_loss  # noqa: E402  (after the skip: it imports torch)
 
 pytestmark = pytest.mark.unit
 

@@ -3,13 +3,10 @@ and commas, '15%', footnote authors, stage numbers, number formats, footnote mar
 
 import json
 import re
-import sys
 
 import pytest
 from site_reader import DOCS, ROOT, html_path, page_names
-
-sys.path.insert(0, str(ROOT / "tools"))
-from zh_typography import fix, problems  # noqa: E402
+from zh_typography import fix, problems  # tools/ is on pytest's pythonpath (pyproject.toml)
 
 
 @pytest.mark.parametrize("name", page_names())
