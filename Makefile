@@ -11,7 +11,7 @@ LOCK   := requirements.lock
 TORCH  ?= torch==2.13.0
 
 # primer's matrices are tiny (16 wide): a second OpenBLAS thread only spins and burns CPU time, so build, serve, tests and
-# bench use one (bench/training.py measured the build's training at 54.8 CPU-s with one thread, 62.5 with two).
+# bench use one (bench/bench_training.py measured the build's training at 54.8 CPU-s with one thread, 62.5 with two).
 export OPENBLAS_NUM_THREADS ?= 1
 
 .PHONY: install serve build test check matrix lock bench system-deps lint clean

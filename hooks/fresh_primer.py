@@ -1,7 +1,7 @@
 """MkDocs hook: before each build, forget the primer modules edited since the last one and every module importing them.
 
 A `mkdocs serve` rebuild then runs the edited code, while the untouched modules keep their state (a
-page-module edit does not retrain chapter 7's model). hooks/primer_sources.py finds what changed.
+page-module edit does not retrain chapter 7's model). primer_site/primer_sources.py finds what changed.
 """
 
 import sys

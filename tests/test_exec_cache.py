@@ -24,7 +24,7 @@ BLOCK = (
 
 @pytest.fixture
 def repo(tmp_path, monkeypatch):
-    """A tiny repository: mkdocs.yml, primer/answer.py and primer/other.py, a snippet data file; the cache on."""
+    """A tiny repository: mkdocs.yml, a primer package (answer.py, other.py), a snippet data file; the cache on."""
     (tmp_path / "primer").mkdir()
     for name in ("__init__", "answer", "other"):
         (tmp_path / "primer" / f"{name}.py").write_text("VALUE = 1\n")
