@@ -49,3 +49,12 @@ def test_mkdocs_yml_lists_every_hook_and_the_shared_modules_have_no_events():
     for name in SHARED:  # primer_site: imported by the hooks, the tests and bench/, never listed as a hook
         tree = ast.parse((SITE / f"{name}.py").read_text(encoding="utf-8"))
         assert not [n.name for n in tree.body if isinstance(n, ast.FunctionDef) and n.name.startswith("on_")], name
+
+
+def test_parity_and_the_runner_read_exec_fences_with_one_parser():
+    """primer_site.fences: any value markdown-exec reads as true runs a block, for both hooks alike."""
+    text = '!!! note\n\n    ```python exec="on" id="core-numpy"\n    --8<-- "05-mask/core_numpy.py"\n    ```\n'
+    parity, runner = load_hook("parity"), load_hook("runner")
+    assert parity.exec_block_ids(text) == ["core-numpy"] and runner.runnable_snippets(text) == ["05-mask/core_numpy.py"]
+    off = text.replace('exec="on"', 'exec="off"')
+    assert parity.exec_block_ids(off) == [] == runner.runnable_snippets(off)
