@@ -19,6 +19,18 @@ def page_names():
     return sorted(p.relative_to(DOCS / "zh").as_posix() for p in (DOCS / "zh").rglob("*.md"))
 
 
+def strings(node):
+    """Yield every string of a nested JSON value (a label table, say)."""
+    if isinstance(node, str):
+        yield node
+    elif isinstance(node, dict):
+        for v in node.values():
+            yield from strings(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from strings(v)
+
+
 def notebook_names():
     """Return the notebook pages of the zh side (mkdocs-jupyter renders each), as paths relative to docs/zh."""
     return sorted(p.relative_to(DOCS / "zh").as_posix() for p in (DOCS / "zh").rglob("*.ipynb"))

@@ -7,7 +7,7 @@ import re
 import pytest
 import yaml
 from prose import is_footnote_definition, mask  # tools/ is on pytest's pythonpath (pyproject.toml)
-from site_reader import DOCS, LANGS, ROOT, page_names
+from site_reader import DOCS, LANGS, ROOT, page_names, strings
 from term_list import TERMS_FILE, terms, usage
 
 FIELDS = ("key", "zh", "en", "def_zh", "def_en", "chapter")
@@ -70,18 +70,6 @@ def test_page_uses_listed_terms(lang, name):
     assert not found, f"docs/{lang}/{name} (term list: {TERMS_FILE.relative_to(ROOT)}):\n" + "\n".join(
         f"  line {n}: {v!r} -> use {use!r}" for n, v, use in found
     )
-
-
-def strings(node):
-    """Yield every string of a nested JSON value."""
-    if isinstance(node, str):
-        yield node
-    elif isinstance(node, dict):
-        for v in node.values():
-            yield from strings(v)
-    elif isinstance(node, list):
-        for v in node:
-            yield from strings(v)
 
 
 def label_variants(table, lang):

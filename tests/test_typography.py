@@ -5,7 +5,7 @@ import json
 import re
 
 import pytest
-from site_reader import DOCS, ROOT, html_path, page_names
+from site_reader import DOCS, ROOT, html_path, page_names, strings
 from zh_typography import fix, problems  # tools/ is on pytest's pythonpath (pyproject.toml)
 
 
@@ -128,8 +128,6 @@ def test_fixer(text, fixed):
 
 def label_problems(table):
     """Return [(label, message)] for the typography problems of a zh label table's strings (primer/labels/zh.json)."""
-    from test_terms import strings
-
     # the circled ①–⑦ are allowed here: they label the stage list inside the pipeline figure
     return [(text, m) for text in strings(table) for _, m in problems(text) if not m.startswith("stage number")]
 
