@@ -2,8 +2,9 @@
 
 A chapter shows the source of every figure: a span per token, and results crowded with `import numpy as np`. So
 on_page_content gives each highlighted block Material's documented `data-search-exclude` attribute; Material's search
-(on_page_context) skips what it marks and takes its `data-search-*="..."` attributes off the page once indexed, so
-the page is served as it was rendered. The block's markup is Pygments' (primer_site.plugin_touches.MARKUP_TOUCHES).
+(on_page_context) skips what it marks and, as its 9.8.2 source does (undocumented; tests/test_site.py checks), takes
+`data-search-*="..."` attributes off the page once indexed, so the page is served as it was rendered. The block's
+markup is Pygments' (primer_site.plugin_touches.MARKUP_TOUCHES).
 """
 
 import re
