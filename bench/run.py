@@ -17,16 +17,14 @@ import time
 from datetime import date
 from pathlib import Path
 
+import bench_decoding as decoding  # bench/ is sys.path[0]: this file runs as a script
+import bench_pages as pages
+import bench_runner as runner
+import bench_serve as serve
+import bench_training as training
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(ROOT))
-
-import decoding  # noqa: E402
-import pages  # noqa: E402
-import runner  # noqa: E402
-import serve  # noqa: E402
-import training  # noqa: E402
 
 PARTS = ("pages", "build", "edit-loop", "decoding", "training", "runner")
 

@@ -5,7 +5,8 @@ documented options. mkdocs-static-i18n remakes every file as a plain File in its
 which is no page for a .ipynb; so after it, on_files here has mkdocs-jupyter make each notebook a
 page again and gives the page i18n's URL and twin. mkdocs-jupyter's cache keys a page by the
 notebook's bytes only: on_config gives each language its own folder, so one language's pass does not
-evict the other's pages. What this touches of the two plugins goes through hooks/plugin_touches.py.
+evict the other's pages. What this touches of the two plugins goes through primer_site/plugin_touches.py, which also
+lists the regexes here that read mkdocs-jupyter's markup (MARKUP_TOUCHES).
 """
 
 import hashlib
@@ -16,13 +17,14 @@ from pathlib import Path, PurePosixPath
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
-from plugin_touches import jupyter_pages, set_i18n_alternate, set_i18n_sitemap_pages, set_jupyter_cache_dir
-from site_lang import DEFAULT, LANGS, build_language
 
 from primer.language import labels
+from primer_site.plugin_touches import jupyter_pages, set_i18n_alternate, set_i18n_sitemap_pages, set_jupyter_cache_dir
+from primer_site.site_lang import DEFAULT, LANGS, build_language
 
 SOLUTION = re.compile(r'<div[^>]*class="[^"]*\bcelltag_exercise-solution\b[^"]*"[^>]*>')
 DIV = re.compile(r"<(/?)div\b[^>]*>")
+STYLE = ("<style", "</style>")  # the start and end of an inlined <style> element (found with str.find)
 SHARED_CSS = {}  # file name under assets/stylesheets/ -> the notebooks' JupyterLab styles, written after the build
 
 
@@ -113,12 +115,13 @@ def wrap_solutions(content, summary):
 def split_styles(content):  # -> [CSS of each <style> element], content without them
     """Take the <style> elements out of content (str.find: a lazy regex over 600 KB cost ~0.3 s a language pass)."""
     css, rest, pos = [], [], 0
-    while (start := content.find("<style", pos)) != -1:
+    opening, closing = STYLE
+    while (start := content.find(opening, pos)) != -1:
         body = content.index(">", start) + 1
-        end = content.index("</style>", body)
+        end = content.index(closing, body)
         rest.append(content[pos:start])
         css.append(content[body:end])
-        pos = end + len("</style>") + content.startswith("\n", end + len("</style>"))
+        pos = end + len(closing) + content.startswith("\n", end + len(closing))
     return css, "".join(rest) + content[pos:]
 
 

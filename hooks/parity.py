@@ -1,27 +1,18 @@
 """MkDocs hook: warn (so the strict build fails) unless zh and en have the same pages running the same exec blocks."""
 
 import logging
-import re
 from pathlib import Path
 
-from site_lang import LANGS, is_first_pass
+from primer_site.fences import exec_fences
+from primer_site.site_lang import LANGS, is_first_pass
 
 log = logging.getLogger("mkdocs.hooks.parity")
 LOCALES = LANGS  # ("zh", "en")
-# The opening line of a fenced python block, indented or not (admonitions, tabs); group 2: "{" for the brace form.
-FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*(\{\s*\.?)?python\b([^\n]*)$", re.M)
-OPTION = re.compile(r'(\w+)="([^"]*)"')
-FALSE = {"", "no", "off", "false", "0"}  # markdown-exec's own reading of exec="..."
 
 
 def exec_block_ids(text):
     """Return the id of every block markdown-exec runs in a page's Markdown, in order ("" for a block without id)."""
-    ids = []
-    for m in FENCE.finditer(text):
-        options = dict(OPTION.findall(m.group(3)))
-        if options.get("exec", "no").lower() not in FALSE:
-            ids.append("" if m.group(2) else options.get("id", ""))  # the brace form gives markdown-exec no id
-    return ids
+    return [fence.id for fence in exec_fences(text)]
 
 
 def check_parity(docs_dir):

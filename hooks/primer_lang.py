@@ -6,7 +6,7 @@ the page's language ("zh" or "en"); primer reads it in exactly one function, pri
 
 import os
 
-from site_lang import build_language
+from primer_site.site_lang import build_language
 
 LANG_ENV = "PRIMER_LANG"
 

@@ -1,7 +1,8 @@
 """MkDocs hook: show htmlproofer the files as mkdocs-static-i18n laid them out (it saw them before i18n did)."""
 
 from mkdocs.plugins import event_priority
-from plugin_touches import show_htmlproofer_files
+
+from primer_site.plugin_touches import show_htmlproofer_files
 
 
 @event_priority(-200)  # after i18n's on_files (-100) and hooks/notebooks.py's (-150)

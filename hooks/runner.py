@@ -17,18 +17,16 @@ import sys
 import zipfile
 from pathlib import Path
 
-from site_lang import build_language
-
 from primer.language import labels
+from primer_site.fences import exec_fences
+from primer_site.site_lang import build_language
 
 ROOT = Path(__file__).resolve().parents[1]
 PRIMER = ROOT / "primer"
 VENDOR = ROOT / "docs" / "assets" / "vendor" / "pyodide"
 ZIP_PATH = "assets/runner/primer.zip"  # under site_dir; the worker fetches it next to itself
-# ```python exec="1" ... id="core-numpy" ...  then, on the next line, --8<-- "05-mask/core_numpy.py"
-FENCE = re.compile(
-    r'^[ \t]*```python\b[^\n]*\bexec="1"[^\n]*\n[ \t]*--8<-- "([\w-]+/(?:core_\w+|\w+_numpy|playground)\.py)"', re.M
-)
+# The snippet of a runnable exec fence (primer_site.fences reads the fences): 05-mask/core_numpy.py
+RUNNABLE = re.compile(r"[\w-]+/(?:core_\w+|\w+_numpy|playground)\.py")
 # A runnable block is its source, then (markdown-exec, source="above" result="text") the text it printed.
 CODE_DIV = re.compile(r'<div class="highlight"><pre><span></span><code>(.*?)</code></pre></div>', re.S)
 KEYS = (  # every key of the "runner" label section, read here (tests/test_figures_labels.py)
@@ -59,7 +57,7 @@ PACKED = {"numpy", "primer"}  # a packed module imports only these and the stand
 
 def runnable_snippets(markdown):
     """Return the snippet paths of a page's runnable exec blocks, in order."""
-    return FENCE.findall(markdown)
+    return [f.snippet for f in exec_fences(markdown) if f.snippet and RUNNABLE.fullmatch(f.snippet)]
 
 
 def core_modules(root=PRIMER):

@@ -19,7 +19,8 @@ from markdown.extensions import Extension
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 from markdown.util import AtomicString
-from site_lang import build_language
+
+from primer_site.site_lang import build_language
 
 TERMS = Path("snippets") / "glossary" / "terms.yml"  # under docs_dir
 NOT_ON = {"glossary.md"}  # the glossary shows every definition already

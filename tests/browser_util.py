@@ -11,24 +11,8 @@ from urllib.parse import urlsplit
 import pytest
 from site_reader import html_path
 
-CHROMIUM = "/usr/bin/chromium"
-# Quiet, offline, throw-away: no first-run UI, no background fetches, sync or component updates, and no WebUI omnibox
-# popups (headless chromium preloads two in every window, a renderer's CPU each). Every request for another host goes
-# to a proxy at a closed local port (the discard port) and fails there: none leaves the machine, whether it names a
-# host or an address. Loopback bypasses a proxy, so the local server is reached directly. Each Visit records the
-# requests a page makes, and a test fails on any for another host: one mechanism, blocked and seen.
-LAUNCH_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup",
-    "--proxy-server=http://127.0.0.1:9",
-]
-DESKTOP = {"width": 1280, "height": 900}
+from primer_site.browser import CHROMIUM, DESKTOP, LAUNCH_ARGS
+
 PHONE = {"width": 390, "height": 844}
 
 

@@ -2,6 +2,7 @@
 
 The readers the tests share live in tests/site_reader.py."""
 
+import importlib.util
 import os
 import re
 import subprocess
@@ -88,6 +89,25 @@ def read_page(site):
 
 # Modules that build or render on their own, without asking for the session's site.
 SITE_MODULES = {"test_build", "test_plotly_bundle"}
+
+
+REQUIRE_TORCH = "PRIMER_REQUIRE_TORCH"  # "1" (`make test`, CI): a missing torch fails the run instead of skipping
+HAS_TORCH = importlib.util.find_spec("torch") is not None
+
+
+def pytest_sessionstart(session):
+    """Fail the run at once when it requires torch (`make test`) and torch is not installed."""
+    if os.environ.get(REQUIRE_TORCH) == "1" and not HAS_TORCH:
+        raise pytest.UsageError(f"{REQUIRE_TORCH}=1 and torch is not installed: `make test` installs it")
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Say that the PyTorch comparisons were skipped when torch is missing (`make check` never installs it)."""
+    if not HAS_TORCH:
+        terminalreporter.write_line(
+            "torch is not installed: the tests against PyTorch were skipped (`make test` installs torch and runs them)",
+            yellow=True,
+        )
 
 
 def pytest_configure(config):

@@ -19,6 +19,18 @@ def page_names():
     return sorted(p.relative_to(DOCS / "zh").as_posix() for p in (DOCS / "zh").rglob("*.md"))
 
 
+def strings(node):
+    """Yield every string of a nested JSON value (a label table, say)."""
+    if isinstance(node, str):
+        yield node
+    elif isinstance(node, dict):
+        for v in node.values():
+            yield from strings(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from strings(v)
+
+
 def notebook_names():
     """Return the notebook pages of the zh side (mkdocs-jupyter renders each), as paths relative to docs/zh."""
     return sorted(p.relative_to(DOCS / "zh").as_posix() for p in (DOCS / "zh").rglob("*.ipynb"))
@@ -99,3 +111,16 @@ def load_snippet(name):
     namespace = {"print": lambda *a, **k: None}
     exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), namespace)
     return namespace
+
+
+COLOR = re.compile(r"rgba?\([\d., ]*\)")  # a colour scale's 'rgb(247,251,255)' is not a number a reader reads
+
+
+def generated_texts(html):
+    """Return the text the executed blocks printed onto a built page: table cells (code spans and footnote markers
+    left out, as in the prose checks), then figures' strings (colours left out)."""
+    prose = re.sub(r"<code>.*?</code>|<sup[^>]*>.*?</sup>", "", html, flags=re.S)  # code spans, footnote markers
+    out = [cell for row in table_rows(prose) for cell in row]
+    for data_layout_config in page_figures(html).values():
+        out += [COLOR.sub("", t) for t in strings(data_layout_config[:2])]
+    return [t for t in out if t.strip()]

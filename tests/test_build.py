@@ -13,8 +13,8 @@ from types import SimpleNamespace
 
 import pytest
 import yaml
+from hook_loader import load_hook
 from site_reader import ROOT
-from test_hooks_import import load_hook
 
 # Scratch builds run as `mkdocs serve` and a fork's build do: no site_url, no repo_url (the session's site has both).
 ENV = {
@@ -42,7 +42,7 @@ def config():
 
 @pytest.fixture(scope="module")
 def mkdocs_config():
-    """The site's config as the hooks see it at pre-build: markdown-exec has registered its fences."""
+    """The site's config as the hooks see it at pre-build: mkdocs.yml's python fence, markdown-exec's store."""
     from mkdocs.config import load_config
 
     saved = os.environ.get("MKDOCS_CONFIG_DIR")
@@ -62,22 +62,38 @@ def plugin(config, name):
     raise AssertionError(f"plugin {name} is not configured")
 
 
-def test_i18n_offline_link_check_and_reader_comforts(config):
-    i18n = plugin(config, "i18n")
-    assert i18n["docs_structure"] == "folder" and i18n["fallback_to_default"] is False
-    assert [lang["locale"] for lang in i18n["languages"] if lang.get("default")] == ["zh"]
-    assert config["theme"]["font"] is False and plugin(config, "markdown-exec")["languages"] == ["python"]
-    assert "navigation.instant" not in config["theme"]["features"]
-    assert not [u for u in config["extra_javascript"] + config["extra_css"] if u.startswith(("http:", "https:", "//"))]
-    proofer = plugin(config, "htmlproofer")
-    assert proofer["enabled"] is True and proofer["validate_external_urls"] is False
-    assert proofer["strict_anchors"] is True and proofer["raise_error_after_finish"] is True
-    assert "content.code.copy" in config["theme"]["features"] and len(config["theme"]["palette"]) == 2
-    names = [e if isinstance(e, str) else next(iter(e)) for e in config["markdown_extensions"]]
-    assert {"admonition", "pymdownx.details", "pymdownx.snippets", "pymdownx.arithmatex"} <= set(names)
-    sep = plugin(config, "search")["separator"]
-    assert "\\u200b" in sep and "，" in sep and "。" in sep
-    import jieba  # noqa: F401  (material segments Chinese only when jieba is importable)
+# What a page loads, by tag and attribute; a <link> loads only with one of these rels (canonical, alternate: names).
+LOADS = re.compile(
+    r"<(?:script|img|iframe|audio|video|source|embed)\b[^>]*?\s(?:src|srcset|data-src)=[\"']?([^\"'\s>]+)"
+    r"|<link\b(?=[^>]*\brel=[\"']?(?:stylesheet|icon|preload|modulepreload|manifest|prefetch)\b)[^>]*?\shref=[\"']?([^\"'\s>]+)"
+    r"|url\(\s*[\"']?([^\"')\s]+)|@import\s+[\"']([^\"']+)",
+    re.I,
+)
+
+
+def outside(text):
+    """Return each URL a page or stylesheet loads from another host (absolute or protocol-relative)."""
+    urls = [next(u for u in m.groups() if u) for m in LOADS.finditer(text)]
+    return [u for u in urls if re.match(r"(?:[a-z][\w+.-]*:)?//", u, re.I) and not u.startswith("data:")]
+
+
+def test_the_built_site_loads_nothing_from_another_host(site):
+    """No CDN, no web font: every page, stylesheet and notebook page loads only the site's own files."""
+    found = {
+        path.relative_to(site).as_posix(): outside(path.read_text(encoding="utf-8", errors="replace"))
+        for path in [*site.rglob("*.html"), *site.rglob("*.css")]
+    }
+    assert sum(1 for _ in site.rglob("*.html")) > 50
+    assert not {k: v for k, v in found.items() if v}
+
+
+def test_the_outside_check_finds_what_a_page_would_load_from_another_host():
+    planted = (
+        '<script src="https://cdn.example/x.js"></script><link rel="stylesheet" href="//fonts.example/f.css">'
+        '<link rel="canonical" href="https://example.org/a/"><img src="../assets/i.png"><a href="https://ok.example">'
+        "<style>@font-face{src:url(https://fonts.example/f.woff2)}</style>"
+    )
+    assert outside(planted) == ["https://cdn.example/x.js", "//fonts.example/f.css", "https://fonts.example/f.woff2"]
 
 
 def test_serve_watches_primer_and_reimports_only_what_changed(config):

@@ -1,4 +1,4 @@
-"""The exec cache of `mkdocs serve` (hooks/exec_cache.py): a prose edit runs nothing, an edited input its blocks."""
+"""The exec cache of `mkdocs serve` (hooks/exec_cache.py, primer_site/exec_format.py): a prose edit runs nothing."""
 
 import logging
 import re
@@ -8,8 +8,10 @@ from types import SimpleNamespace
 import markdown
 import markdown_exec
 import pytest
+from hook_loader import load_hook
 from site_reader import ROOT
-from test_hooks_import import load_hook
+
+from primer_site import exec_format, primer_sources
 
 hook = load_hook("exec_cache")
 # The block appends a line to RUNS each time it runs; `if False: import primer.answer` is never executed but the
@@ -22,7 +24,7 @@ BLOCK = (
 
 @pytest.fixture
 def repo(tmp_path, monkeypatch):
-    """A tiny repository: mkdocs.yml, primer/answer.py and primer/other.py, a snippet data file; the cache on."""
+    """A tiny repository: mkdocs.yml, a primer package (answer.py, other.py), a snippet data file; the cache on."""
     (tmp_path / "primer").mkdir()
     for name in ("__init__", "answer", "other"):
         (tmp_path / "primer" / f"{name}.py").write_text("VALUE = 1\n")
@@ -32,7 +34,7 @@ def repo(tmp_path, monkeypatch):
     monkeypatch.setenv(hook.CACHE_ENV, "")  # as on_startup sets it under `mkdocs serve`: the default directory
     monkeypatch.setenv("PRIMER_LANG", "en")
     yield SimpleNamespace(root=tmp_path, runs=tmp_path / "runs.txt")
-    hook.STATE.clear()
+    exec_format.STATE.clear()
 
 
 def config(root):
@@ -42,16 +44,14 @@ def config(root):
 
 
 def build(repo, text):
-    """One rebuild: pre-build, then the page converted with markdown-exec's fence in the hook's hands; its HTML."""
+    """One rebuild: pre-build, then the page converted with the python fence mkdocs.yml declares; its HTML."""
     hook.on_pre_build(config(repo.root))
     fence = {
         "name": "python",
         "class": "python",
         "validator": markdown_exec.validator,
-        "format": markdown_exec.formatter,
+        "format": exec_format.cached_format,
     }
-    hook.on_config(SimpleNamespace(mdx_configs={"pymdownx.superfences": {"custom_fences": [fence]}}))
-    assert fence["format"] is hook.cached_format
     md = markdown.Markdown(
         extensions=["pymdownx.superfences"], extension_configs={"pymdownx.superfences": {"custom_fences": [fence]}}
     )
@@ -139,7 +139,7 @@ def test_an_edit_while_the_build_runs_is_not_stored(repo):
                         "name": "python",
                         "class": "python",
                         "validator": markdown_exec.validator,
-                        "format": hook.cached_format,
+                        "format": exec_format.cached_format,
                     }
                 ]
             }
@@ -165,15 +165,15 @@ def test_the_cache_must_lie_outside_docs_and_site(repo, monkeypatch, inside):
 
 @pytest.mark.slow  # loads the site's config with every plugin
 def test_the_site_config_hands_the_python_fence_to_the_cache():
-    """markdown-exec's documented setup: its plugin registers markdown_exec.formatter; the hook then replaces it."""
+    """markdown-exec's documented custom fence, declared in mkdocs.yml: its validator, the cache's format; no other."""
     from mkdocs.config import load_config
 
     cfg = load_config(str(ROOT / "mkdocs.yml"))
-    cfg.plugins["markdown-exec"].on_config(cfg)
+    cfg.plugins["markdown-exec"].on_config(cfg)  # registers no fence of its own (languages: [])
     fences = cfg.mdx_configs["pymdownx.superfences"]["custom_fences"]
-    assert [f["format"] for f in fences if f["name"] == "python"] == [markdown_exec.formatter]
-    hook.on_config(cfg)
-    assert [f["format"] for f in fences if f["name"] == "python"] == [hook.cached_format]
+    assert [(f["validator"], f["format"]) for f in fences] == [(markdown_exec.validator, exec_format.cached_format)]
+    # what markdown-exec converts a block's Markdown output with: the site's extensions, this fence included
+    assert markdown_exec.markdown_config.exts_config["pymdownx.superfences"]["custom_fences"] == fences
 
 
 def test_primer_never_imports_a_module_by_a_computed_name():
@@ -187,7 +187,7 @@ def test_primer_never_imports_a_module_by_a_computed_name():
 
 
 def test_the_graph_follows_the_chapter_blocks_through_primer():
-    graph = load_hook("primer_sources").SourceGraph(ROOT / "primer")
+    graph = primer_sources.SourceGraph(ROOT / "primer")
     closures = [graph.closure(p.read_text(encoding="utf-8")) for p in (ROOT / "docs" / "snippets").rglob("*.py")]
     importing = [deps for deps in closures if deps]
     assert importing and all("primer" in deps for deps in importing)  # the package's __init__ runs first
@@ -197,7 +197,7 @@ def test_the_graph_follows_the_chapter_blocks_through_primer():
 
 def test_an_edit_reimports_the_module_and_its_importers_only(repo):
     """hooks/fresh_primer.py drops from sys.modules what SourceGraph.stale returns; the rest keeps its state."""
-    sources = load_hook("primer_sources")
+    sources = primer_sources
     (repo.root / "primer" / "user.py").write_text("from primer import answer\n")
     before = sources.SourceGraph(repo.root / "primer")
 

@@ -2,13 +2,10 @@
 one citation style of CONTRIBUTING.md (tools/citations.py)."""
 
 import re
-import sys
 
 import pytest
-from site_reader import DOCS, LANGS, ROOT, page_names
-
-sys.path.insert(0, str(ROOT / "tools"))
-from citations import fix, paper_heads, problems  # noqa: E402
+from citations import fix, paper_heads, problems  # tools/ is on pytest's pythonpath (pyproject.toml)
+from site_reader import DOCS, LANGS, page_names
 
 FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 DEFINITION = re.compile(r"^\[\^([^\]\s]+)\]:\s?(.*)$")

@@ -2,17 +2,16 @@
 
 import html as htmllib
 import re
-import sys
 
 import markdown
 import pytest
 import yaml
-from site_reader import DOCS, LANGS, ROOT, html_path, table_rows
+from hook_loader import load_hook
+from site_reader import DOCS, LANGS, html_path, table_rows
 
 from primer.figures.glossary import glossary_table
 
-sys.path.insert(0, str(ROOT / "hooks"))
-import terms as terms_hook  # noqa: E402
+terms_hook = load_hook("terms")
 
 DATA = yaml.safe_load((DOCS / "snippets" / "glossary" / "terms.yml").read_text(encoding="utf-8"))
 TERMS = DATA["terms"]

@@ -1,32 +1,12 @@
-"""The hooks as a maintainer reads them: small modules, one job each, no private names of others; load_hook."""
+"""The hooks as a maintainer reads them: each says its job, loads alone, touches no private names of others."""
 
 import ast
-import importlib.util
 import re
-import sys
 
 import pytest
-from site_reader import ROOT
+from hook_loader import HOOKS, MODULES, ROOT, SITE, load_hook
 
-HOOKS = ROOT / "hooks"
-_LOADED = {}
-
-
-def load_hook(name):
-    """Import hooks/<name>.py as MkDocs does (its folder importable while it loads), once per test process."""
-    if name not in _LOADED:
-        spec = importlib.util.spec_from_file_location(f"primer_hook_{name}", HOOKS / f"{name}.py")
-        module = importlib.util.module_from_spec(spec)
-        sys.path.insert(0, str(HOOKS))
-        try:
-            spec.loader.exec_module(module)
-        finally:
-            sys.path.remove(str(HOOKS))
-        _LOADED[name] = module
-    return _LOADED[name]
-
-
-MODULES = sorted(p.stem for p in HOOKS.glob("*.py"))
+SHARED = sorted(p.stem for p in SITE.glob("*.py") if p.stem != "__init__")
 
 
 @pytest.mark.parametrize("name", MODULES)
@@ -38,17 +18,16 @@ def test_each_hook_says_its_job_in_its_first_sentence_and_loads(name):
 
 # An attribute or import of a _private name, as `obj._name`, `from x import _name` or `x._internal`.
 PRIVATE = re.compile(r"\b(?!self\b|cls\b)[A-Za-z]\w*\._[A-Za-z]\w*|from \S+ import (?:\(?\s*)_\w+|\b_internal\b")
-OWN = {f"{name}." for name in MODULES} | {"_LOADED.", "_katex."}
+OWN = {f"{name}." for name in MODULES + SHARED} | {"_katex."}
+SOURCES = [HOOKS / f"{name}.py" for name in MODULES] + [SITE / f"{name}.py" for name in SHARED]
 
 
-@pytest.mark.parametrize("name", MODULES)
-def test_no_hook_touches_another_packages_private_names(name):
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_no_hook_nor_shared_module_touches_another_packages_private_names(path):
     found = [
-        m.group(0)
-        for m in PRIVATE.finditer((HOOKS / f"{name}.py").read_text(encoding="utf-8"))
-        if not m.group(0).startswith(tuple(OWN))
+        m.group(0) for m in PRIVATE.finditer(path.read_text(encoding="utf-8")) if not m.group(0).startswith(tuple(OWN))
     ]
-    assert not found, f"hooks/{name}.py uses private names of other packages: {found}"
+    assert not found, f"{path.relative_to(ROOT)} uses private names of other packages: {found}"
 
 
 def test_the_private_name_check_can_fail():
@@ -56,10 +35,7 @@ def test_the_private_name_check_can_fail():
     assert len(PRIVATE.findall(planted)) == 3
 
 
-HELPERS = {"primer_sources", "site_lang", "plugin_touches"}  # imported by the hooks; no events of their own
-
-
-def test_mkdocs_yml_lists_every_hook_and_no_helper():
+def test_mkdocs_yml_lists_every_hook_and_the_shared_modules_have_no_events():
     listed = re.findall(r"^  - hooks/(\w+)\.py\b", (ROOT / "mkdocs.yml").read_text(encoding="utf-8"), re.M)
     has_events = {
         name
@@ -69,4 +45,16 @@ def test_mkdocs_yml_lists_every_hook_and_no_helper():
             for node in ast.parse((HOOKS / f"{name}.py").read_text(encoding="utf-8")).body
         )
     }
-    assert len(listed) == len(set(listed)) and set(listed) == has_events == set(MODULES) - HELPERS
+    assert len(listed) == len(set(listed)) and set(listed) == has_events == set(MODULES)
+    for name in SHARED:  # primer_site: imported by the hooks, the tests and bench/, never listed as a hook
+        tree = ast.parse((SITE / f"{name}.py").read_text(encoding="utf-8"))
+        assert not [n.name for n in tree.body if isinstance(n, ast.FunctionDef) and n.name.startswith("on_")], name
+
+
+def test_parity_and_the_runner_read_exec_fences_with_one_parser():
+    """primer_site.fences: any value markdown-exec reads as true runs a block, for both hooks alike."""
+    text = '!!! note\n\n    ```python exec="on" id="core-numpy"\n    --8<-- "05-mask/core_numpy.py"\n    ```\n'
+    parity, runner = load_hook("parity"), load_hook("runner")
+    assert parity.exec_block_ids(text) == ["core-numpy"] and runner.runnable_snippets(text) == ["05-mask/core_numpy.py"]
+    off = text.replace('exec="on"', 'exec="off"')
+    assert parity.exec_block_ids(off) == [] == runner.runnable_snippets(off)

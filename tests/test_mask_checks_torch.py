@@ -11,8 +11,8 @@ import sys
 
 import numpy as np
 import pytest
+from mask_cases import CAUSAL_BUGS, PADDING_BUGS, cache_step, positioned
 from site_reader import DOCS, load_snippet
-from test_mask_checks import CAUSAL_BUGS, PADDING_BUGS, cache_step, positioned
 
 from primer import mask_checks
 

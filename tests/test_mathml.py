@@ -4,8 +4,8 @@ import logging
 import re
 
 import pytest
+from hook_loader import load_hook
 from mkdocs.exceptions import PluginError
-from test_hooks_import import load_hook
 
 
 @pytest.fixture(scope="module")

@@ -2,13 +2,10 @@
 for every figure."""
 
 import json
-import sys
 
 import pytest
-from site_reader import LANGS, ROOT, html_path, page_figures, page_names
-
-sys.path.insert(0, str(ROOT / "tools"))
-import vendor_plotly  # noqa: E402
+import vendor_plotly  # tools/ is on pytest's pythonpath (pyproject.toml)
+from site_reader import LANGS, html_path, page_figures, page_names
 
 
 def test_bundle_matches_its_pin_and_the_python_packages_plotly_js():

@@ -1,4 +1,4 @@
-"""The one door: only hooks/plugin_touches.py touches other packages' objects, and each of its touches still works."""
+"""The one door: only primer_site/plugin_touches.py touches other packages' objects, and each touch still works."""
 
 import ast
 import os
@@ -8,13 +8,15 @@ from types import SimpleNamespace
 
 import pytest
 import yaml
+from hook_loader import HOOKS, MODULES, SITE
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 from site_reader import ROOT
-from test_hooks_import import HOOKS, MODULES, load_hook
+
+from primer_site import plugin_touches as touches
+from primer_site import site_lang
 
 DOOR = "plugin_touches"
-touches = load_hook(DOOR)
 
 # ---- the rule, read from the hooks' source with ast
 
@@ -90,10 +92,13 @@ def door_breaches(source):
     return found
 
 
-@pytest.mark.parametrize("name", [m for m in MODULES if m != DOOR])
-def test_no_hook_but_the_door_touches_another_packages_objects(name):
-    found = door_breaches((HOOKS / f"{name}.py").read_text(encoding="utf-8"))
-    assert not found, f"hooks/{name}.py: move these into hooks/{DOOR}.py: {found}"
+SOURCES = [HOOKS / f"{m}.py" for m in MODULES] + [p for p in sorted(SITE.glob("*.py")) if p.stem != DOOR]
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_no_hook_nor_shared_module_but_the_door_touches_another_packages_objects(path):
+    found = door_breaches(path.read_text(encoding="utf-8"))
+    assert not found, f"{path.relative_to(ROOT)}: move these into primer_site/{DOOR}.py: {found}"
 
 
 def test_the_door_check_can_fail():
@@ -153,7 +158,7 @@ PACKAGE_OF = {  # the name each docstring gives -> its name in requirements.lock
 
 
 def test_the_door_names_the_locked_version_of_each_package_it_touches():
-    tree = ast.parse((HOOKS / f"{DOOR}.py").read_text(encoding="utf-8"))
+    tree = ast.parse((SITE / f"{DOOR}.py").read_text(encoding="utf-8"))
     doc, locked = ast.get_docstring(tree), locked_versions()
     named = dict(re.findall(r"(mkdocs(?:-[a-z0-9]+)*|markdown-exec)\s+(\d+\.\d+\.\d+)", doc))
     assert set(named) == set(PACKAGE_OF), named
@@ -166,7 +171,7 @@ def test_the_door_names_the_locked_version_of_each_package_it_touches():
         if "Touches:" in text:
             version = re.search(r"\((\d+\.\d+\.\d+)[,)]", text)
             assert version and version.group(1) in named.values(), f"{fn.name}: name the version read from"
-    assert sum("Touches:" in ast.get_docstring(fn) for fn in functions) == 6
+    assert sum("Touches:" in ast.get_docstring(fn) for fn in functions) == 5
 
 
 # ---- each touch, against the installed packages: the site's real config through i18n's and the hooks' on_files
@@ -195,7 +200,7 @@ def notebook_pages(files):
 
 
 def test_the_pass_language_is_materials_theme_language_set_by_i18n(built):
-    assert built.lang == "zh" and load_hook("site_lang").build_language(built.config) == "zh"
+    assert built.lang == "zh" and site_lang.build_language(built.config) == "zh"
 
 
 def test_jupyter_makes_each_notebook_a_page_again(built):
@@ -254,8 +259,6 @@ def test_the_touches_fail_loudly_without_what_they_touch():
     plain = SimpleNamespace(on_files=lambda files, config: files)  # leaves a notebook a plain file
     with pytest.raises(PluginError):
         touches.jupyter_pages(fake_config(**{"mkdocs-jupyter": plain}), [File("a.ipynb", "docs", "site", True)])
-    with pytest.raises(PluginError):
-        touches.replace_exec_formatter(fake_config(**{"markdown-exec": object()}), None)
     with pytest.raises(PluginError):
         touches.material_template("partials/no-such-template.html")
 
@@ -322,7 +325,6 @@ def test_the_hooks_languages_are_the_i18n_languages_of_mkdocs_yml():
     Loader.add_constructor("!ENV", lambda loader, node: None)
     config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
     i18n = next(p["i18n"] for p in config["plugins"] if isinstance(p, dict) and "i18n" in p)
-    site_lang = load_hook("site_lang")
     assert tuple(lang["locale"] for lang in i18n["languages"]) == site_lang.LANGS
     assert [lang["locale"] for lang in i18n["languages"] if lang.get("default")] == [site_lang.DEFAULT]
     assert i18n["reconfigure_material"] is True and i18n["fallback_to_default"] is False

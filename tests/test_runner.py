@@ -13,9 +13,9 @@ from types import SimpleNamespace
 
 import pytest
 from browser_util import axe_problems, serve
+from hook_loader import load_hook
 from node_tools import node
 from site_reader import LANGS, ROOT, html_path, runnable_blocks
-from test_hooks_import import load_hook
 
 runner = load_hook("runner")
 

@@ -4,13 +4,9 @@ the numpy wheel, and a tampered file is reported."""
 import hashlib
 import json
 import shutil
-import sys
 
-from site_reader import ROOT
-
-sys.path.insert(0, str(ROOT / "tools"))
-import vendor_editor  # noqa: E402
-import vendor_pyodide  # noqa: E402
+import vendor_editor  # tools/ is on pytest's pythonpath (pyproject.toml)
+import vendor_pyodide
 
 DEST = vendor_pyodide.DEST
 

@@ -19,8 +19,8 @@ import sys
 
 import numpy as np
 import pytest
+from pasted import html_blocks, markdown_fences, normalize, run_pasted
 from site_reader import DOCS, LANGS, html_path, load_snippet
-from test_copy_paste import html_blocks, markdown_fences, normalize, run_pasted
 
 torch = pytest.importorskip("torch")
 

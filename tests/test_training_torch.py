@@ -16,7 +16,7 @@ from primer.training import loss_and_grads
 from primer.transformer import init_stack
 
 torch = pytest.importorskip("torch")
-from torch_decoder import decoder_loss  # noqa: E402  (after the skip: it imports torch)
+from primer_site.torch_decoder import decoder_loss  # noqa: E402  (after the skip: it imports torch)
 
 pytestmark = pytest.mark.unit
 

@@ -3,13 +3,10 @@ and commas, '15%', footnote authors, stage numbers, number formats, footnote mar
 
 import json
 import re
-import sys
 
 import pytest
-from site_reader import DOCS, ROOT, html_path, page_figures, page_names, table_rows, text_of
-
-sys.path.insert(0, str(ROOT / "tools"))
-from zh_typography import THOUSANDS, fix, problems  # noqa: E402
+from site_reader import DOCS, ROOT, generated_texts, html_path, page_names, strings, text_of
+from zh_typography import THOUSANDS, fix, problems  # tools/ is on pytest's pythonpath (pyproject.toml)
 
 
 @pytest.mark.parametrize("name", page_names())
@@ -131,8 +128,6 @@ def test_fixer(text, fixed):
 
 def label_problems(table):
     """Return [(label, message)] for the typography problems of a zh label table's strings (primer/labels/zh.json)."""
-    from test_terms import strings
-
     # the circled ①–⑦ are allowed here: they label the stage list inside the pipeline figure
     return [(text, m) for text in strings(table) for _, m in problems(text) if not m.startswith("stage number")]
 
@@ -260,31 +255,6 @@ def test_tab_label_check_finds_planted_english_labels():
         '<label for="__tabbed_3_2">PyTorch</label><label for="__tabbed_3_3">Source</label></div>'
     )
     assert english_tab_labels(html) == ["Result", "Code", "Source"]
-
-
-def figure_strings(node):
-    """Yield every string a figure holds (titles, axis titles and ticks, annotations, trace names, hover templates)."""
-    if isinstance(node, str):
-        yield node
-    elif isinstance(node, dict):
-        for v in node.values():
-            yield from figure_strings(v)
-    elif isinstance(node, list):
-        for v in node:
-            yield from figure_strings(v)
-
-
-COLOR = re.compile(r"rgba?\([\d., ]*\)")  # a colour scale's 'rgb(247,251,255)' is not a number a reader reads
-
-
-def generated_texts(html):
-    """Return the text the executed blocks printed onto a built page: table cells (code spans and footnote markers
-    left out, as in the prose checks), then figures' strings (colours left out)."""
-    prose = re.sub(r"<code>.*?</code>|<sup[^>]*>.*?</sup>", "", html, flags=re.S)  # code spans, footnote markers
-    out = [cell for row in table_rows(prose) for cell in row]
-    for data_layout_config in page_figures(html).values():
-        out += [COLOR.sub("", t) for t in figure_strings(data_layout_config[:2])]
-    return [t for t in out if t.strip()]
 
 
 HOVER_GROUPING = re.compile(r"%\{[^}:]*:[^}]*,[^}]*\}")  # a d3 format with ',' groups thousands: %{x:,}

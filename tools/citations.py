@@ -18,13 +18,11 @@ to the house style (on a zh page, the typography rules of tools/zh_typography.py
 to Chinese in the lines it changed); a source it cannot rewrite, such as a repository's, is reported.
 """
 
-import argparse
 import re
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import zh_typography  # noqa: E402
+import zh_typography  # tools/ is sys.path[0] as a script and in pytest
+from prose import fixer_main
 
 DEFINITION = re.compile(r"^(\[\^[^\]\s]+\]:[ \t]+)(.*)$")
 NAME = r"[^\s,.*“”\"()（）:：][^,.*“”\"()（）:：]*?"  # a surname or an organisation: no initials, no punctuation
@@ -168,24 +166,8 @@ def fix(text, lang):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--fix", action="store_true", help="rewrite the files in place")
-    parser.add_argument("files", nargs="+", type=Path)
-    args = parser.parse_args(argv)
-    left = 0
-    for path in args.files:
-        text = path.read_text(encoding="utf-8")
-        lang = "zh" if "zh" in path.parts else "en"
-        if args.fix:
-            fixed = fix(text, lang)
-            if fixed != text:
-                path.write_text(fixed, encoding="utf-8")
-                print(f"{path}: fixed")
-            text = fixed
-        for n, message in problems(text, lang):
-            print(f"{path}:{n}: {message}")
-            left += 1
-    return 1 if left else 0
+    """Report the problems of the files given, fixing them first with --fix; return 1 if any is left."""
+    return fixer_main(__doc__, fix, problems, argv, by_language=True)
 
 
 if __name__ == "__main__":

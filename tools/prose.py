@@ -1,6 +1,8 @@
 """Find the prose of a Markdown page: mask code, math, HTML, URLs and Markdown syntax, keep positions."""
 
+import argparse
 import re
+from pathlib import Path
 
 MASK = "\x00"  # stands in for every masked character, so offsets in the masked text are offsets in the page
 
@@ -114,3 +116,29 @@ def mask(text, math_words=False):
 def is_footnote_definition(line):
     """Return whether a Markdown line starts a footnote definition."""
     return re.match(r"^\[\^[^\]]+\]:", line) is not None
+
+
+def fixer_main(doc, fix, problems, argv=None, by_language=False):
+    """Run a page fixer from the command line: report each problem of the files, rewrite them first with --fix.
+
+    fix(text) returns the fixed text, problems(text) yields (line, message); with by_language both take the page's
+    language as a second argument too ("zh" for a file under a zh folder, else "en"). Returns 1 if a problem is left.
+    """
+    parser = argparse.ArgumentParser(description=doc.split("\n")[0])
+    parser.add_argument("--fix", action="store_true", help="rewrite the files in place")
+    parser.add_argument("files", nargs="+", type=Path)
+    args = parser.parse_args(argv)
+    left = 0
+    for path in args.files:
+        text = path.read_text(encoding="utf-8")
+        lang = ("zh" if "zh" in path.parts else "en",) if by_language else ()
+        if args.fix:
+            fixed = fix(text, *lang)
+            if fixed != text:
+                path.write_text(fixed, encoding="utf-8")
+                print(f"{path}: fixed")
+            text = fixed
+        for n, message in problems(text, *lang):
+            print(f"{path}:{n}: {message}")
+            left += 1
+    return 1 if left else 0

@@ -13,15 +13,13 @@ the bundle on a reader's first Edit only.
 import argparse
 import hashlib
 import json
-import shutil
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
+
+from npm_bundle import npm_build  # tools/ is sys.path[0] as a script and in pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCE = ROOT / "tools" / "runner_editor"
-SOURCE_FILES = ("package.json", "package-lock.json", "entry.js", "build.mjs")
 DEST = ROOT / "docs" / "assets" / "runner"
 BUNDLE = "editor.min.js"
 LICENCE = "LICENSE.codemirror.txt"
@@ -34,20 +32,7 @@ def sha256(data):
 
 def build(relock=False):
     """Install the locked packages in a scratch copy and build; return (bundle bytes, licence bytes)."""
-    npm = shutil.which("npm")
-    if not npm:
-        sys.exit("npm is missing (`sudo apt-get install nodejs npm`)")
-    with tempfile.TemporaryDirectory() as tmp:
-        for name in SOURCE_FILES:
-            if (SOURCE / name).exists():
-                shutil.copy(SOURCE / name, tmp)
-        install = "install" if relock else "ci"
-        subprocess.run([npm, install, "--ignore-scripts", "--no-audit", "--no-fund", "--silent"], cwd=tmp, check=True)
-        if relock:
-            shutil.copy(Path(tmp) / "package-lock.json", SOURCE / "package-lock.json")
-        out = Path(tmp) / BUNDLE
-        subprocess.run(["node", "build.mjs", str(out)], cwd=tmp, check=True)
-        return out.read_bytes(), (Path(tmp) / "node_modules" / "@codemirror" / "view" / "LICENSE").read_bytes()
+    return npm_build(SOURCE, BUNDLE, "@codemirror/view/LICENSE", relock=relock)
 
 
 def check():

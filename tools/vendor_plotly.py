@@ -15,17 +15,15 @@ import argparse
 import hashlib
 import json
 import re
-import shutil
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
+
+from npm_bundle import npm_build  # tools/ is sys.path[0] as a script and in pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 DEST = ROOT / "docs" / "assets" / "vendor" / "plotly"
 BUNDLE = "plotly-primer.min.js"
 SOURCE = ROOT / "tools" / "plotly_bundle"  # package.json, package-lock.json, entry.js, build.mjs
-SOURCE_FILES = ("package.json", "package-lock.json", "entry.js", "build.mjs")
 PIN = (
     DEST / "PIN.json"
 )  # {"package", "version", "integrity" (npm sha512 of its tarball), "esbuild", "sha256" of BUNDLE}
@@ -73,21 +71,10 @@ def source_pin():
 
 def build(lock_only=False):
     """Install tools/plotly_bundle's locked packages in a scratch copy and build; return (bundle bytes, licence bytes).
-    lock_only: refresh the lock from package.json first (npm install), and copy it back."""
-    npm = shutil.which("npm")
-    if not npm:
-        sys.exit("npm is missing (`sudo apt-get install nodejs npm`)")
-    with tempfile.TemporaryDirectory() as tmp:
-        for name in SOURCE_FILES:
-            if (SOURCE / name).exists():
-                shutil.copy(SOURCE / name, tmp)
-        install = "install" if lock_only else "ci"  # ci: exactly the lock, each package checked against its sha512
-        subprocess.run([npm, install, "--ignore-scripts", "--no-audit", "--no-fund", "--silent"], cwd=tmp, check=True)
-        if lock_only:
-            shutil.copy(Path(tmp) / "package-lock.json", SOURCE / "package-lock.json")
-        out = Path(tmp) / BUNDLE
-        subprocess.run(["node", "build.mjs", str(out)], cwd=tmp, check=True)
-        return out.read_bytes(), (Path(tmp) / "node_modules" / "plotly.js" / "LICENSE").read_bytes()
+
+    lock_only: refresh the lock from package.json first (npm install), and copy it back.
+    """
+    return npm_build(SOURCE, BUNDLE, "plotly.js/LICENSE", relock=lock_only)
 
 
 def fetch(pin):

@@ -17,13 +17,10 @@ An ASCII-quoted span with no Chinese in it and none around it is an English sent
 quotation and stays as it is.
 """
 
-import argparse
 import re
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from prose import MASK, is_footnote_definition, mask  # noqa: E402
+from prose import MASK, fixer_main, is_footnote_definition, mask  # tools/ is sys.path[0] as a script and in pytest
 
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef\u201c\u201d\u2018\u2019]")
 PERCENT = re.compile(r"(?<=\d)[ \u00a0\u2009\u202f]+(?=%)")
@@ -272,23 +269,8 @@ def fix(text):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--fix", action="store_true", help="rewrite the files in place")
-    parser.add_argument("files", nargs="+", type=Path)
-    args = parser.parse_args(argv)
-    left = 0
-    for path in args.files:
-        text = path.read_text(encoding="utf-8")
-        if args.fix:
-            fixed = fix(text)
-            if fixed != text:
-                path.write_text(fixed, encoding="utf-8")
-                print(f"{path}: fixed")
-            text = fixed
-        for n, message in problems(text):
-            print(f"{path}:{n}: {message}")
-            left += 1
-    return 1 if left else 0
+    """Report the problems of the files given, fixing them first with --fix; return 1 if any is left."""
+    return fixer_main(__doc__, fix, problems, argv)
 
 
 if __name__ == "__main__":

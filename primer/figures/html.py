@@ -23,8 +23,8 @@ def to_html(fig, div_id, *, label=None):
 
     The figure is written lean (see `lean`): the site's small template, numbers to the precision shown.
     It sits in a <figure> named for screen readers (label, else `describe`); a figure with a heatmap gets a
-    closed "show as table" below it, which the page's figure-a11y.js fills with the numbers of the heatmaps
-    shown at the moment.
+    closed "show as table" below it, which docs/assets/javascripts/plotly-theme.js fills with the numbers of the
+    heatmaps shown at the moment.
     """
     fig_dict = lean(fig)
     words = labels("figure_html")

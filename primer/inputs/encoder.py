@@ -18,7 +18,7 @@ GRAMMAR = {
 }
 CORPUS = dict(heldout_share=0.25, n_sentences=400, n_heldout_sentences=200, n=8, n_rows=192, n_heldout_rows=96)
 MODEL = dict(d_model=16, n_heads=2, d_ff=32, n_layers=2, max_len=32)  # chapter 7's sizes
-TRAINING = dict(steps=200, lr=0.02, batch_size=32)  # 200, not 300: the build's training budget (bench/training.py)
+TRAINING = dict(steps=200, lr=0.02, batch_size=32)  # 200, not 300: the training budget (bench/bench_training.py)
 MASKING = dict(rate=0.15, draws=4)  # BERT's rate and its 80/10/10 rule; each training row masked `draws` ways
 SEEDS = (0, 1, 2, 3, 4)  # each fixes the split, the texts, the rows, the masking, the initial weights and the batches
 EXPERIMENT = dict(grammar=GRAMMAR, model=MODEL, corpus_args=CORPUS, training=TRAINING, masking=MASKING, seed=SEEDS[0])

@@ -1,13 +1,16 @@
-"""The one door to other packages' objects: each touch that no documented option or API covers, one small function.
+"""The one door to other packages' objects and markup: each touch no documented option or API covers, listed here.
 
-Every other hook uses other packages through their documented options and public APIs only;
-tests/test_plugin_touches.py reads the hooks with `ast` and fails if one reaches a plugin's object,
+Every hook uses other packages through their documented options and public APIs only;
+tests/test_plugin_touches.py reads the hooks and primer_site with `ast` and fails if one reaches a plugin's object,
 calls a plugin's event or subclasses another package's class anywhere but here. Each function below
 names what it touches, why no documented way exists, and the version it was read from (the locked
 versions in requirements.lock, Python 3.11): mkdocs 1.6.1, mkdocs-static-i18n 1.3.1, mkdocs-jupyter
 0.26.3, mkdocs-htmlproofer-plugin 1.6.0, markdown-exec 1.12.6, mkdocs-material 9.8.2. Each fails
 loudly (PluginError) when what it touches is gone, and tests/test_plugin_touches.py runs each one
 against the installed packages (`make matrix` runs them against the newest ones too).
+
+MARKUP_TOUCHES lists each regex a hook applies to HTML another package wrote (Pygments, markdown-exec,
+arithmatex, mkdocs-jupyter, KaTeX): tests/test_markup_touches.py runs each on that package's real output.
 
 Material's templates cannot be overridden in part, so overrides/ holds copies of three pieces of
 them, each changed in a line or two; TEMPLATE_COPIES lists them, what each leaves out and adds, and
@@ -110,27 +113,70 @@ def show_htmlproofer_files(files, config):
         proofer.on_files(files, config)
 
 
-# ---- markdown-exec 1.12.6
+# ---- other packages' HTML, read with regexes by the hooks
 
-
-def replace_exec_formatter(config, formatter):
-    """Put formatter in place of markdown_exec.formatter on every fence markdown-exec's plugin registered.
-
-    Touches: the custom fences markdown-exec's plugin (1.12.6) adds to pymdownx.superfences in
-    config.mdx_configs during its on_config. `markdown_exec.formatter` is the documented value of
-    such a fence's format, but markdown-exec documents no way to wrap it while its plugin registers it.
-    """
-    import markdown_exec
-
-    fences = config.mdx_configs.get("pymdownx.superfences", {}).get("custom_fences", [])
-    replaced = 0
-    for fence in fences:
-        if fence.get("format") is markdown_exec.formatter:
-            fence["format"] = formatter
-            replaced += 1
-    if not replaced and _plugin(config, "markdown-exec") is not None:
-        raise PluginError("markdown-exec's plugin registered no fence with markdown_exec.formatter")
-    return replaced
+# Each regex a hook applies to markup another package wrote, by (hook, constant): what writes it and what the hook
+# does with it. tests/test_markup_touches.py renders each package's markup for real and runs the hook's constant on
+# it, and fails if a hook holds such a regex this table does not list.
+MarkupTouch = namedtuple("MarkupTouch", "hook constant writer markup use")
+MARKUP_TOUCHES = (
+    MarkupTouch(
+        "search_prose",
+        "BLOCK_OPEN",
+        "pymdownx.highlight with Pygments (pymdown-extensions 13.1.2, Pygments 2.21.0)",
+        '<div class="[classes ]highlight"><pre>: a highlighted code block, a fence\'s own classes first',
+        "gives each block Material's data-search-exclude",
+    ),
+    MarkupTouch(
+        "runner",
+        "CODE_DIV",
+        'markdown-exec 1.12.6 (source="above" result="text") through pymdownx.highlight and Pygments 2.21.0',
+        '<div class="highlight"><pre><span></span><code>...</code></pre></div>: the source, then the printed text',
+        "finds a runnable block's source and output, to put the runner's mark after them",
+    ),
+    MarkupTouch(
+        "notebooks",
+        "SOLUTION",
+        "mkdocs-jupyter 0.26.3 (nbconvert 7.17.2, its lab template)",
+        '<div class="... celltag_exercise-solution ...">: a cell tagged exercise-solution',
+        "folds each solution cell into a closed <details>",
+    ),
+    MarkupTouch(
+        "notebooks",
+        "DIV",
+        "mkdocs-jupyter 0.26.3 (nbconvert 7.17.2, its lab template)",
+        "<div ...> and </div>: where a solution cell ends",
+        "finds the end of the cell SOLUTION opens",
+    ),
+    MarkupTouch(
+        "notebooks",
+        "STYLE",
+        "mkdocs-jupyter 0.26.3 (nbconvert 7.17.2, its lab template)",
+        "<style ...>...</style>: JupyterLab's CSS, inlined in every notebook page",
+        "moves it into one shared stylesheet",
+    ),
+    MarkupTouch(
+        "mathml",
+        "MATH",
+        "pymdownx.arithmatex, generic: true (pymdown-extensions 13.1.2)",
+        '<span class="arithmatex">\\(...\\)</span>, <div class="arithmatex">\\[...\\]</div>: a formula as TeX',
+        "replaces each formula's TeX with KaTeX's MathML",
+    ),
+    MarkupTouch(
+        "mathml",
+        "KATEX_WRAPPER",
+        "KaTeX 0.19.1, vendored in hooks/katex (renderToString, output: mathml)",
+        '<span class="katex"><math ...><semantics>...<annotation ...>TeX</annotation></semantics></math></span>',
+        "keeps the MathML, drops the wrapper, the xmlns and the TeX annotation",
+    ),
+    MarkupTouch(
+        "mathml",
+        "NORM_BAR",
+        "KaTeX 0.19.1, vendored in hooks/katex",
+        '<mo stretchy="false">∥</mo>: \\lVert and \\lvert as relations',
+        "sets them as fences, as KaTeX's own HTML does",
+    ),
+)
 
 
 # ---- mkdocs-material 9.8.2: the template pieces overrides/ copies

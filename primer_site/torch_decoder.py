@@ -1,5 +1,7 @@
-"""primer's decoder written again in PyTorch: the one twin tests/test_training_torch.py checks and bench/training.py
-times. Only the tests and the benchmark use it; torch is not a dependency of primer."""
+"""primer's decoder written again in PyTorch, for the tests and bench/ only: torch is no dependency of primer.
+
+The one twin tests/test_training_torch.py checks against primer and bench/bench_training.py times.
+"""
 
 import math
 

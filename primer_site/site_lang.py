@@ -2,7 +2,7 @@
 
 mkdocs-static-i18n builds the default language (zh, at the site's root) and then each other one, in
 passes over one config; with `reconfigure_material: true` it sets Material's documented `theme.language`
-to the language of the pass ("Automatic language setup", in its docs/setup/setting-up-material.md).
+to the language of the pass ("Automatic language setup", in its documentation on setting up Material).
 `docs_structure: folder` and `fallback_to_default: false` make every page of a pass a page of that
 language. The languages and the default are the project's own (primer.language.LANGS);
 tests/test_plugin_touches.py checks that mkdocs.yml's i18n entries say the same.

@@ -2,7 +2,7 @@
 (cold: Pyodide, numpy and primer.zip fetched and started), a second Run (warm), Run on a second visit (browser cache),
 the editor's first Edit, and chapter 7's playground: Train as written (200 steps), on a fresh page and again.
 
-    python bench/runner.py SITE_DIR     # a built site; bench/run.py runs it on its own build
+    python bench/bench_runner.py SITE_DIR     # a built site; bench/run.py runs it on its own build
 """
 
 import gzip
@@ -13,7 +13,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from pages import CHROMIUM, DESKTOP, LAUNCH_ARGS, QUIET_S, gzip_server
+from bench_pages import CHROMIUM, DESKTOP, LAUNCH_ARGS, QUIET_S, gzip_server
 
 PAGE = "/en/05-mask/"
 PLAYGROUND = "/en/07-decoder/"

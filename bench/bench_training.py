@@ -1,13 +1,13 @@
 """Training speed: the build's training (chapters 6, 7 and 8) in CPU seconds, primer.training's steps per second,
 PyTorch's on the same.
 
-Each chapter's training is measured in a fresh Python of its own (python bench/training.py --chapter N), as the build
-does it: every seed its pages print and every measurement they make of the trained models, with the clock
+Each chapter's training is measured in a fresh Python of its own (python bench/bench_training.py --chapter N), as
+the build does it: every seed its pages print and every measurement they make of the trained models, with the clock
 (time.process_time: every thread of the process, BLAS's included) started after the imports. PyTorch trains
-chapter 7's decoder (tests/torch_decoder.py: written again with torch ops, checked by tests/test_training_torch.py),
-from the same initial weights, on the same rows at each step, with torch.optim.Adam, in float64 like primer. Both
-run on the CPU in this one process; the ratio is torch's steps per second over primer's. Without torch installed
-the PyTorch half is left out.
+chapter 7's decoder (primer_site/torch_decoder.py: written again with torch ops, checked by
+tests/test_training_torch.py), from the same initial weights, on the same rows at each step, with torch.optim.Adam,
+in float64 like primer. Both run on the CPU in this one process; the ratio is torch's steps per second over primer's.
+Without torch installed the PyTorch half is left out.
 """
 
 import json
@@ -15,7 +15,6 @@ import os
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
@@ -136,12 +135,10 @@ def torch_run(cfg, params, data, batches):
     """Return (wall seconds, final loss, torch version, threads) of the same training in PyTorch (float64, 1 thread)."""
     import torch
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-    from torch_decoder import decoder_loss  # the twin tests/test_training_torch.py checks against primer
-
     from primer.inputs.decoder import EXPERIMENT
     from primer.masks import causal_mask
     from primer.optim import trained, tree_map
+    from primer_site.torch_decoder import decoder_loss  # the twin tests/test_training_torch.py checks against primer
 
     torch.set_num_threads(1)  # the matrices are 16 wide: threads only add their hand-over (and fight a shared machine)
     tp = tree_map(lambda a: torch.tensor(a, dtype=torch.float64, requires_grad=True), trained(params))
@@ -237,7 +234,7 @@ def report(r):
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--chapter"]:  # one chapter, in this fresh process: print its phases' CPU-s as JSON
         print(json.dumps(chapter_cpu_s(int(sys.argv[2]))))
-    else:  # the build's training alone: python bench/training.py
+    else:  # the build's training alone: python bench/bench_training.py
         r = {"load": os.getloadavg()[0], "chapters": experiment_cpu_s()}
         r["total_cpu_s"] = sum(sum(phases.values()) for phases in r["chapters"].values())
         print("\n".join(budget_lines(r)))

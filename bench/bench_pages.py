@@ -17,8 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from browser_util import CHROMIUM, DESKTOP, LAUNCH_ARGS  # noqa: E402  the tests' offline launch flags
+from primer_site.browser import CHROMIUM, DESKTOP, LAUNCH_ARGS  # the tests' offline launch flags
 
 GZIP_TYPES = ("text/", "application/javascript", "application/json", "image/svg+xml", "application/xml")
 GZIP_LEVEL = 6
