@@ -10,8 +10,8 @@ TOP = ("primer", "primer_site", "docs", "tests", "hooks", "bench", "tools", "ove
 PATH = re.compile(rf"(?<![\w./-])(?:{'|'.join(map(re.escape, TOP))})/[\w./@-]*[\w/]")
 # Not a path but a pattern or a placeholder: a glob, an NN-slug or <lang> stand-in, an ellipsis.
 PLACEHOLDER = re.compile(r"[*?{}<>]|\.\.\.|(?:^|[/_-])NN(?:[/_.-]|$)|(?:^|/)(?:x|name|slug)\.\w+$")
-# CONTRIBUTING's walkthrough adds an example chapter, 15-moe (its module primer/experts.py): files still to write.
-EXAMPLE = re.compile(r"(?<![0-9])15[-_]moe\b|/moe\.py$|experts\.py$")
+# CONTRIBUTING's walkthrough adds an example chapter, 19-moe (its module primer/experts.py): files still to write.
+EXAMPLE = re.compile(r"(?<![0-9])[0-9]{2}[-_]moe\b|/moe\.py$|experts\.py$")
 # Made by a run, not committed (.gitignore): the browser tests' artifacts, npm's node_modules.
 GENERATED = [g for g in (ROOT / ".gitignore").read_text(encoding="utf-8").split() if "/" in g.rstrip("/")]
 DOCS_FILES = ("README.md", "CONTRIBUTING.md", "ARCHITECTURE.md")
