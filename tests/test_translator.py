@@ -141,7 +141,7 @@ def test_every_prompt_gradient_agrees_with_finite_differences_and_skips_the_sour
 
 def test_every_encoder_decoder_gradient_agrees_with_torch_autograd():
     torch = pytest.importorskip("torch")
-    from torch_decoder import encdec_loss
+    from primer_site.torch_decoder import encdec_loss
 
     enc, dec = models(9)
     src, tgt_in, tgt_out = encdec_rows(SRC, TGT, BOS)
