@@ -1,0 +1,70 @@
+"""The in-page runner's Python side: run a block as __main__ in the browser, streaming what it prints.
+
+hooks/runner.py packs this file into primer.zip as `runner_worker.py`; docs/assets/runner/worker.js imports it in
+Pyodide and calls `run` for each block (tests/js/run_blocks.cjs does the same under Node). It is not a build hook: it
+only defines functions, and imports nothing outside the standard library.
+"""
+
+import io
+import sys
+import time
+import traceback
+
+FLUSH_S = 0.05  # printed text is handed over at most every 50 ms: a print loop sends a few messages, not millions
+TRACEBACK_LINES = 6  # the last frames and the message
+
+
+class Streamed(io.TextIOBase):
+    """A text stream that hands what is written to post(text) in chunks, at most every FLUSH_S seconds."""
+
+    def __init__(self, post):
+        super().__init__()
+        self.post, self.parts, self.sent = post, [], time.monotonic()
+
+    def writable(self):
+        return True
+
+    def write(self, s):
+        if self.closed:
+            raise ValueError("I/O operation on closed file.")
+        if not isinstance(s, str):
+            raise TypeError(f"write() argument must be str, not {type(s).__name__}")
+        self.parts.append(s)
+        now = time.monotonic()
+        if now - self.sent >= FLUSH_S:
+            self.send(now)
+        return len(s)
+
+    def send(self, now=None):
+        """Post what is written and not yet sent, if anything."""
+        if self.parts:
+            text, self.parts = "".join(self.parts), []
+            self.post(text)
+        self.sent = time.monotonic() if now is None else now
+
+
+def refuse_input(message):
+    """Return an input() that raises RuntimeError(message): a page has no console to type into."""
+
+    def no_input(prompt=""):
+        raise RuntimeError(message)
+
+    return no_input
+
+
+def run(src, post, no_input="input() is not supported here"):
+    """Run src as __main__ in a fresh namespace, posting what it prints; return (traceback tail or "", MemoryError)."""
+    stream = Streamed(post)
+    saved = sys.stdout, sys.stderr, sys.stdin
+    sys.stdout = sys.stderr = stream
+    sys.stdin = io.StringIO()  # read at its end: EOF, never a browser prompt
+    error, memory = "", False
+    try:
+        exec(compile(src, "<block>", "exec"), {"__name__": "__main__", "input": refuse_input(no_input)})
+    except BaseException as e:  # noqa: BLE001 - whatever the reader's program raises is its output
+        lines = "".join(traceback.format_exception(type(e), e, e.__traceback__.tb_next)).rstrip().splitlines()
+        error, memory = "\n".join(lines[-TRACEBACK_LINES:]), isinstance(e, MemoryError)
+    finally:
+        sys.stdout, sys.stderr, sys.stdin = saved
+    stream.send()
+    return error, memory
