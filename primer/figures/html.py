@@ -16,6 +16,11 @@ from primer.language import labels
 
 DRAWN_DIGITS = 4  # significant digits of a number that is only drawn: far below a pixel, a colour step
 HOVER_DIGITS = 6  # significant digits of a number hovered without a format (plotly shows fewer)
+# plotly.js's config for every figure: no logo; no "Share chart" button, which would send the chart to the vendor's
+# cloud (plotly.js defaults showSendToCloud to true); no toolbar at all, whose 8-10 buttons a figure would add to the
+# tab order (zoom and pan stay on the mouse and double-click resets; the sliders and buttons have keyboard twins,
+# plotly-theme.js).
+PLOTLY_CONFIG = {"displaylogo": False, "responsive": True, "showSendToCloud": False, "displayModeBar": False}
 
 
 def to_html(fig, div_id, *, label=None):
@@ -45,7 +50,7 @@ def to_html(fig, div_id, *, label=None):
             div_id=div_id,
             default_width="100%",
             default_height=f"{fig.layout.height or 420}px",
-            config={"displaylogo": False, "responsive": True},
+            config=PLOTLY_CONFIG,
         )
         + table
         + "</figure>"
