@@ -1,6 +1,5 @@
 """The build's guard rails: each one is a way the site was seen to break when done the obvious way."""
 
-import gzip
 import importlib
 import os
 import re
