@@ -191,19 +191,21 @@ def sub_path_url(site, tmp_path_factory):
         yield url + "primer/sub/"
 
 
-def open_offline(browser, url, init_script=None, time_limit=None):
+def open_offline(browser, url, init_script=None, time_limit=None, load_limit=None):
     """Open url in a fresh context that aborts and counts every request for another host, the page's time limit
-    rewritten to time_limit seconds if given; return (page, requests, foreign)."""
+    (and load limit) rewritten to time_limit (load_limit) seconds if given; return (page, requests, foreign)."""
     context = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers="block")
     requests, foreign = [], []
     context.on("request", lambda r: requests.append(r.url))
 
     def route(r):
-        if time_limit and r.request.url == url:
+        if (time_limit or load_limit) and r.request.url == url:
             response = r.fetch()
-            body = response.text().replace(
-                f'data-time-limit="{runner.TIME_LIMIT_S}"', f'data-time-limit="{time_limit}"'
-            )
+            body = response.text()
+            if time_limit:
+                body = body.replace(f'data-time-limit="{runner.TIME_LIMIT_S}"', f'data-time-limit="{time_limit}"')
+            if load_limit:
+                body = body.replace(f'data-load-limit="{runner.LOAD_LIMIT_S}"', f'data-load-limit="{load_limit}"')
             r.fulfill(response=response, body=body)
         elif r.request.url.startswith("http://127.0.0.1:"):
             r.continue_()

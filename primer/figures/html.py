@@ -42,6 +42,7 @@ def to_html(fig, div_id, *, label=None):
         )
     return (
         f'<figure class="primer-figure" aria-label="{name}">'
+        + without_js(fig_dict, words)
         + pio.to_html(
             fig_dict,
             validate=False,
@@ -55,6 +56,43 @@ def to_html(fig, div_id, *, label=None):
         + table
         + "</figure>"
     )
+
+
+NOSCRIPT_CELLS = 400  # a figure whose first view has more numbers than this is not tabled without JavaScript
+
+
+def _cell(v):
+    """Format one number of the no-JavaScript table as the "show as table" does (4 significant digits)."""
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return "" if not math.isfinite(v) else (str(int(v)) if float(v).is_integer() else f"{v:.4g}")
+    return html_escape(_plain(v))
+
+
+def _table(head, rows):
+    """Return an HTML table: one header row, then rows whose first cell is a row header."""
+    out = "<tr>" + "".join(f'<th scope="col">{h}</th>' for h in head) + "</tr>"
+    out += "".join(f'<tr><th scope="row">{r[0]}</th>' + "".join(f"<td>{c}</td>" for c in r[1:]) + "</tr>" for r in rows)
+    return f"<table>{out}</table>"
+
+
+def without_js(fig_dict, words):
+    """Return the <noscript> of a figure: it needs JavaScript, and its first view's numbers as a table when small."""
+    shown = [t for t in fig_dict["data"] if t.get("visible", True) is True]
+    tables = []
+    heat = [t for t in shown if t.get("type") == "heatmap" and t.get("z") is not None][:1]
+    if heat:
+        z = np.asarray(heat[0]["z"], dtype=object)
+        if z.size <= NOSCRIPT_CELLS:
+            x = heat[0].get("x") or list(range(z.shape[1]))
+            y = heat[0].get("y") or list(range(z.shape[0]))
+            tables.append(_table(["", *map(_cell, x)], [[_cell(y[i]), *map(_cell, z[i])] for i in range(z.shape[0])]))
+    elif shown and sum(len(t.get("x") or []) for t in shown) <= NOSCRIPT_CELLS:
+        for t in shown:
+            if t.get("x") is not None and t.get("y") is not None and len(t["x"]) == len(t["y"]) and len(t["x"]):
+                name = html_escape(_plain(t.get("name"))) or "·"
+                tables.append(_table(["x", name], [[_cell(a), _cell(b)] for a, b in zip(t["x"], t["y"])]))
+    note = words["no_js_table"] if tables else words["no_js"]
+    return f'<noscript><p class="primer-figure-nojs">{note}</p>{"".join(tables)}</noscript>'
 
 
 def _plain(text):
