@@ -5,8 +5,9 @@ the network or forges the runner's messages; and a second block's Run while one 
 import json
 
 import pytest
+from browser_util import serve
 from site_reader import html_path
-from test_runner import open_offline, page_blocks, same_print, sub_path_url  # noqa: F401 (a fixture)
+from test_runner import open_offline, page_blocks, same_print
 
 pytestmark = pytest.mark.browser
 
@@ -17,6 +18,16 @@ OUTPUT = "b => b.querySelector('.primer-runner-out pre').textContent"
 FRAME_MS = (
     "() => new Promise(r => { const t = performance.now(); requestAnimationFrame(() => r(performance.now() - t)); })"
 )
+
+
+@pytest.fixture(scope="module")
+def sub_path_url(site, tmp_path_factory):
+    """Serve the site under a sub-path (as deployed), from a folder linking to it."""
+    root = tmp_path_factory.mktemp("served")
+    (root / "primer").mkdir()
+    (root / "primer" / "sub").symlink_to(site, target_is_directory=True)
+    with serve(root) as url:
+        yield url + "primer/sub/"
 
 
 def chapter_url(site, url, lang, name):
