@@ -78,7 +78,8 @@ def runnable_snippets(markdown):
 
 def runnable_sources(snippets=SNIPPETS):
     """Return the source of every snippet a page can mark runnable."""
-    return [p.read_text(encoding="utf-8") for pattern in RUNNABLE_FILES for p in sorted(snippets.glob(pattern))]
+    paths = {p for pattern in RUNNABLE_FILES for p in snippets.glob(pattern) if not p.name.endswith("_torch.py")}
+    return [p.read_text(encoding="utf-8") for p in sorted(paths)]
 
 
 def packed_files(root=PRIMER, sources=None):

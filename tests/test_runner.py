@@ -2,6 +2,7 @@
 printed output as the build's, under Node (the vendored Pyodide, the site's worker.js) and in an offline chromium."""
 
 import html as htmllib
+import io
 import json
 import math
 import re
@@ -74,7 +75,7 @@ def runnable_count(name):
 
 
 def test_every_chapter_has_its_dozen_lines_runnable_and_chapter_7_its_playground_in_each_language():
-    assert runner.PLAYGROUNDS == {"07-decoder/playground.py": "fig-playground"}
+    assert {k: v["figure"] for k, v in runner.PLAYGROUNDS.items()} == {"07-decoder/playground.py": "fig-playground"}
     for name in CHAPTERS:
         for lang in LANGS:
             text = (ROOT / "docs" / lang / name).read_text(encoding="utf-8")
@@ -94,18 +95,35 @@ def test_a_playground_whose_figure_is_missing_fails_the_build(monkeypatch):
     assert 'data-playground="fig-playground"' in marked
 
 
-def test_primer_zip_holds_the_core_and_inputs_but_no_figures_and_is_deterministic(tmp_path):
+def test_primer_zip_holds_what_the_runnable_blocks_import_and_the_worker_side_and_is_deterministic(tmp_path):
     first, second = runner.primer_zip(), runner.primer_zip()
     assert first == second
     path = tmp_path / "primer.zip"
     path.write_bytes(first)
     names = set(zipfile.ZipFile(path).namelist())
-    assert {"primer/__init__.py", "primer/masks.py", "primer/pages/mask.py", "primer/labels/en.json"} <= names
+    wanted = {"primer/__init__.py", "primer/masks.py", "primer/training.py", "primer/labels/en.json"}
+    assert wanted | {"runner_worker.py"} <= names
     assert not [n for n in names if n.startswith("primer/figures/")]
     for name in names:  # nothing that needs plotly or torch to import
         if name.endswith(".py"):
             source = zipfile.ZipFile(path).read(name).decode()
             assert not re.search(r"^(?:import|from) (?:plotly|torch|matplotlib)\b", source, re.M), name
+    # the import closure decides: a block importing primer.kv_cache brings it, numpy alone does not
+    with_cache = set(
+        zipfile.ZipFile(io.BytesIO(runner.primer_zip(sources=["from primer.kv_cache import x"]))).namelist()
+    )
+    bare = set(zipfile.ZipFile(io.BytesIO(runner.primer_zip(sources=["import numpy"]))).namelist())
+    assert "primer/kv_cache.py" in with_cache and "primer/kv_cache.py" not in bare and "runner_worker.py" in bare
+
+
+def test_the_playground_point_pattern_reads_the_programs_printed_lines_and_nothing_else():
+    spec = runner.PLAYGROUNDS["07-decoder/playground.py"]
+    point, mask = re.compile(spec["point"]), re.compile(spec["mask"], re.M)
+    assert point.match(f"{20:4d}  {0.51:.2f}  {0.6:.2f}").groups() == ("20", "0.51", "0.60")
+    assert not point.match("floor 0.77, chance 2.48") and not point.match("step  train  held-out")
+    code = (ROOT / "docs" / "snippets" / "07-decoder" / "playground.py").read_text(encoding="utf-8")
+    assert mask.search(code).group(1) == "causal"
+    assert mask.search("mask = full_mask(n)  # mine\n").group(1) == "full_mask(n)"
 
 
 # ---- site: what the build marked ----

@@ -139,9 +139,9 @@ def sliding_window(scores, windows, weights_by_window, refusals, *, lang=None):
             start = len(fig.data)
             for trace in heatmap_traces(np.zeros((n, n)), np.zeros((n, n), bool), x=x, y=y, closed_text=NEG_INF):
                 fig.add_trace(trace)
-            # primer's message whole (in zh, its translation), in lines that fit a phone's width: an annotation
-            # does not wrap, and a line wider than the plot is cut at both ends
-            said = text["refused_window"].format(window=w, primer=refusals[w])
+            # primer's refusal whole in the page's language (the en label is primer's message: tests/chapters pin
+            # it), in lines that fit a phone's width: an annotation does not wrap, a wider line is cut at both ends
+            said = text["refused_window"].format(window=w) if refusals[w].startswith("window must be") else refusals[w]
             msg = "<br>".join(wrap_lines(text["refused"] + said))
             steps.append(
                 (

@@ -1,0 +1,114 @@
+"""What a figure gives a reader who cannot or will not use it as drawn (issue 45): no way to another host, a notice
+and the numbers without JavaScript, a refusal shown whole, no "-0.00", tooltips that show their definition's text."""
+
+import html as htmllib
+import re
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+from site_reader import LANGS, html_path
+from test_hooks_import import load_hook
+
+from primer.figures import mask as mask_figures
+from primer.figures import to_html
+from primer.figures.html import PLOTLY_CONFIG
+from primer.language import labels
+from primer.masks import window_mask
+
+terms = load_hook("terms")
+
+
+def test_no_figure_offers_the_share_button_or_the_toolbar():
+    assert PLOTLY_CONFIG["showSendToCloud"] is False and PLOTLY_CONFIG["displayModeBar"] is False
+    out = to_html(go.Figure(go.Scatter(x=[1], y=[2])), "fig-x")
+    assert '"showSendToCloud": false' in out and '"displayModeBar": false' in out
+
+
+@pytest.mark.site
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_built_figure_has_the_config_and_a_noscript(site, lang):
+    pages = sorted((site / ("en" if lang == "en" else "")).glob("[0-9][0-9]-*/index.html"))
+    assert pages
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        figures = text.count('class="plotly-graph-div"')
+        assert text.count('"showSendToCloud": false') == figures, page
+        assert text.count('<noscript><p class="primer-figure-nojs">') == figures, page
+        assert "cloud.plotly.com" not in text and "plotlyServerURL" not in text
+
+
+def test_without_javascript_a_heatmap_says_so_and_tables_its_numbers():
+    fig = go.Figure(
+        go.Heatmap(z=[[1.0, 0.123456], [float("nan"), 0.5]], x=["a", "b"], y=["c", "<b>d</b> & e"], colorscale="Blues")
+    )
+    noscript = re.search(r"<noscript>(.*?)</noscript>", to_html(fig, "fig-h")).group(1)
+    assert labels("figure_html", "en")["no_js_table"] in noscript
+    cells = re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", noscript)
+    assert cells == ["", "a", "b", "c", "1", "0.1235", "d &amp; e", "", "0.5"]
+    big = go.Figure(go.Scatter(x=list(range(500)), y=list(range(500))))
+    noscript = re.search(r"<noscript>(.*?)</noscript>", to_html(big, "fig-b")).group(1)
+    assert "<table>" not in noscript and labels("figure_html", "en")["no_js"] in noscript
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_refused_window_is_shown_whole_in_the_pages_language_in_lines_a_phone_shows(lang):
+    with pytest.raises(ValueError) as refusal:
+        window_mask(5, 0)
+    assert labels("mask", "en")["refused_window"].format(window=0) == str(refusal.value)  # en is primer's message
+    scores = np.zeros((5, 5))
+    fig = mask_figures.sliding_window(
+        scores, [1, 0], {1: (scores, window_mask(5, 1))}, {0: str(refusal.value)}, lang=lang
+    )
+    (note,) = [a for s in fig.layout.sliders[0].steps for a in s.args[-1].get("annotations", [])]
+    lines = note["text"].split("<br>")
+    text = labels("mask", lang)
+    assert "".join(lines).replace(" ", "") == (text["refused"] + text["refused_window"].format(window=0)).replace(
+        " ", ""
+    )
+    assert "width" not in note and max(map(len, lines)) <= 44
+
+
+def test_an_entropy_of_zero_prints_without_a_sign():
+    assert f"{max((-0.0), 0.0) + 0.0:.2f}" == "0.00" and f"{max(-1e-17, 0.0) + 0.0:.2f}" == "0.00"
+
+
+@pytest.mark.parametrize("definition", ["p(y) = ∏ p(y_t | y_<t)", "(a <bos> in front)", "<img src=x onerror=alert(1)>"])
+def test_a_tooltip_title_is_the_definition_as_html_text(definition):
+    title = terms.material_title(definition)
+    assert "<" not in title and htmllib.unescape(title) == definition  # Material's innerHTML shows exactly this
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_terms_tooltip_shows_its_definition_exactly(site, open_page, lang):
+    """D8: hover one use of every term on the chapter pages; Material's tooltip text equals the definition."""
+    from browser_util import url_path
+    from test_glossary import TERMS
+
+    wanted = {t[lang].strip(): t["def_" + lang].strip() for t in TERMS if t.get("tooltip", True)}
+    seen = {}
+    for name in sorted({t["chapter"] for t in TERMS}):
+        if not html_path(site, lang, name).exists():
+            continue
+        visit = open_page(url_path(site, lang, name))
+        page = visit.page
+        page.wait_for_timeout(300)
+        abbrs = page.locator("article abbr")
+        for i in range(abbrs.count()):
+            abbr = abbrs.nth(i)
+            term = abbr.text_content().strip()
+            if term in seen or term not in wanted or not abbr.is_visible():
+                continue
+            abbr.scroll_into_view_if_needed()
+            abbr.hover()
+            tip = page.locator(".md-tooltip2--active .md-tooltip2__inner, .md-tooltip--active .md-tooltip__inner")
+            tip.first.wait_for(timeout=5000)
+            seen[term] = tip.first.inner_text().strip()
+            page.mouse.move(0, 0)
+            page.wait_for_timeout(150)
+        assert not visit.problems()
+    assert seen, "no tooltip hovered"
+    wrong = {t: (got, wanted[t]) for t, got in seen.items() if got != wanted[t]}
+    assert not wrong, wrong
+    assert {"autoregressive", "shift right"} & set(seen) if lang == "en" else {"自回归", "右移"} & set(seen)
