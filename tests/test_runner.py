@@ -333,7 +333,11 @@ def test_playground_trains_in_the_page_and_draws_the_readers_losses_offline(site
     editor.wait_for()
     editor.fill(short)
     bar.get_by_role("button", name=text["train"], exact=True).click()
-    page.wait_for_function(OUTPUT_SHOWN, arg=bar.element_handle(), timeout=180_000)
+    page.wait_for_function(  # the output streams: read it once the run is done
+        "([b, p]) => b.querySelector('[role=status]').textContent.startsWith(p)",
+        arg=[bar.element_handle(), text["done"].split("{")[0]],
+        timeout=180_000,
+    )
     got = bar.locator(".primer-runner-out pre").text_content()
     here = subprocess.run([sys.executable, "-c", short], capture_output=True, text=True, timeout=300, check=True).stdout
     assert same_print(here, got) is None, same_print(here, got)
