@@ -11,6 +11,7 @@ import time
 import traceback
 
 FLUSH_S = 0.05  # printed text is handed over at most every 50 ms: a print loop sends a few messages, not millions
+CHUNK_CHARS = 65536  # of what a print loop writes in one FLUSH_S, the page gets the last lines, this many characters
 TRACEBACK_LINES = 6  # the last frames and the message
 
 
@@ -36,10 +37,14 @@ class Streamed(io.TextIOBase):
         return len(s)
 
     def send(self, now=None):
-        """Post what is written and not yet sent, if anything."""
+        """Post what is written and not yet sent, if anything: post(text, cut), cut telling that its start was cut."""
         if self.parts:
             text, self.parts = "".join(self.parts), []
-            self.post(text)
+            cut = len(text) > CHUNK_CHARS
+            if cut:  # the page keeps the last lines anyway: do not hand it megabytes a second to throw away
+                text = text[-CHUNK_CHARS:]
+                text = text[text.find("\n") + 1 :]
+            self.post(text, cut)
         self.sent = time.monotonic() if now is None else now
 
 

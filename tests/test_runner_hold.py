@@ -30,6 +30,20 @@ def sub_path_url(site, tmp_path_factory):
         yield url + "primer/sub/"
 
 
+# In the page: from the click on Stop to the status saying stopped, in ms (window.__stopTook).
+STOP_TIMER = """([bar, stopped]) => {
+  const status = bar.querySelector('[role=status]'), stop = [...bar.querySelectorAll('button')][3];
+  let clicked = 0;
+  stop.addEventListener('click', () => { clicked = performance.now(); }, { capture: true, once: true });
+  new MutationObserver((_, obs) => {
+    if (clicked && status.textContent === stopped) {
+      window.__stopTook = performance.now() - clicked;
+      obs.disconnect();
+    }
+  }).observe(status, { childList: true, characterData: true, subtree: true });
+}"""
+
+
 def chapter_url(site, url, lang, name):
     return url + html_path(site, lang, name).relative_to(site).parent.as_posix() + "/"
 
@@ -82,7 +96,7 @@ class Block:
 def test_a_flood_of_printed_points_leaves_the_page_responsive_and_stop_at_hand(site, browser, sub_path_url):
     """D1: 2,000 points printed as fast as Python can; the page paints within a frame or two all along, every point
     reaches the figure, and an endless flood is stopped by Stop at once and by the time limit on time."""
-    page, _, foreign = open_offline(browser, chapter_url(site, sub_path_url, "en", "07-decoder.md"), time_limit=8)
+    page, _, foreign = open_offline(browser, chapter_url(site, sub_path_url, "en", "07-decoder.md"), time_limit=15)
     pg = Block(page, 0)
     assert page.locator(".primer-runner-mark").first.get_attribute("data-playground")
     pg.edit("for i in range(1, 2001):\n    print(f'{i} 1.5 2.5')\n")
@@ -104,20 +118,21 @@ def test_a_flood_of_printed_points_leaves_the_page_responsive_and_stop_at_hand(s
     pg.wait_status(pg.words["running"])
     page.wait_for_timeout(1500)
     worst = max(page.evaluate(FRAME_MS) for _ in range(5))
-    t = page.evaluate("performance.now()")
+    page.evaluate(STOP_TIMER, [pg.bar.element_handle(), pg.words["stopped"]])
     pg.button("stop").click()
     assert pg.wait_status(pg.words["stopped"], timeout=5) == pg.words["stopped"]
-    assert page.evaluate("performance.now()") - t < 2000 and worst < 1000
+    took = page.evaluate("window.__stopTook")
+    assert took < 1000 and worst < 1000, (took, worst)
     assert pg.output().strip()  # what it printed until then stays
     kept = page.evaluate(
         "id => document.getElementById(id).data.filter(t => (t.uid || '').includes('-kept-')).map(t => t.name)", figure
     )
     assert kept and all("mask = " in name for name in kept), kept  # the earlier runs stay, labelled
-    pg.run("train")
-    timeout = pg.words["timeout"].replace("{seconds}", "8")
+    pg.run("train")  # a fresh worker (Stop ended the last): the limit counts from the start of the run, not the load
+    pg.wait_status(pg.words["running"], timeout=120)
     t = page.evaluate("performance.now()")
-    pg.wait_status(timeout, timeout=60)
-    assert page.evaluate("performance.now()") - t < 8000 + 3000
+    pg.wait_status(pg.words["timeout"].replace("{seconds}", "15"), timeout=60)
+    assert page.evaluate("performance.now()") - t < 15000 + 3000
     pg.bar.get_by_role("button", name=pg.words["clear_runs"]).click()
     assert not page.evaluate(
         "id => document.getElementById(id).data.filter(t => (t.uid || '').includes('-kept-')).length", figure

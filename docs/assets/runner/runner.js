@@ -18,6 +18,8 @@
     && typeof Worker.prototype.postMessage === "function" && typeof MessageChannel === "function";
   var KEEP_TEXT = 200000, CUT_TEXT = 150000; // characters of output a box keeps: past KEEP, the last CUT stay
   var KEEP_POINTS = 5000; // points a reader's trace keeps
+  var REDRAW_MS = 200; // a figure is redrawn at most this often while points stream in (a redraw is the costly part)
+  var MARKERS = 300; // past this many points a reader's trace is drawn as a line alone (markers cost a node each)
   var engine = null; // the page's worker: {worker, port, ready, tainted, loadTimer}
   var pending = null, queue = [], seq = 0;
 
@@ -215,7 +217,8 @@
     function schedule() {
       if (!frame) frame = requestAnimationFrame(paint);
     }
-    function append(chunk) {
+    function append(chunk, dropped) {
+      if (dropped) cut = true;
       text += chunk;
       if (text.length > KEEP_TEXT) { text = text.slice(text.length - CUT_TEXT); cut = true; }
       out.hidden = false;
@@ -262,7 +265,7 @@
             status.textContent = words.running;
             timer = setTimeout(timeout, limit);
           } else if (m.type === "text") {
-            append(m.text);
+            append(m.text, m.cut);
           } else if (m.type === "result") {
             if (m.fatal) kill(); // out of memory, or the interpreter ended: the next Run starts a fresh one
             r.end(m.error ? "failed" : "done", "", m.error);
@@ -329,8 +332,12 @@
     var point = new RegExp(mark.getAttribute("data-point"));
     var maskLine = new RegExp(mark.getAttribute("data-mask"), "m");
     var bounds = JSON.parse(mark.getAttribute("data-bounds"));
-    var partial = "", xs = [], trains = [], helds = [], runId = 0, runs = 0, mask = "", drawn = 0;
+    var partial = "", xs = [], trains = [], helds = [], runId = 0, runs = 0, mask = "", drawn = 0, lastDraw = 0;
+    var later = 0;
     var self = { onKept: function () {} };
+    var gd0 = document.getElementById(figureId);
+    var initialMode = (gd0 && gd0.data && gd0.data.find(function (t) { return t.uid === uids[0]; }) || {}).mode
+      || "lines+markers";
 
     function figure() {
       var gd = document.getElementById(figureId);
@@ -351,19 +358,16 @@
     self.start = function (id, source) { // keep the last run (if it drew anything) as a labelled copy; clear
       self.keep();
       var m = maskLine.exec(source);
+      self.clearCurrent();
       runId = id;
       mask = m ? m[1] : "?";
       partial = "";
-      xs = [];
-      trains = [];
-      helds = [];
-      drawn = 0;
-      self.clearCurrent();
     };
     self.take = function (chunk) { // complete printed lines that are points; the rest is text only
       var lines = (partial + chunk).split("\n");
       partial = lines.pop();
       if (partial.length > 1000) partial = "";
+      if (lines.length > KEEP_POINTS) lines = lines.slice(lines.length - KEEP_POINTS); // a trace keeps no more
       lines.forEach(function (line) {
         var m = point.exec(line);
         if (!m) return;
@@ -375,18 +379,28 @@
         }
       });
     };
-    self.paint = function () { // one extendTraces for everything that arrived since the last frame
-      var gd = figure();
+    self.paint = function (now) { // one extendTraces for all that arrived since the last redraw, REDRAW_MS apart
+      var gd = figure(), wait = REDRAW_MS - (performance.now() - lastDraw);
       if (!gd || drawn >= xs.length) return;
-      var x = xs.slice(drawn);
-      Plotly.extendTraces(gd, { x: [x, x.slice()], y: [trains.slice(drawn), helds.slice(drawn)] },
-        [index(gd, uids[0]), index(gd, uids[1])], KEEP_POINTS);
+      if (!now && wait > 0) { // too soon: draw when the interval is over, if nothing else does
+        if (!later) later = setTimeout(function () { later = 0; self.paint(true); }, wait);
+        return;
+      }
+      var from = Math.max(drawn, xs.length - KEEP_POINTS), x = xs.slice(from);
+      var traces = [index(gd, uids[0]), index(gd, uids[1])];
+      if (drawn <= MARKERS && xs.length > MARKERS) Plotly.restyle(gd, { mode: "lines" }, traces);
+      Plotly.extendTraces(gd, { x: [x, x.slice()], y: [trains.slice(from), helds.slice(from)] }, traces, KEEP_POINTS);
       drawn = xs.length;
+      if (xs.length > 4 * KEEP_POINTS) { // the arrays behind the figure stay bounded too
+        xs = xs.slice(-KEEP_POINTS); trains = trains.slice(-KEEP_POINTS); helds = helds.slice(-KEEP_POINTS);
+        drawn = xs.length;
+      }
+      lastDraw = performance.now();
     };
     self.finish = function (id) {
       if (id !== runId) return;
       if (partial) { self.take("\n"); }
-      self.paint();
+      self.paint(true);
     };
     self.keep = function () { // the reader's traces become a kept run, labelled with its mask
       var gd = figure();
@@ -408,7 +422,9 @@
     };
     self.clearCurrent = function () {
       var gd = figure();
-      if (gd) Plotly.restyle(gd, { x: [[], []], y: [[], []] }, [index(gd, uids[0]), index(gd, uids[1])]);
+      if (gd) {
+        Plotly.restyle(gd, { x: [[], []], y: [[], []], mode: initialMode }, [index(gd, uids[0]), index(gd, uids[1])]);
+      }
       xs = [];
       trains = [];
       helds = [];

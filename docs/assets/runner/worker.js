@@ -46,7 +46,7 @@ function seal(scope, pyodide, message) {
   });
 }
 
-// Run code; hand its printed text to onText(text) in chunks as it prints; return {error, memory} (memory: it ran out
+// Run code; hand its printed text to onText(text, cut) in chunks as it prints (cut: the chunk's start was dropped); return {error, memory} (memory: it ran out
 // of memory, so the page starts a fresh interpreter next time).
 function run(pyodide, code, onText, noInput) {
   var harness = pyodide.pyimport("runner_worker");
@@ -80,8 +80,9 @@ if (typeof module === "object" && module.exports) {
       var id = e.data.id, pyodide = await ready, r;
       port.postMessage({ type: "started", id: id });
       try {
-        r = run(pyodide, e.data.code, function (text) { port.postMessage({ type: "text", id: id, text: text }); },
-          words.no_input);
+        r = run(pyodide, e.data.code, function (text, cut) {
+          port.postMessage({ type: "text", id: id, text: text, cut: !!cut });
+        }, words.no_input);
       } catch (err) { // the interpreter itself failed (os._exit, a fatal error): only a fresh one runs again
         r = { error: String((err && err.message) || err), memory: false, fatal: true };
       }
