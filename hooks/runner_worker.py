@@ -10,8 +10,11 @@ import sys
 import time
 import traceback
 
-FLUSH_S = 0.05  # printed text is handed over at most every 50 ms: a print loop sends a few messages, not millions
-CHUNK_CHARS = 65536  # of what a print loop writes in one FLUSH_S, the page gets the last lines, this many characters
+# Printed text is handed over at once unless the last hand-over was under FLUSH_S ago: a print loop sends a few hundred
+# messages a second, not millions; what it prints in its last FLUSH_S before it falls silent waits for its next write,
+# its end, or print(..., flush=True).
+FLUSH_S = 0.005
+CHUNK_CHARS = 65536  # of what a loop prints between two hand-overs, the page gets the last lines, this many characters
 TRACEBACK_LINES = 6  # the last frames and the message
 
 
@@ -20,7 +23,7 @@ class Streamed(io.TextIOBase):
 
     def __init__(self, post):
         super().__init__()
-        self.post, self.parts, self.sent = post, [], time.monotonic()
+        self.post, self.parts, self.sent = post, [], 0.0
 
     def writable(self):
         return True
@@ -35,6 +38,10 @@ class Streamed(io.TextIOBase):
         if now - self.sent >= FLUSH_S:
             self.send(now)
         return len(s)
+
+    def flush(self):
+        """Hand over what is written now (print(..., flush=True) calls this)."""
+        self.send()
 
     def send(self, now=None):
         """Post what is written and not yet sent, if anything: post(text, cut), cut telling that its start was cut."""

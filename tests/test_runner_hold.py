@@ -194,7 +194,7 @@ for name, attempt in tries.items():
         attempt()
         print(name, "went out")
     except Exception as e:
-        print(name, "refused" if "{refused}" in str(e) else "other: " + str(e)[:80])
+        print(name, "refused" if "{refused}" in str(e) else "other: " + str(e)[:80], flush=True)
 js.postMessage(to_js({"type": "result", "error": "", "id": 1}, dict_converter=js.Object.fromEntries))
 while True:
     pass
