@@ -112,3 +112,43 @@ def test_every_terms_tooltip_shows_its_definition_exactly(site, open_page, lang)
     wrong = {t: (got, wanted[t]) for t, got in seen.items() if got != wanted[t]}
     assert not wrong, wrong
     assert {"autoregressive", "shift right"} & set(seen) if lang == "en" else {"自回归", "右移"} & set(seen)
+
+
+TWINS_JS = """id => {
+  const el = document.getElementById(id), box = el.parentElement.querySelector('.primer-figure-keys');
+  return { focusable: el.querySelectorAll('a[href], button, input, [tabindex]:not([tabindex="-1"])').length,
+           ranges: box ? box.querySelectorAll('input[type=range]').length : 0,
+           buttons: box ? box.querySelectorAll('button').length : 0,
+           sliders: (el.layout.sliders || []).map(s => s.active || 0),
+           menus: (el.layout.updatemenus || []).map(m => m.active || 0) }; }"""
+
+
+@pytest.mark.browser
+def test_a_figures_slider_and_buttons_work_from_the_keyboard_and_its_toolbar_takes_no_tab_stop(site, open_page):
+    """D6: on chapter 5, the sliding-window slider and the padding buttons by keyboard alone; no control inside a
+    plotly figure takes a tab stop; the twin shows with a focus ring when it has the focus; axe stays quiet."""
+    from browser_util import axe_problems, url_path, wait_drawn
+
+    visit = open_page(url_path(site, "en", "05-mask.md"))
+    page = visit.page
+    assert {"fig-sliding-window", "fig-padding-masks"} <= set(wait_drawn(page, ["fig-sliding-window"]))
+    slider = page.evaluate(TWINS_JS, "fig-sliding-window")
+    assert slider["focusable"] == 0 and slider["ranges"] == 1 and slider["sliders"] == [0]
+    keys = page.locator("#fig-sliding-window").locator("xpath=..").locator(".primer-figure-keys input[type=range]")
+    keys.focus()
+    assert keys.is_visible() and keys.evaluate("e => getComputedStyle(e).outlineStyle") != "none"
+    page.keyboard.press("End")
+    page.wait_for_function("() => document.getElementById('fig-sliding-window').layout.sliders[0].active > 0")
+    steps = page.evaluate("() => document.getElementById('fig-sliding-window').layout.sliders[0].steps.length")
+    assert page.evaluate(TWINS_JS, "fig-sliding-window")["sliders"] == [steps - 1]
+    assert page.evaluate(  # the refusal's annotation is what the last step shows
+        "() => document.getElementById('fig-sliding-window').layout.annotations.length"
+    )
+    menus = page.evaluate(TWINS_JS, "fig-padding-masks")
+    assert menus["focusable"] == 0 and menus["buttons"] >= 2
+    second = page.locator("#fig-padding-masks").locator("xpath=..").locator(".primer-figure-keys button").nth(1)
+    second.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.getElementById('fig-padding-masks').layout.updatemenus.some(m => m.active)")
+    assert second.get_attribute("aria-pressed") == "true"
+    assert axe_problems(page) == [] and visit.problems() == []
