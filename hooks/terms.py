@@ -48,9 +48,13 @@ def term_pattern(terms):
 
 
 def material_title(definition):
-    """Return a definition as the title Material's tooltip wants: HTML (it sets it as innerHTML), so escaped once."""
-    return html.escape(definition, quote=False)  # "<bos>" shows as written, not as an element; the attribute's own
-    # escaping (quotes, &) is ElementTree's
+    """Return a definition as the title attribute's value Material's tooltip wants (tests/test_figure_fallbacks.py).
+
+    Material sets the title as the tooltip's innerHTML, so the browser must read "&lt;bos&gt;" from the attribute:
+    the definition escaped as HTML text, then escaped again for the attribute, because Python-Markdown's serializer
+    leaves an "&" that starts an entity as it is (it escapes only quotes, <, > and a bare &).
+    """
+    return html.escape(html.escape(definition, quote=False), quote=False)
 
 
 class TermTreeprocessor(Treeprocessor):

@@ -58,7 +58,7 @@ def to_html(fig, div_id, *, label=None):
     )
 
 
-NOSCRIPT_CELLS = 400  # a figure whose first view has more numbers than this is not tabled without JavaScript
+NOSCRIPT_CELLS = 400  # a heatmap with more cells than this is not tabled without JavaScript
 
 
 def _cell(v):
@@ -76,7 +76,9 @@ def _table(head, rows):
 
 
 def without_js(fig_dict, words):
-    """Return the <noscript> of a figure: it needs JavaScript, and its first view's numbers as a table when small."""
+    """Return the <noscript> of a figure: it needs JavaScript; a heatmap's first view as a table when it is small.
+
+    Charts get the sentence alone: their points are curves and drawn shapes, long and no reading without the plot."""
     shown = [t for t in fig_dict["data"] if t.get("visible", True) is True]
     tables = []
     heat = [t for t in shown if t.get("type") == "heatmap" and t.get("z") is not None][:1]
@@ -86,11 +88,6 @@ def without_js(fig_dict, words):
             x = heat[0].get("x") or list(range(z.shape[1]))
             y = heat[0].get("y") or list(range(z.shape[0]))
             tables.append(_table(["", *map(_cell, x)], [[_cell(y[i]), *map(_cell, z[i])] for i in range(z.shape[0])]))
-    elif shown and sum(len(t.get("x") or []) for t in shown) <= NOSCRIPT_CELLS:
-        for t in shown:
-            if t.get("x") is not None and t.get("y") is not None and len(t["x"]) == len(t["y"]) and len(t["x"]):
-                name = html_escape(_plain(t.get("name"))) or "·"
-                tables.append(_table(["x", name], [[_cell(a), _cell(b)] for a, b in zip(t["x"], t["y"])]))
     note = words["no_js_table"] if tables else words["no_js"]
     return f'<noscript><p class="primer-figure-nojs">{note}</p>{"".join(tables)}</noscript>'
 

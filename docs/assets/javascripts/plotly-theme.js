@@ -231,7 +231,7 @@
     if (!sliders.length && !menus.length) return;
     const box = document.createElement("div");
     box.className = "primer-figure-keys";
-    const syncs = [];
+    const syncs = [], syncAll = () => syncs.forEach(f => f());
     sliders.forEach((s, i) => {
       if (!Array.isArray(s.steps) || !s.steps.length) return;
       const label = document.createElement("label"), input = document.createElement("input");
@@ -247,7 +247,7 @@
       input.addEventListener("input", () => {
         const k = Number(input.value);
         input.setAttribute("aria-valuetext", plain(s.steps[k].label));
-        execute(el, s.steps[k]).then(() => Plotly.relayout(el, { ["sliders[" + i + "].active"]: k }));
+        execute(el, s.steps[k]).then(() => Plotly.relayout(el, { ["sliders[" + i + "].active"]: k })).then(syncAll);
       });
       label.append(plain((s.currentvalue || {}).prefix) || String(i + 1), " ", input);
       box.appendChild(label);
@@ -264,7 +264,7 @@
         button.type = "button";
         button.textContent = plain(b.label);
         button.addEventListener("click", () => {
-          execute(el, b).then(() => Plotly.relayout(el, { ["updatemenus[" + i + "].active"]: k }));
+          execute(el, b).then(() => Plotly.relayout(el, { ["updatemenus[" + i + "].active"]: k })).then(syncAll);
         });
         group.appendChild(button);
         return button;
@@ -278,11 +278,15 @@
       sync();
     });
     el.insertAdjacentElement("afterend", box);
-    el.on("plotly_afterplot", () => syncs.forEach(f => f()));   // the mouse moved plotly's own control
+    el.on("plotly_afterplot", syncAll);   // the mouse moved plotly's own control
   }
 
   function setup(el) {
     keyboardTwins(el);
+    // Reduced motion: plotly eases a slider's grip over 150 ms (its transition), which CSS cannot switch off.
+    if (window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches && (el.layout.sliders || []).length) {
+      Plotly.relayout(el, Object.fromEntries(el.layout.sliders.map((_, i) => ["sliders[" + i + "].transition.duration", 0])));
+    }
     const details = document.querySelector('details.primer-figure-table[data-figure="' + el.id + '"]');
     if (details) {
       details.addEventListener("toggle", () => fillTable(details));
