@@ -5,7 +5,7 @@
 // data-mask, data-bounds: hooks/runner.py writes them from one Python constant); this file knows no chapter.
 // The styles are in assets/stylesheets/primer.css.
 //
-// What holds whatever a program does: printed text arrives in chunks and is painted once per animation frame, with a
+// What holds whatever a program does: printed text arrives in chunks and is painted at most every TEXT_MS, with a
 // cap on the text and on the points a figure keeps; the time limit is a timer and is also checked on every message;
 // events of a worker that was stopped are ignored; a program that ran edited code leaves an interpreter the page's own
 // code never runs in again (a fresh one is started); loading has a time limit too.
@@ -16,9 +16,11 @@
   // search-on-demand.js wraps window.Worker even where there is none: test the prototype, which it copies.
   var supported = typeof WebAssembly === "object" && typeof Worker === "function" && !!Worker.prototype
     && typeof Worker.prototype.postMessage === "function" && typeof MessageChannel === "function";
-  var KEEP_TEXT = 200000, CUT_TEXT = 150000; // characters of output a box keeps: past KEEP, the last CUT stay
+  var KEEP_TEXT = 100000, CUT_TEXT = 60000; // characters of output a box keeps: past KEEP, the last CUT stay
   var KEEP_POINTS = 5000; // points a reader's trace keeps
+  var TEXT_MS = 100; // the output is repainted at most this often while text streams in
   var REDRAW_MS = 200; // a figure is redrawn at most this often while points stream in (a redraw is the costly part)
+  var UNREAD = 400000; // characters of printed text a playground reads at its next redraw, at most (the last ones)
   var MARKERS = 300; // past this many points a reader's trace is drawn as a line alone (markers cost a node each)
   var engine = null; // the page's worker: {worker, port, ready, tainted, loadTimer}
   var pending = null, queue = [], seq = 0;
@@ -205,17 +207,21 @@
       });
     }
 
-    // The output: what arrives is kept (its last KEEP_TEXT characters) and painted at most once a frame.
-    var text = "", cut = false, frame = 0;
+    // The output: what arrives is kept (its last KEEP_TEXT characters) and painted in a frame at most every TEXT_MS.
+    var text = "", cut = false, frame = 0, painted = 0;
     function paint() {
       frame = 0;
+      painted = performance.now();
       var atEnd = pre.scrollHeight - pre.scrollTop - pre.clientHeight < 4;
       pre.textContent = (cut ? words.cut + "\n" : "") + text;
       if (atEnd) pre.scrollTop = pre.scrollHeight; // follow the output unless the reader scrolled up
       if (plot) plot.paint();
     }
-    function schedule() {
-      if (!frame) frame = requestAnimationFrame(paint);
+    function schedule() { // at the next frame, or TEXT_MS after the last paint: a long text costs a layout each time
+      if (frame) return;
+      var wait = TEXT_MS - (performance.now() - painted);
+      frame = wait > 0 ? setTimeout(function () { frame = requestAnimationFrame(paint); }, wait)
+        : requestAnimationFrame(paint);
     }
     function append(chunk, dropped) {
       if (dropped) cut = true;
@@ -333,7 +339,7 @@
     var maskLine = new RegExp(mark.getAttribute("data-mask"), "m");
     var bounds = JSON.parse(mark.getAttribute("data-bounds"));
     var partial = "", xs = [], trains = [], helds = [], runId = 0, runs = 0, mask = "", drawn = 0, lastDraw = 0;
-    var later = 0;
+    var later = 0, unread = "";
     var self = { onKept: function () {} };
     var gd0 = document.getElementById(figureId);
     var initialMode = (gd0 && gd0.data && gd0.data.find(function (t) { return t.uid === uids[0]; }) || {}).mode
@@ -362,12 +368,19 @@
       runId = id;
       mask = m ? m[1] : "?";
       partial = "";
+      unread = "";
     };
-    self.take = function (chunk) { // complete printed lines that are points; the rest is text only
-      var lines = (partial + chunk).split("\n");
+    self.take = function (chunk) { // kept as text until the next redraw reads it (a flood costs one read a redraw)
+      unread += chunk;
+      if (unread.length > UNREAD) unread = unread.slice(unread.length - UNREAD);
+    };
+    function read() { // the complete printed lines since the last read that are points; the rest is text only
+      if (!unread) return;
+      var lines = (partial + unread).split("\n");
+      unread = "";
       partial = lines.pop();
       if (partial.length > 1000) partial = "";
-      if (lines.length > KEEP_POINTS) lines = lines.slice(lines.length - KEEP_POINTS); // a trace keeps no more
+      if (lines.length > 2 * KEEP_POINTS) lines = lines.slice(lines.length - 2 * KEEP_POINTS); // a trace keeps fewer
       lines.forEach(function (line) {
         var m = point.exec(line);
         if (!m) return;
@@ -378,14 +391,16 @@
           helds.push(held);
         }
       });
-    };
+    }
     self.paint = function (now) { // one extendTraces for all that arrived since the last redraw, REDRAW_MS apart
       var gd = figure(), wait = REDRAW_MS - (performance.now() - lastDraw);
-      if (!gd || drawn >= xs.length) return;
+      if (!gd || (!unread && drawn >= xs.length)) return;
       if (!now && wait > 0) { // too soon: draw when the interval is over, if nothing else does
         if (!later) later = setTimeout(function () { later = 0; self.paint(true); }, wait);
         return;
       }
+      read();
+      if (drawn >= xs.length) return;
       var from = Math.max(drawn, xs.length - KEEP_POINTS), x = xs.slice(from);
       var traces = [index(gd, uids[0]), index(gd, uids[1])];
       if (drawn <= MARKERS && xs.length > MARKERS) Plotly.restyle(gd, { mode: "lines" }, traces);
@@ -399,7 +414,7 @@
     };
     self.finish = function (id) {
       if (id !== runId) return;
-      if (partial) { self.take("\n"); }
+      self.take("\n"); // the last line, if it did not end with one
       self.paint(true);
     };
     self.keep = function () { // the reader's traces become a kept run, labelled with its mask
