@@ -7,4 +7,4 @@ from primer.pages.decoder import EXPERIMENT
 data, cfg, runs = broken_masks.experiment(**EXPERIMENT)
 causal = runs["causal"]
 fig = figures.playground(causal.history, causal.curve, causal.curve_steps, data.floor, data.chance)
-print(to_html(fig, div_id=figures.PLAYGROUND["figure"]))
+print(to_html(fig, div_id="fig-playground"))
