@@ -59,6 +59,7 @@ def test_chapter_5_shows_primers_own_refusal_of_a_bad_window(read_page):
         for escaped, char in (("\\u003e", ">"), ("\\u003c", "<"), ("\\u002f", "/"), ("\\u0027", "'"), ("\\u0026", "&")):
             html = html.replace(escaped, char)  # plotly JSON-escapes these inside <script>
         # the refusal in the page's language, in lines a phone shows: compared without the breaks and spaces
+        html = re.sub(r"\\u([0-9a-f]{4})", lambda m: chr(int(m.group(1), 16)), html)  # plotly's JSON escapes CJK
         said = re.sub(r"<br>|\s", "", html)
         assert re.sub(r"\s", "", labels("mask", lang)["refused_window"].format(window=0)) in said
 
