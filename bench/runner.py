@@ -176,7 +176,7 @@ def report(r):
             f"{r['train_points']} points drawn",
             f"- the playground flooded with 2,000 printed points: {r['flood_s']:.1f} s to the last, "
             f"{r['flood_points']} points drawn, the longest frame while they streamed {r['flood_frame_ms']:.0f} ms; "
-            f'an endless print loop: longest frame {r["endless_frame_ms"]:.0f} ms, Stop to "Stopped" '
+            f'an endless print loop: longest frame {r["endless_frame_ms"]:.0f} ms, from the click on Stop to "Stopped" '
             f"{r['stop_s'] * 1000:.0f} ms",
         ]
     )
