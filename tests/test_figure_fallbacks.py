@@ -171,3 +171,9 @@ def test_a_figures_slider_and_buttons_work_from_the_keyboard_and_its_toolbar_tak
     page.wait_for_function("() => document.getElementById('fig-padding-masks').layout.updatemenus.some(m => m.active)")
     assert second.get_attribute("aria-pressed") == "true"
     assert axe_problems(page) == [] and visit.problems() == []
+    # the dark scheme redraws every figure (plotly-theme.js): with its own config, so still no toolbar button
+    assert page.locator(".modebar-btn").count() == 0
+    page.evaluate("() => document.body.setAttribute('data-md-color-scheme', 'slate')")
+    page.wait_for_function("() => document.getElementById('fig-sliding-window').dataset.scheme === 'slate'")
+    page.wait_for_timeout(300)
+    assert page.locator(".modebar-btn").count() == 0 and visit.problems() == []

@@ -12,6 +12,7 @@
   const GRID_KEYS = { gridcolor: "--md-default-fg-color--lightest", zerolinecolor: "--md-default-fg-color--lighter",
                       linecolor: "--md-default-fg-color--lighter" };
   const original = new Map();   // mirrored colour -> the colour it came from
+  const configs = new WeakMap();   // a figure's div -> the config its newPlot was given (a redraw keeps it)
   const probe = document.createElement("canvas").getContext("2d");
 
   function cssVar(name, fallback) {
@@ -133,7 +134,7 @@
     });
     const [d, layout] = themed(data, el.layout, dark);
     mark(el, dark);
-    return Plotly.react(el, d, layout, el._context);
+    return Plotly.react(el, d, layout, configs.get(el));   // the figure's own config, kept at its newPlot
   }
 
   // Loaded in <head> after plotly.js: each figure's first draw is in the page's scheme, not redrawn.
@@ -142,6 +143,7 @@
     const newPlot = Plotly.newPlot;
     Plotly.newPlot = function (gd, data, layout, config) {
       const el = typeof gd === "string" ? document.getElementById(gd) : gd;
+      if (el) configs.set(el, config);
       if (el && document.body && Array.isArray(data) && !data.some(t => typeof (t && t.colorscale) === "string")) {
         const dark = isDark();
         [data, layout] = themed(data, layout, dark);
