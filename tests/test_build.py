@@ -259,7 +259,7 @@ def working_build():
     return shared_build("working", body, body, pages=EXTRA, committed="2001-09-09T01:46:40+00:00")
 
 
-def test_scratch_site_builds_checks_its_links_and_is_dated_by_its_commit():
+def test_scratch_site_builds_checks_its_links_and_writes_no_sitemap_without_a_site_url():
     """Strict without a repo_url (edit_uri is dropped, else every page warns); links to #here and extra.md#there pass
     the check; without a site URL no sitemap is written."""
     build = working_build()
