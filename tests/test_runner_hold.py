@@ -96,7 +96,7 @@ class Block:
 def test_a_flood_of_printed_points_leaves_the_page_responsive_and_stop_at_hand(site, browser, sub_path_url):
     """D1: 2,000 points printed as fast as Python can; the page paints within a frame or two all along, every point
     reaches the figure, and an endless flood is stopped by Stop at once and by the time limit on time."""
-    page, _, foreign = open_offline(browser, chapter_url(site, sub_path_url, "en", "07-decoder.md"), time_limit=15)
+    page, _, foreign = open_offline(browser, chapter_url(site, sub_path_url, "en", "07-decoder.md"), time_limit=25)
     pg = Block(page, 0)
     assert page.locator(".primer-runner-mark").first.get_attribute("data-playground")
     pg.edit("for i in range(1, 2001):\n    print(f'{i} 1.5 2.5')\n")
@@ -119,6 +119,7 @@ def test_a_flood_of_printed_points_leaves_the_page_responsive_and_stop_at_hand(s
     page.wait_for_timeout(1500)
     worst = max(page.evaluate(FRAME_MS) for _ in range(5))
     page.evaluate(STOP_TIMER, [pg.bar.element_handle(), pg.words["stopped"]])
+    assert pg.status() == pg.words["running"], (pg.status(), worst)
     pg.button("stop").click()
     assert pg.wait_status(pg.words["stopped"], timeout=5) == pg.words["stopped"]
     took = page.evaluate("window.__stopTook")
@@ -131,8 +132,8 @@ def test_a_flood_of_printed_points_leaves_the_page_responsive_and_stop_at_hand(s
     pg.run("train")  # a fresh worker (Stop ended the last): the limit counts from the start of the run, not the load
     pg.wait_status(pg.words["running"], timeout=120)
     t = page.evaluate("performance.now()")
-    pg.wait_status(pg.words["timeout"].replace("{seconds}", "15"), timeout=60)
-    assert page.evaluate("performance.now()") - t < 15000 + 3000
+    pg.wait_status(pg.words["timeout"].replace("{seconds}", "25"), timeout=60)
+    assert page.evaluate("performance.now()") - t < 25000 + 5000  # a loaded machine delays the check itself
     pg.bar.get_by_role("button", name=pg.words["clear_runs"]).click()
     assert not page.evaluate(
         "id => document.getElementById(id).data.filter(t => (t.uid || '').includes('-kept-')).length", figure
