@@ -171,6 +171,17 @@ def test_a_stopped_worker_cannot_touch_the_next_run_and_reset_brings_back_the_pa
     assert block.output() == ""  # D12: the new run cleared the old output at once
     block.wait_end()
     assert same_print(printed, block.output()) is None
+    block.edit("print('x' * 5000)\nfor i in range(2000):\n    print(i)\n")
+    block.run()
+    block.wait_end()
+    box = page.evaluate(  # D16 and the learner's: the box scrolls inside the text column, at a limited height
+        """b => { const pre = b.querySelector('.primer-runner-out pre'), r = pre.getBoundingClientRect(),
+                  a = document.querySelector('article').getBoundingClientRect();
+                  return [r.right <= a.right + 1, pre.scrollHeight > pre.clientHeight,
+                          r.height < 0.8 * innerHeight]; }""",
+        block.bar.element_handle(),
+    )
+    assert box == [True, True, True], box
     block.edit("input('your name? ')\n")
     block.run()
     assert block.wait_end().startswith(block.words["failed"].split("{")[0])
