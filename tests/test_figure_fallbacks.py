@@ -177,3 +177,20 @@ def test_a_figures_slider_and_buttons_work_from_the_keyboard_and_its_toolbar_tak
     page.wait_for_function("() => document.getElementById('fig-sliding-window').dataset.scheme === 'slate'")
     page.wait_for_timeout(300)
     assert page.locator(".modebar-btn").count() == 0 and visit.problems() == []
+
+
+@pytest.mark.browser
+def test_a_code_or_result_tab_reached_by_the_keyboard_shows_a_ring(site, open_page):
+    """D25: Material colours a focused tab as it colours the selected one; the site adds an outline."""
+    from browser_util import url_path
+
+    page = open_page(url_path(site, "en", "05-mask.md")).page
+    page.locator(".tabbed-set > input").first.focus()
+    page.keyboard.press("ArrowRight")
+    ring = page.evaluate(
+        """() => { const a = document.activeElement, set = a.closest('.tabbed-set');
+                  const i = [...set.querySelectorAll(':scope > input')].indexOf(a);
+                  const s = getComputedStyle(set.querySelectorAll(':scope > .tabbed-labels > label')[i]);
+                  return [a.tagName, s.outlineStyle, s.outlineWidth]; }"""
+    )
+    assert ring == ["INPUT", "solid", "2px"], ring
