@@ -1,6 +1,8 @@
 """The in-page runner in Chromium against the local gzipping server: what a chapter costs before Run, the first Run
 (cold: Pyodide, numpy and primer.zip fetched and started), a second Run (warm), Run on a second visit (browser cache),
-the editor's first Edit, and chapter 7's playground: Train as written (200 steps), on a fresh page and again.
+the editor's first Edit, and chapter 7's playground: Train as written (200 steps), on a fresh page and again; then
+the playground flooded: 2,000 printed points (the longest frame while they stream, the time to the last) and an endless
+print loop (the longest frame, and the time from pressing Stop to "Stopped").
 
     python bench/bench_runner.py SITE_DIR     # a built site; bench/run.py runs it on its own build
 """
@@ -20,6 +22,33 @@ PLAYGROUND = "/en/07-decoder/"
 SHOWN = (
     "() => { const o = document.querySelector('.primer-runner-out'); return o && !o.hidden && o.textContent.length; }"
 )
+ENDED = (  # the status says the run ended: done, failed, stopped or timed out
+    "([bar, words]) => { const s = bar.querySelector('[role=status]').textContent;"
+    " return [words.done, words.failed, words.stopped, words.timeout].some(w => s.startsWith(w.split('{')[0])); }"
+)
+# The longest gap between two animation frames over ms milliseconds: a frozen tab has one as long as the freeze.
+LONGEST_FRAME = """ms => new Promise(done => {
+  let last = performance.now(), worst = 0; const end = last + ms;
+  function tick(t) {
+    worst = Math.max(worst, t - last); last = t;
+    if (t < end) requestAnimationFrame(tick); else done(worst);
+  }
+  requestAnimationFrame(tick);
+})"""
+# In the page: from the click on Stop to the status saying stopped, in ms (window.__stopTook), timed where it happens.
+STOP_TIMER = """([bar, stopped]) => {
+  const status = bar.querySelector('[role=status]'), stop = [...bar.querySelectorAll('button')][3];
+  let clicked = 0;
+  stop.addEventListener('click', () => { clicked = performance.now(); }, { capture: true, once: true });
+  new MutationObserver((_, obs) => {
+    if (clicked && status.textContent === stopped) {
+      window.__stopTook = performance.now() - clicked;
+      obs.disconnect();
+    }
+  }).observe(status, { childList: true, characterData: true, subtree: true });
+}"""
+FLOOD = "for i in range(1, 2001):\n    print(f'{i} 1.5 2.5')\n"
+ENDLESS = "i = 0\nwhile True:\n    i += 1\n    print(f'{i} 1.5 2.5')\n"
 CLEAR = (
     "() => { const o = document.querySelector('.primer-runner-out'); o.hidden = true; o.firstChild.textContent = ''; }"
 )
@@ -35,12 +64,44 @@ def settle(log, mark):
 
 
 def timed_run(page, label):
-    """Press the first block's Run (its label: Train on a playground) and return the seconds until its output shows."""
+    """Press the first block's Run (its label: Train on a playground) and return the seconds until it has ended."""
     page.evaluate(CLEAR)
+    words = json.loads(page.locator(".primer-runner-mark").first.get_attribute("data-runner-labels"))
+    bar = page.locator(".primer-runner").first.element_handle()
     start = time.perf_counter()
     page.locator(".primer-runner button").filter(has_text=re.compile(f"^{label}$")).first.click()
     page.wait_for_function(SHOWN, timeout=300_000, polling="raf")
+    page.wait_for_function(ENDED, arg=[bar, words], timeout=300_000)
     return time.perf_counter() - start
+
+
+def flood(page, words):
+    """Return the playground's flood figures: 2,000 points (longest frame, seconds to the end), an endless loop
+    (longest frame over 3 s, seconds from Stop to "Stopped")."""
+    out = {}
+    bar = page.locator(".primer-runner").first
+    bar.get_by_role("button", name=words["edit"], exact=True).click()
+    editor = page.get_by_role("textbox", name=words["editor"])
+    editor.wait_for()
+    editor.fill(FLOOD)
+    start = time.perf_counter()
+    bar.get_by_role("button", name=re.compile(f"^({words['train']}|{words['retrain']})$")).click()
+    out["flood_frame_ms"] = page.evaluate(LONGEST_FRAME, 1500)
+    page.wait_for_function(ENDED, arg=[bar.element_handle(), words], timeout=300_000)
+    out["flood_s"] = time.perf_counter() - start
+    out["flood_points"] = page.evaluate(
+        "() => document.getElementById('fig-playground').data.filter(t => (t.uid || '').startsWith('reader-')"
+        " && !t.uid.includes('-kept-')).map(t => t.x.length)"
+    )
+    editor.fill(ENDLESS)
+    bar.get_by_role("button", name=words["retrain"], exact=True).click()
+    page.wait_for_timeout(1000)
+    out["endless_frame_ms"] = page.evaluate(LONGEST_FRAME, 3000)
+    page.evaluate(STOP_TIMER, [bar.element_handle(), words["stopped"]])
+    bar.get_by_role("button", name=words["stop"], exact=True).click()
+    page.wait_for_function("() => window.__stopTook !== undefined")
+    out["stop_s"] = page.evaluate("window.__stopTook") / 1000
+    return out
 
 
 def markup_overhead(site):
@@ -88,8 +149,10 @@ def measure(site):
         r["train_first_s"] = timed_run(page, text["train"])
         r["train_again_s"] = timed_run(page, text["retrain"])
         r["train_points"] = page.evaluate(
-            "() => document.getElementById('fig-playground').data.filter(t => t.uid).map(t => t.x.length)"
+            "() => document.getElementById('fig-playground').data.filter(t => (t.uid || '').startsWith('reader-')"
+            " && !t.uid.includes('-kept-')).map(t => t.x.length)"
         )
+        r.update(flood(page, text))
         ctx.close()
     return r
 
@@ -111,6 +174,10 @@ def report(r):
             f"- chapter 7's playground, Train as written (200 steps, the runtime from the cache): "
             f"{r['train_first_s']:.1f} s to the last line on a fresh page, {r['train_again_s']:.1f} s again; "
             f"{r['train_points']} points drawn",
+            f"- the playground flooded with 2,000 printed points: {r['flood_s']:.1f} s to the last, "
+            f"{r['flood_points']} points drawn, the longest frame while they streamed {r['flood_frame_ms']:.0f} ms; "
+            f'an endless print loop: longest frame {r["endless_frame_ms"]:.0f} ms, from the click on Stop to "Stopped" '
+            f"{r['stop_s'] * 1000:.0f} ms",
         ]
     )
 

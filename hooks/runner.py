@@ -2,31 +2,36 @@
 
 A block is runnable when it is an exec block of a chapter's "A dozen lines of numpy" section: its snippet is
 NN-slug/core_*.py or NN-slug/*_numpy.py (never a *_torch.py twin, which the build does not run); or a playground,
-NN-slug/playground.py, a training program whose printed losses runner.js also draws, live, into a figure of the page
-(PLAYGROUNDS names it). The page's
-runner script (docs/assets/runner/runner.js, loaded by overrides/main.html on marked pages only) adds the controls;
-nothing of the runtime loads until the reader presses Run.
+NN-slug/playground.py, a training program whose printed losses runner.js also draws, live, into a figure of the page.
+All runner.js knows of a playground is what its mark's data attributes say, written here from the one constant beside
+the figure that defines its traces (PLAYGROUNDS). The page's runner script (docs/assets/runner/runner.js, loaded by
+overrides/main.html on marked pages only) adds the controls; nothing of the runtime loads until the reader presses Run.
+primer.zip holds the primer modules the runnable blocks import (their import closure) and
+primer_site/runner_worker.py, the Python side of the worker.
 """
 
-import ast
 import html
 import io
 import json
 import re
-import sys
 import zipfile
 from pathlib import Path
 
+from primer.figures.decoder import PLAYGROUND
 from primer.language import labels
 from primer_site.fences import exec_fences
+from primer_site.primer_sources import SourceGraph
 from primer_site.site_lang import build_language
 
 ROOT = Path(__file__).resolve().parents[1]
 PRIMER = ROOT / "primer"
+SNIPPETS = ROOT / "docs" / "snippets"
+HARNESS = ROOT / "primer_site" / "runner_worker.py"  # packed at the zip's top level, imported by worker.js
 VENDOR = ROOT / "docs" / "assets" / "vendor" / "pyodide"
 ZIP_PATH = "assets/runner/primer.zip"  # under site_dir; the worker fetches it next to itself
 # The snippet of a runnable exec fence (primer_site.fences reads the fences): 05-mask/core_numpy.py
 RUNNABLE = re.compile(r"[\w-]+/(?:core_\w+|\w+_numpy|playground)\.py")
+RUNNABLE_FILES = ("*/core_*.py", "*/*_numpy.py", "*/playground.py")  # the snippet names RUNNABLE accepts
 # A runnable block is its source, then (markdown-exec, source="above" result="text") the text it printed.
 CODE_DIV = re.compile(r'<div class="highlight"><pre><span></span><code>(.*?)</code></pre></div>', re.S)
 KEYS = (  # every key of the "runner" label section, read here (tests/test_figures_labels.py)
@@ -40,6 +45,7 @@ KEYS = (  # every key of the "runner" label section, read here (tests/test_figur
     "loading",
     "running",
     "done",
+    "failed",
     "stopped",
     "timeout",
     "error",
@@ -47,12 +53,20 @@ KEYS = (  # every key of the "runner" label section, read here (tests/test_figur
     "toolbar",
     "train",
     "retrain",
+    "waiting",
+    "load_failed",
+    "load_timeout",
+    "cut",
+    "no_input",
+    "no_network",
+    "clear_runs",
+    "run_label",
 )
-# A playground's figure, by the div id its figure block gives (docs/snippets/07-decoder/playground_figure.py): the
-# reader's run fills its traces with uid "reader-train" and "reader-heldout" (primer/figures/decoder.py, playground).
-PLAYGROUNDS = {"07-decoder/playground.py": "fig-playground"}
+# A playground snippet -> what its figure is (primer/figures/decoder.py): the div id, the reader's trace uids, the
+# printed line that is one point, the program line naming the mask, the values drawn.
+PLAYGROUNDS = {"07-decoder/playground.py": PLAYGROUND}
 TIME_LIMIT_S = 30  # a run longer than this is stopped (the worker is terminated)
-PACKED = {"numpy", "primer"}  # a packed module imports only these and the standard library at module level
+LOAD_LIMIT_S = 90  # loading the runtime longer than this fails (a file that never arrives, a wasm that never compiles)
 
 
 def runnable_snippets(markdown):
@@ -60,31 +74,33 @@ def runnable_snippets(markdown):
     return [f.snippet for f in exec_fences(markdown) if f.snippet and RUNNABLE.fullmatch(f.snippet)]
 
 
-def core_modules(root=PRIMER):
-    """Return the files of primer that run without plotly: the math, the experiments, the inputs, the label tables."""
+def runnable_sources(snippets=SNIPPETS):
+    """Return the source of every snippet a page can mark runnable."""
+    paths = {p for pattern in RUNNABLE_FILES for p in snippets.glob(pattern) if not p.name.endswith("_torch.py")}
+    return [p.read_text(encoding="utf-8") for p in sorted(paths)]
+
+
+def packed_files(root=PRIMER, sources=None):
+    """Return primer's files the runnable blocks need: the modules they import (directly or not), the data files."""
+    graph = SourceGraph(root)
+    modules = set().union(*(graph.closure(code) for code in (runnable_sources() if sources is None else sources)))
     out = []
-    parts = ("*.py", "experiments/*.py", "inputs/*.py", "labels/*.json")
-    for path in sorted(path for part in parts for path in root.glob(part)):
-        if path.suffix == ".py":
-            tree = ast.parse(path.read_text(encoding="utf-8"))
-            tops = {
-                (alias.name if isinstance(node, ast.Import) else node.module or "").split(".")[0]
-                for node in tree.body
-                if isinstance(node, (ast.Import, ast.ImportFrom))
-                for alias in node.names
-            }
-            if tops - PACKED - set(sys.stdlib_module_names) - {""}:
-                continue  # e.g. a module that needs torch or plotly to import
-        out.append(path)
+    for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        parts = path.relative_to(root.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        if (path.suffix == ".py" and name in modules) or path.suffix == ".json":
+            out.append(path)
     return out
 
 
-def primer_zip(root=PRIMER):
-    """Return primer's core as a zip (primer/...), byte-identical for identical sources."""
+def primer_zip(root=PRIMER, sources=None):
+    """Return the runnable blocks' part of primer (primer/...) and runner_worker.py as a zip, byte-identical for
+    identical sources."""
+    files = [("primer/" + p.relative_to(root).as_posix(), p) for p in packed_files(root, sources)]
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
-        for path in core_modules(root):
-            info = zipfile.ZipInfo("primer/" + path.relative_to(root).as_posix(), date_time=(1980, 1, 1, 0, 0, 0))
+        for name, path in [*files, (HARNESS.name, HARNESS)]:
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
             info.external_attr = 0o644 << 16
             info.compress_type = zipfile.ZIP_DEFLATED
             z.writestr(info, path.read_bytes())
@@ -111,6 +127,23 @@ def on_page_markdown(markdown, page, config, files):
     return markdown
 
 
+def playground_attributes(page, snippet, html_text):
+    """Return the data attributes that tell runner.js a playground's figure, traces and printed points ("" if none)."""
+    spec = PLAYGROUNDS.get(snippet)
+    if spec is None:
+        return ""
+    if f'id="{spec["figure"]}"' not in html_text:
+        raise ValueError(f"{page.file.src_uri}: the playground {snippet} draws into #{spec['figure']}, not on the page")
+    attrs = {
+        "playground": spec["figure"],
+        "traces": json.dumps([spec["traces"]["train"], spec["traces"]["heldout"]]),
+        "point": spec["point"],
+        "mask": spec["mask"],
+        "bounds": json.dumps(spec["bounds"], sort_keys=True),
+    }
+    return "".join(f' data-{key}="{html.escape(value, quote=True)}"' for key, value in attrs.items())
+
+
 def on_page_content(html_text, page, config, files):
     """Mark each runnable block (snippet, time limit, the runner's labels) after what it printed; flag the page."""
     snippets = page.meta.get("runnable") or []
@@ -131,13 +164,10 @@ def on_page_content(html_text, page, config, files):
             continue  # not runnable, or not followed by what it printed
         # A hidden mark after the two blocks, which stay untouched (hooks/search_prose.py sets them aside by their
         # exact markup); runner.js finds the source and the output as the mark's previous siblings.
-        figure = PLAYGROUNDS.get(snippet)
-        if figure and f'id="{figure}"' not in html_text:
-            raise ValueError(f"{page.file.src_uri}: the playground {snippet} draws into #{figure}, not on the page")
-        playground = f' data-playground="{figure}"' if figure else ""
         mark = (
             f'\n<div class="primer-runner-mark" hidden data-runnable="{snippet}" data-time-limit="{TIME_LIMIT_S}"'
-            f'{playground} data-runner-labels="{data}"></div>'
+            f' data-load-limit="{LOAD_LIMIT_S}"{playground_attributes(page, snippet, html_text)}'
+            f' data-runner-labels="{data}"></div>'
         )
         parts += [html_text[pos : after.end()], mark]
         pos, marked = after.end(), marked + 1

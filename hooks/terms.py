@@ -1,15 +1,17 @@
 """MkDocs hook: hover tooltips from the term list (docs/snippets/glossary/terms.yml) in the page's language.
 
 Each term in a page's text becomes `<abbr title="definition">term</abbr>`, the markup of Python-Markdown's
-abbr extension, and Material's content.tooltips shows the definition on hover. abbr itself wants a word
-boundary around a term, which never falls between two Han characters; so this hook registers a tree
-processor of its own (Python-Markdown's documented extension API) that only refuses a Latin letter or
+abbr extension, and Material's content.tooltips shows the definition on hover. Material puts the title into the
+tooltip as HTML, so the title is the definition escaped as HTML text (material_title): "<bos>" shows as written.
+abbr itself wants a word boundary around a term, which never falls between two Han characters; so this hook registers
+a tree processor of its own (Python-Markdown's documented extension API) that only refuses a Latin letter or
 digit on either side of a term. Code and math are AtomicStrings and stay untouched. The page's own
 Markdown ends with MARKER, which tells its converter (and not the ones markdown-exec starts for a
 block's output) to mark the terms.
 """
 
 import functools
+import html
 import re
 import xml.etree.ElementTree as etree
 from pathlib import Path
@@ -46,6 +48,16 @@ def term_pattern(terms):
     return re.compile(r"(?<![A-Za-z0-9_])(?:{})(?![A-Za-z0-9_])".format("|".join(map(re.escape, keys))))
 
 
+def material_title(definition):
+    """Return a definition as the title attribute's value Material's tooltip wants (tests/test_figure_fallbacks.py).
+
+    Material sets the title as the tooltip's innerHTML, so the browser must read "&lt;bos&gt;" from the attribute:
+    the definition escaped as HTML text, then escaped again for the attribute, because Python-Markdown's serializer
+    leaves an "&" that starts an entity as it is (it escapes only quotes, <, > and a bare &).
+    """
+    return html.escape(html.escape(definition, quote=False), quote=False)
+
+
 class TermTreeprocessor(Treeprocessor):
     """Wrap each term of the page's text in <abbr title="definition">, inside Chinese text too."""
 
@@ -71,7 +83,7 @@ class TermTreeprocessor(Treeprocessor):
     def wrap(text, pattern, titles, insert):
         """Insert an <abbr> for each term in text, last first; return the text before the first term."""
         for m in reversed(list(pattern.finditer(text))):
-            node = etree.Element("abbr", {"title": titles[m.group(0)]})
+            node = etree.Element("abbr", {"title": material_title(titles[m.group(0)])})
             node.text, node.tail = AtomicString(m.group(0)), text[m.end() :]
             insert(node)
             text = text[: m.start()]

@@ -66,6 +66,7 @@ class Visit:
     def __init__(self, page, base_url):
         self.page, self.base_url, self.requests, self.errors = page, base_url, [], []
         page.on("request", lambda r: self.requests.append(r.url))
+        page.on("websocket", lambda ws: self.requests.append(ws.url))  # not a request to page.on("request") nor route()
         page.on(
             "console", lambda m: m.type == "error" and self.errors.append(f"{m.text} ({(m.location or {}).get('url')})")
         )

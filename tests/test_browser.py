@@ -321,6 +321,7 @@ def test_the_visit_catches_a_foreign_request_a_console_error_untyped_math_a_dead
     page.on("requestfailed", lambda r: failed.append(r.failure))
     page.evaluate("""() => { ['https://example.com/t.js', 'http://192.0.2.1/p.gif']
                               .forEach(u => fetch(u).catch(() => {}));
+                            new WebSocket('wss://example.net/s');
                             console.error('planted error');
                             const m = document.createElement('span'); m.className = 'arithmatex';
                             m.textContent = '\\\\(x\\\\)';
@@ -338,6 +339,7 @@ def test_the_visit_catches_a_foreign_request_a_console_error_untyped_math_a_dead
     assert [p for p in problems if "another host" in p] == [
         "request to another host: http://192.0.2.1/p.gif",
         "request to another host: https://example.com/t.js",
+        "request to another host: wss://example.net/s",
     ]
     assert any("planted error" in p for p in problems)
     assert [p[:17] for p in page.evaluate(MATH_PROBLEMS_JS)] == ["math not rendered"]

@@ -6,8 +6,9 @@ import re
 from site_reader import LANGS, html_path, page_names
 
 # Pages are budgeted as they travel: gzipped. The heaviest was 35.2 KB (zh/04) when the budget moved from raw bytes
-# to gzipped ones; a chapter after the first is nearly all a second visit transfers.
-PAGE_HTML_GZIP_BYTES = 40_000
+# to gzipped ones; a chapter after the first is nearly all a second visit transfers. 40 KB became 42 KB when each
+# figure got its no-JavaScript notice and a small heatmap its table (issue 45): zh/09 went from 40.0 to 41.0 KB.
+PAGE_HTML_GZIP_BYTES = 42_000
 
 
 def test_every_page_html_within_budget(site):

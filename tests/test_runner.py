@@ -2,8 +2,8 @@
 printed output as the build's, under Node (the vendored Pyodide, the site's worker.js) and in an offline chromium."""
 
 import html as htmllib
+import io
 import json
-import math
 import re
 import subprocess
 import sys
@@ -15,38 +15,12 @@ import pytest
 from browser_util import axe_problems, serve
 from hook_loader import load_hook
 from node_tools import node
-from site_reader import LANGS, ROOT, html_path, runnable_blocks
+from runner_pages import open_offline, page_blocks, same_print
+from site_reader import LANGS, ROOT, html_path
 
 runner = load_hook("runner")
 
 CHAPTERS = sorted(p.name for p in (ROOT / "docs" / "zh").glob("[0-9][0-9]-*.md"))
-NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
-
-
-def page_blocks(site, lang, name):
-    """Return [(snippet, code, what the build printed)] of a built page's runnable blocks."""
-    return runnable_blocks(html_path(site, lang, name).read_text(encoding="utf-8"))
-
-
-def last_place(token):
-    """Return one unit in the last printed digit of a number token ('1.33e-24' -> 1e-26, '0.125' -> 1e-3); an integer
-    is exact (0)."""
-    if not re.search(r"[.eE]", token):
-        return 0.0
-    mantissa, _, exponent = token.lower().partition("e")
-    decimals = len(mantissa.partition(".")[2])
-    return 10.0 ** (-decimals + int(exponent or 0))
-
-
-def same_print(expected, got):
-    """Return the first difference between two printed outputs, or None: the words equal, every number within one
-    unit of its last printed digit (numpy here and in Pyodide may round a tie apart)."""
-    if NUMBER.split(expected.strip()) != NUMBER.split(got.strip()):
-        return f"text differs:\n{expected}\n---\n{got}"
-    for a, b in zip(NUMBER.findall(expected), NUMBER.findall(got)):
-        if a != b and not math.isclose(float(a), float(b), rel_tol=0, abs_tol=max(last_place(a), last_place(b)) * 1.01):
-            return f"{a} != {b}"
-    return None
 
 
 # ---- unit: the hook's parts ----
@@ -74,7 +48,7 @@ def runnable_count(name):
 
 
 def test_every_chapter_has_its_dozen_lines_runnable_and_chapter_7_its_playground_in_each_language():
-    assert runner.PLAYGROUNDS == {"07-decoder/playground.py": "fig-playground"}
+    assert {k: v["figure"] for k, v in runner.PLAYGROUNDS.items()} == {"07-decoder/playground.py": "fig-playground"}
     for name in CHAPTERS:
         for lang in LANGS:
             text = (ROOT / "docs" / lang / name).read_text(encoding="utf-8")
@@ -94,19 +68,36 @@ def test_a_playground_whose_figure_is_missing_fails_the_build(monkeypatch):
     assert 'data-playground="fig-playground"' in marked
 
 
-def test_primer_zip_holds_the_core_and_inputs_but_no_figures_and_is_deterministic(tmp_path):
+def test_primer_zip_holds_what_the_runnable_blocks_import_and_the_worker_side_and_is_deterministic(tmp_path):
     first, second = runner.primer_zip(), runner.primer_zip()
     assert first == second
     path = tmp_path / "primer.zip"
     path.write_bytes(first)
     names = set(zipfile.ZipFile(path).namelist())
-    assert {"primer/__init__.py", "primer/masks.py", "primer/inputs/mask.py", "primer/labels/en.json"} <= names
+    wanted = {"primer/__init__.py", "primer/masks.py", "primer/training.py", "primer/labels/en.json"}
+    assert wanted | {"runner_worker.py"} <= names
     assert not [n for n in names if n.startswith("primer/figures/")]
     assert not [n for n in names if n.startswith("primer/pretrained/")]  # the real model stays out of the runner
     for name in names:  # nothing that needs plotly or torch to import
         if name.endswith(".py"):
             source = zipfile.ZipFile(path).read(name).decode()
             assert not re.search(r"^(?:import|from) (?:plotly|torch|matplotlib)\b", source, re.M), name
+    # the import closure decides: a block importing primer.kv_cache brings it, numpy alone does not
+    with_cache = set(
+        zipfile.ZipFile(io.BytesIO(runner.primer_zip(sources=["from primer.kv_cache import x"]))).namelist()
+    )
+    bare = set(zipfile.ZipFile(io.BytesIO(runner.primer_zip(sources=["import numpy"]))).namelist())
+    assert "primer/kv_cache.py" in with_cache and "primer/kv_cache.py" not in bare and "runner_worker.py" in bare
+
+
+def test_the_playground_point_pattern_reads_the_programs_printed_lines_and_nothing_else():
+    spec = runner.PLAYGROUNDS["07-decoder/playground.py"]
+    point, mask = re.compile(spec["point"]), re.compile(spec["mask"], re.M)
+    assert point.match(f"{20:4d}  {0.51:.2f}  {0.6:.2f}").groups() == ("20", "0.51", "0.60")
+    assert not point.match("floor 0.77, chance 2.48") and not point.match("step  train  held-out")
+    code = (ROOT / "docs" / "snippets" / "07-decoder" / "playground.py").read_text(encoding="utf-8")
+    assert mask.search(code).group(1) == "causal"
+    assert mask.search("mask = full_mask(n)  # mine\n").group(1) == "full_mask(n)"
 
 
 # ---- site: what the build marked ----
@@ -190,34 +181,6 @@ def sub_path_url(site, tmp_path_factory):
     (root / "primer" / "sub").symlink_to(site, target_is_directory=True)
     with serve(root) as url:
         yield url + "primer/sub/"
-
-
-def open_offline(browser, url, init_script=None, time_limit=None):
-    """Open url in a fresh context that aborts and counts every request for another host, the page's time limit
-    rewritten to time_limit seconds if given; return (page, requests, foreign)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers="block")
-    requests, foreign = [], []
-    context.on("request", lambda r: requests.append(r.url))
-
-    def route(r):
-        if time_limit and r.request.url == url:
-            response = r.fetch()
-            body = response.text().replace(
-                f'data-time-limit="{runner.TIME_LIMIT_S}"', f'data-time-limit="{time_limit}"'
-            )
-            r.fulfill(response=response, body=body)
-        elif r.request.url.startswith("http://127.0.0.1:"):
-            r.continue_()
-        else:
-            foreign.append(r.request.url)
-            r.abort()
-
-    context.route("**/*", route)
-    if init_script:
-        context.add_init_script(init_script)
-    page = context.new_page()
-    page.goto(url, wait_until="load")
-    return page, requests, foreign
 
 
 @pytest.mark.browser
@@ -314,7 +277,11 @@ def test_playground_trains_in_the_page_and_draws_the_readers_losses_offline(site
     editor.wait_for()
     editor.fill(short)
     bar.get_by_role("button", name=text["train"], exact=True).click()
-    page.wait_for_function(OUTPUT_SHOWN, arg=bar.element_handle(), timeout=180_000)
+    page.wait_for_function(  # the output streams: read it once the run is done
+        "([b, p]) => b.querySelector('[role=status]').textContent.startsWith(p)",
+        arg=[bar.element_handle(), text["done"].split("{")[0]],
+        timeout=180_000,
+    )
     got = bar.locator(".primer-runner-out pre").text_content()
     here = subprocess.run([sys.executable, "-c", short], capture_output=True, text=True, timeout=300, check=True).stdout
     assert same_print(here, got) is None, same_print(here, got)

@@ -190,7 +190,18 @@ RUN_STYLE = {
     "inverted": ("#8c564b", "longdash"),
 }
 REFERENCE_STYLE = {"floor": ("#2ca02c", "dot"), "chance": (MUTED, "dot")}
-PLAYGROUND_UIDS = {"train": "reader-train", "heldout": "reader-heldout"}  # runner.js finds the reader's traces by these
+# Chapter 7's playground, all the in-page runner knows of it (hooks/runner.py writes it into data attributes): the
+# figure's div id; the uids of the reader's two traces, train (top) and held-out (bottom); the printed line that is
+# one point of each (step, train loss, held-out loss: the program's print); the program's line that names the mask a
+# run trains with (a kept run's label); and the values drawn (the loss axis is logarithmic).
+PLAYGROUND = {
+    "figure": "fig-playground",
+    "traces": {"train": "reader-train", "heldout": "reader-heldout"},
+    "point": r"^\s*(\d+)\s+(\S+)\s+(\S+)\s*$",
+    "mask": r"^mask\s*=\s*(.+?)\s*(?:#.*)?$",
+    "bounds": {"step": [0, 1e6], "loss": [1e-4, 1e4]},
+}
+PLAYGROUND_UIDS = PLAYGROUND["traces"]  # the figure's reader traces, by role
 LOSS_TICKS = (0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10)
 LOSS_DIGITS = 2  # losses are printed and drawn to 2 decimals: training amplifies the last bits, which differ by CPU
 

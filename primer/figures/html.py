@@ -16,6 +16,11 @@ from primer.language import labels
 
 DRAWN_DIGITS = 4  # significant digits of a number that is only drawn: far below a pixel, a colour step
 HOVER_DIGITS = 6  # significant digits of a number hovered without a format (plotly shows fewer)
+# plotly.js's config for every figure: no logo; no "Share chart" button, which would send the chart to the vendor's
+# cloud (plotly.js defaults showSendToCloud to true); no toolbar at all, whose 8-10 buttons a figure would add to the
+# tab order (zoom and pan stay on the mouse and double-click resets; the sliders and buttons have keyboard twins,
+# plotly-theme.js).
+PLOTLY_CONFIG = {"displaylogo": False, "responsive": True, "showSendToCloud": False, "displayModeBar": False}
 
 
 def to_html(fig, div_id, *, label=None):
@@ -37,6 +42,7 @@ def to_html(fig, div_id, *, label=None):
         )
     return (
         f'<figure class="primer-figure" aria-label="{name}">'
+        + without_js(fig_dict, words)
         + pio.to_html(
             fig_dict,
             validate=False,
@@ -45,11 +51,45 @@ def to_html(fig, div_id, *, label=None):
             div_id=div_id,
             default_width="100%",
             default_height=f"{fig.layout.height or 420}px",
-            config={"displaylogo": False, "responsive": True},
+            config=PLOTLY_CONFIG,
         )
         + table
         + "</figure>"
     )
+
+
+NOSCRIPT_CELLS = 400  # a heatmap with more cells than this is not tabled without JavaScript
+
+
+def _cell(v):
+    """Format one number of the no-JavaScript table as the "show as table" does (4 significant digits)."""
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return "" if not math.isfinite(v) else (str(int(v)) if float(v).is_integer() else f"{v:.4g}")
+    return html_escape(_plain(v))
+
+
+def _table(head, rows):
+    """Return an HTML table: one header row, then rows whose first cell is a row header."""
+    out = "<tr>" + "".join(f'<th scope="col">{h}</th>' for h in head) + "</tr>"
+    out += "".join(f'<tr><th scope="row">{r[0]}</th>' + "".join(f"<td>{c}</td>" for c in r[1:]) + "</tr>" for r in rows)
+    return f"<table>{out}</table>"
+
+
+def without_js(fig_dict, words):
+    """Return the <noscript> of a figure: it needs JavaScript; a heatmap's first view as a table when it is small.
+
+    Charts get the sentence alone: their points are curves and drawn shapes, long and no reading without the plot."""
+    shown = [t for t in fig_dict["data"] if t.get("visible", True) is True]
+    tables = []
+    heat = [t for t in shown if t.get("type") == "heatmap" and t.get("z") is not None][:1]
+    if heat:
+        z = np.asarray(heat[0]["z"], dtype=object)
+        if z.size <= NOSCRIPT_CELLS:
+            x = heat[0].get("x") or list(range(z.shape[1]))
+            y = heat[0].get("y") or list(range(z.shape[0]))
+            tables.append(_table(["", *map(_cell, x)], [[_cell(y[i]), *map(_cell, z[i])] for i in range(z.shape[0])]))
+    note = words["no_js_table"] if tables else words["no_js"]
+    return f'<noscript><p class="primer-figure-nojs">{note}</p>{"".join(tables)}</noscript>'
 
 
 def _plain(text):

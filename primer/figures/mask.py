@@ -1,5 +1,8 @@
 """Figures of the chapter "The mask is the whole difference": scores + mask -> softmax."""
 
+import re
+import textwrap
+
 import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
@@ -117,6 +120,12 @@ def fill_rule(correct, buggy, open_row, *, leak_key, lang=None):
     return styled(fig, height=400)
 
 
+def wrap_lines(text):
+    """Return text cut into lines that fit a 320 px plot at 13 px: at spaces, or anywhere in Chinese (wider glyphs)."""
+    width = 22 if re.search(r"[\u3000-\u9fff]", text) else 44
+    return textwrap.wrap(text, width, break_on_hyphens=False) or [""]
+
+
 def sliding_window(scores, windows, weights_by_window, refusals, *, lang=None):
     """Draw the weights under each window; the slider runs down to windows that primer refuses."""
     text = labels("mask", lang)
@@ -135,7 +144,10 @@ def sliding_window(scores, windows, weights_by_window, refusals, *, lang=None):
             start = len(fig.data)
             for trace in heatmap_traces(np.zeros((n, n)), np.zeros((n, n), bool), x=x, y=y, closed_text=NEG_INF):
                 fig.add_trace(trace)
-            msg = text["refused"] + refusals[w]
+            # primer's refusal whole in the page's language (the en label is primer's message: tests/chapters pin
+            # it), in lines that fit a phone's width: an annotation does not wrap, a wider line is cut at both ends
+            said = text["refused_window"].format(window=w) if refusals[w].startswith("window must be") else refusals[w]
+            msg = "<br>".join(wrap_lines(text["refused"] + said))
             steps.append(
                 (
                     w,
@@ -152,7 +164,6 @@ def sliding_window(scores, windows, weights_by_window, refusals, *, lang=None):
                                 bgcolor="#fff3e0",
                                 bordercolor="#d62728",
                                 font=dict(color="#b71c1c", size=13),
-                                width=460,
                             )
                         ]
                     },

@@ -38,8 +38,8 @@ def temperature(temperatures, probs, freqs, entropies, *, n_draws, active=0, lan
             )
         )
         label = text["greedy"] if temp == 0 else f"{temp:g}"
-        # an entropy is >= 0; T = 0's one-hot row can come out as -0.0, which would print '-0.00'
-        title = f"{text['temp']}{label} · {text['entropy'].format(h=float(entropies[k]) if entropies[k] > 0 else 0.0)}"
+        # an entropy is >= 0: a one-hot row's -sum(p log p) is -0.0 or a hair below, which would print "-0.00"
+        title = f"{text['temp']}{label} · {text['entropy'].format(h=max(float(entropies[k]), 0.0) + 0.0)}"
         steps.append((label, [3 * k, 3 * k + 1, 3 * k + 2], {"title.text": title}))
     fig.update_yaxes(range=[0, 1.12], title=text["y"], tickformat=".0%")
     fig.update_xaxes(color=MUTED)

@@ -17,7 +17,9 @@ const path = require("node:path");
   const bootS = (performance.now() - t0) / 1000;
   for (const block of blocks) {
     const t = performance.now();
-    results[block.key] = Object.assign(run(pyodide, block.code), { seconds: (performance.now() - t) / 1000 });
+    const parts = [];
+    const r = run(pyodide, block.code, (text) => parts.push(text));
+    results[block.key] = { output: parts.join(""), error: r.error, seconds: (performance.now() - t) / 1000 };
   }
   process.stdout.write(JSON.stringify({ boot_s: bootS, results }));
 })().catch((e) => { console.error(e); process.exit(1); });

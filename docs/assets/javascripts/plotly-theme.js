@@ -12,6 +12,7 @@
   const GRID_KEYS = { gridcolor: "--md-default-fg-color--lightest", zerolinecolor: "--md-default-fg-color--lighter",
                       linecolor: "--md-default-fg-color--lighter" };
   const original = new Map();   // mirrored colour -> the colour it came from
+  const configs = new WeakMap();   // a figure's div -> the config its newPlot was given (a redraw keeps it)
   const probe = document.createElement("canvas").getContext("2d");
 
   function cssVar(name, fallback) {
@@ -133,7 +134,7 @@
     });
     const [d, layout] = themed(data, el.layout, dark);
     mark(el, dark);
-    return Plotly.react(el, d, layout, el._context);
+    return Plotly.react(el, d, layout, configs.get(el));   // the figure's own config, kept at its newPlot
   }
 
   // Loaded in <head> after plotly.js: each figure's first draw is in the page's scheme, not redrawn.
@@ -142,6 +143,7 @@
     const newPlot = Plotly.newPlot;
     Plotly.newPlot = function (gd, data, layout, config) {
       const el = typeof gd === "string" ? document.getElementById(gd) : gd;
+      if (el) configs.set(el, config);
       if (el && document.body && Array.isArray(data) && !data.some(t => typeof (t && t.colorscale) === "string")) {
         const dark = isDark();
         [data, layout] = themed(data, layout, dark);
@@ -211,7 +213,82 @@
     body.replaceChildren(...heatmapTables(el));
   }
 
+  // ---- keyboard twins: plotly draws sliders and buttons in SVG, which takes no focus. Under each figure with
+  // controls, a native range input per slider and a native button per menu entry, doing what plotly's own does (the
+  // step's method and args, then the control's active index); hidden from sight until one has the keyboard's focus.
+
+  function execute(el, step) {
+    if (!step || step.method === "skip" || typeof Plotly[step.method] !== "function") return Promise.resolve();
+    return Promise.resolve(Plotly[step.method].apply(null, [el].concat(step.args || [])));
+  }
+
+  function plain(html) {
+    const div = document.createElement("div");
+    div.innerHTML = String(html || "").replace(/<br\s*\/?>/gi, " ");
+    return div.textContent.trim();
+  }
+
+  function keyboardTwins(el) {
+    const layout = el.layout || {}, sliders = layout.sliders || [], menus = layout.updatemenus || [];
+    if (!sliders.length && !menus.length) return;
+    const box = document.createElement("div");
+    box.className = "primer-figure-keys";
+    const syncs = [], syncAll = () => syncs.forEach(f => f());
+    sliders.forEach((s, i) => {
+      if (!Array.isArray(s.steps) || !s.steps.length) return;
+      const label = document.createElement("label"), input = document.createElement("input");
+      input.type = "range";
+      input.min = "0";
+      input.max = String(s.steps.length - 1);
+      input.step = "1";
+      const sync = () => {
+        const k = Number(((el.layout.sliders || [])[i] || {}).active || 0);
+        input.value = String(k);
+        input.setAttribute("aria-valuetext", plain(s.steps[k] && s.steps[k].label));
+      };
+      input.addEventListener("input", () => {
+        const k = Number(input.value);
+        input.setAttribute("aria-valuetext", plain(s.steps[k].label));
+        execute(el, s.steps[k]).then(() => Plotly.relayout(el, { ["sliders[" + i + "].active"]: k })).then(syncAll);
+      });
+      label.append(plain((s.currentvalue || {}).prefix) || String(i + 1), " ", input);
+      box.appendChild(label);
+      syncs.push(sync);
+      sync();
+    });
+    menus.forEach((m, i) => {
+      if (!Array.isArray(m.buttons) || !m.buttons.length) return;
+      const group = document.createElement("div");
+      group.setAttribute("role", "group");
+      group.setAttribute("aria-label", m.buttons.map(b => plain(b.label)).join(" / "));
+      const buttons = m.buttons.map((b, k) => {
+        const button = document.createElement("button");
+        button.type = "button";
+        button.textContent = plain(b.label);
+        button.addEventListener("click", () => {
+          execute(el, b).then(() => Plotly.relayout(el, { ["updatemenus[" + i + "].active"]: k })).then(syncAll);
+        });
+        group.appendChild(button);
+        return button;
+      });
+      const sync = () => {
+        const active = Number(((el.layout.updatemenus || [])[i] || {}).active || 0);
+        buttons.forEach((b, k) => b.setAttribute("aria-pressed", String(k === active)));
+      };
+      box.appendChild(group);
+      syncs.push(sync);
+      sync();
+    });
+    el.insertAdjacentElement("afterend", box);
+    el.on("plotly_afterplot", syncAll);   // the mouse moved plotly's own control
+  }
+
   function setup(el) {
+    keyboardTwins(el);
+    // Reduced motion: plotly eases a slider's grip over 150 ms (its transition), which CSS cannot switch off.
+    if (window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches && (el.layout.sliders || []).length) {
+      Plotly.relayout(el, Object.fromEntries(el.layout.sliders.map((_, i) => ["sliders[" + i + "].transition.duration", 0])));
+    }
     const details = document.querySelector('details.primer-figure-table[data-figure="' + el.id + '"]');
     if (details) {
       details.addEventListener("toggle", () => fillTable(details));

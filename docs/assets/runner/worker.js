@@ -1,72 +1,92 @@
 // The runner's Web Worker: loads the vendored Pyodide and numpy (../vendor/pyodide/, hash-checked by
-// tools/vendor_pyodide.py) and primer's core (primer.zip, packed by hooks/runner.py), then runs each block it is sent
-// in a fresh namespace. Also loaded by tests/js/run_blocks.cjs under Node (module.exports below), so the tests run
-// exactly this code.
+// tools/vendor_pyodide.py) and primer.zip (packed by hooks/runner.py: the modules the runnable blocks import, and
+// runner_worker.py, the Python that runs a block), then runs each block it is sent. Also loaded by
+// tests/js/run_blocks.cjs under Node (module.exports below), so the tests run exactly this code.
+//
+// The page talks to it over a MessagePort it hands over in its first message, and listens on nothing else: a reader's
+// program can post to the worker's global scope (js.postMessage), which the page ignores, but never reach the port.
+// Before the first block runs, every way out of the worker (fetch, XHR, WebSocket, importScripts, package loads ...)
+// is replaced by a refusal.
 "use strict";
 
-// Run src as __main__ in a fresh namespace; return (printed text, the last lines of a traceback or ""). With post, also
-// hand each printed line to post(line) as it is printed: chapter 7's playground draws its losses while it trains.
-var RUN_PY = [
-  "import io, sys, traceback",
-  "class _PrimerLines(io.StringIO):",
-  "    def __init__(self, post):",
-  "        super().__init__()",
-  "        self.post, self.part = post, ''",
-  "    def write(self, s):",
-  "        *lines, self.part = (self.part + s).split('\\n')",
-  "        for line in lines:",
-  "            self.post(line)",
-  "        return super().write(s)",
-  "def _primer_run(src, post=None):",
-  "    buf = io.StringIO() if post is None else _PrimerLines(post)",
-  "    out, err = sys.stdout, sys.stderr",
-  "    sys.stdout = sys.stderr = buf",
-  "    try:",
-  "        exec(compile(src, '<block>', 'exec'), {'__name__': '__main__'})",
-  "        error = ''",
-  "    except BaseException as e:",
-  "        lines = ''.join(traceback.format_exception(type(e), e, e.__traceback__.tb_next)).rstrip().splitlines()",
-  "        error = '\\n'.join(lines[-6:])  # the last frames and the message",
-  "    finally:",
-  "        sys.stdout, sys.stderr = out, err",
-  "    return buf.getvalue(), error",
-].join("\n");
+// The worker's ways to the network, refused once the runtime has loaded (a reader's program gets the message).
+var NETWORK = ["fetch", "XMLHttpRequest", "WebSocket", "WebSocketStream", "EventSource", "WebTransport",
+  "importScripts", "Worker", "SharedWorker", "caches"];
 
 async function boot(loadPyodide, indexURL, primerZip) {
   var pyodide = await loadPyodide({ indexURL: indexURL });
-  await pyodide.loadPackage("numpy", { messageCallback: function () {} });
+  var problems = [];
+  await pyodide.loadPackage("numpy", {
+    messageCallback: function () {},
+    errorCallback: function (m) { problems.push(String(m)); },
+  });
+  if (!pyodide.loadedPackages.numpy) { // loadPackage resolves even when the wheel failed: that is a failed load
+    throw new Error("numpy did not load" + (problems.length ? ": " + problems.join(" ") : ""));
+  }
   pyodide.unpackArchive(primerZip, "zip", { extractDir: "/lib/primer_site" });
-  pyodide.runPython("import sys; sys.path.insert(0, '/lib/primer_site')\n" + RUN_PY);
+  pyodide.runPython("import sys; sys.path.insert(0, '/lib/primer_site')");
   return pyodide;
 }
 
-function run(pyodide, code, onLine) {
-  var res = onLine ? pyodide.globals.get("_primer_run")(code, onLine) : pyodide.globals.get("_primer_run")(code);
+// Replace each way out in scope (and on its prototypes, where an interface keeps it) with a function that throws
+// message.replace("{name}", name); the same for the runtime's package loads.
+function seal(scope, pyodide, message) {
+  function refusal(name) {
+    return function () { throw new Error(message.replace("{name}", name)); };
+  }
+  NETWORK.forEach(function (name) {
+    for (var o = scope; o; o = Object.getPrototypeOf(o)) {
+      if (Object.prototype.hasOwnProperty.call(o, name)) {
+        Object.defineProperty(o, name, { value: refusal(name), writable: false, configurable: false });
+      }
+    }
+  });
+  ["loadPackage", "loadPackagesFromImports"].forEach(function (name) {
+    Object.defineProperty(pyodide, name, { value: refusal("pyodide." + name), writable: false, configurable: false });
+  });
+}
+
+// Run code; hand its printed text to onText(text, cut) in chunks as it prints (cut: the chunk's start was dropped); return {error, memory} (memory: it ran out
+// of memory, so the page starts a fresh interpreter next time).
+function run(pyodide, code, onText, noInput) {
+  var harness = pyodide.pyimport("runner_worker");
+  var res = harness.run(code, onText, noInput || "input() is not supported here");
   var out = res.toJs();
   res.destroy();
-  return { output: out[0], error: out[1] };
+  harness.destroy();
+  return { error: out[0], memory: out[1] };
 }
 
 if (typeof module === "object" && module.exports) {
-  module.exports = { boot: boot, run: run };
+  module.exports = { boot: boot, run: run, seal: seal, NETWORK: NETWORK };
 } else {
-  var here = self.location.href;
-  var ready = (async function () {
-    importScripts(new URL("../vendor/pyodide/pyodide.js", here).href);
-    var zip = await (await fetch(new URL("primer.zip", here).href)).arrayBuffer();
-    return boot(self.loadPyodide, new URL("../vendor/pyodide/", here).href, zip);
-  })();
-  self.onmessage = async function (e) {
-    var id = e.data.id, pyodide;
-    try {
-      pyodide = await ready;
-    } catch (err) {
-      self.postMessage({ type: "result", id: id, output: "", error: String(err && err.message || err), fatal: true });
-      return;
-    }
-    self.postMessage({ type: "started", id: id });
-    var post = e.data.stream ? function (line) { self.postMessage({ type: "line", id: id, line: line }); } : null;
-    var r = run(pyodide, e.data.code, post);
-    self.postMessage({ type: "result", id: id, output: r.output, error: r.error });
+  self.onmessage = function (first) { // {words}, with the page's port: the only message taken from the global scope
+    self.onmessage = null;
+    var port = first.ports[0], words = first.data.words, here = self.location.href;
+    var ready = (async function () {
+      importScripts(new URL("../vendor/pyodide/pyodide.js", here).href);
+      var response = await fetch(new URL("primer.zip", here).href);
+      if (!response.ok) throw new Error("primer.zip: HTTP " + response.status);
+      var zip = await response.arrayBuffer();
+      var pyodide = await boot(self.loadPyodide, new URL("../vendor/pyodide/", here).href, zip);
+      seal(self, pyodide, words.no_network);
+      return pyodide;
+    })();
+    ready.then(
+      function () { port.postMessage({ type: "ready" }); },
+      function (err) { port.postMessage({ type: "failed", error: String((err && err.message) || err) }); }
+    );
+    port.onmessage = async function (e) {
+      var id = e.data.id, pyodide = await ready, r;
+      port.postMessage({ type: "started", id: id });
+      try {
+        r = run(pyodide, e.data.code, function (text, cut) {
+          port.postMessage({ type: "text", id: id, text: text, cut: !!cut });
+        }, words.no_input);
+      } catch (err) { // the interpreter itself failed (os._exit, a fatal error): only a fresh one runs again
+        r = { error: String((err && err.message) || err), memory: false, fatal: true };
+      }
+      port.postMessage({ type: "result", id: id, error: r.error, fatal: !!(r.fatal || r.memory) });
+    };
   };
 }
