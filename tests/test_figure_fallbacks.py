@@ -9,8 +9,8 @@ import markdown
 import numpy as np
 import plotly.graph_objects as go
 import pytest
+from hook_loader import load_hook
 from site_reader import LANGS, html_path
-from test_hooks_import import load_hook
 
 from primer.figures import mask as mask_figures
 from primer.figures import to_html
@@ -103,8 +103,9 @@ def test_a_tooltip_title_reaches_materials_innerhtml_as_the_definitions_text(def
 def test_every_terms_tooltip_shows_its_definition_exactly(site, open_page, lang):
     """D8: hover one use of every term on the chapter pages; Material's tooltip text equals the definition."""
     from browser_util import url_path
-    from test_glossary import TERMS
+    from term_list import terms
 
+    TERMS = terms()
     wanted = {t[lang].strip(): t["def_" + lang].strip() for t in TERMS if t.get("tooltip", True)}
     seen = {}
     for name in sorted({t["chapter"] for t in TERMS}):
