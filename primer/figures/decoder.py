@@ -213,7 +213,7 @@ RUN_STYLE = {
     "masked_fill_0": (ACCENT, "dashdot"),
     "inverted": ("#8c564b", "longdash"),
 }
-REFERENCE_STYLE = {"floor": ("#2ca02c", "dot"), "chance": (MUTED, "dot")}
+REFERENCE_STYLE = {"train_floor": ("#2ca02c", "dot"), "floor": ("#2ca02c", "dot"), "chance": (MUTED, "dot")}
 PLAYGROUND_UIDS = {"train": "reader-train", "heldout": "reader-heldout"}  # runner.js finds the reader's traces by these
 LOSS_TICKS = (0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10)
 LOSS_DIGITS = 2  # losses are printed and drawn to 2 decimals: training amplifies the last bits, which differ by CPU
@@ -256,11 +256,12 @@ def run_label(group, text):
     return " = ".join(text["runs"][name] for name in group)
 
 
-def training_curves(histories, curves, curve_steps, floor, chance, *, lang=None):
+def training_curves(histories, curves, curve_steps, train_floor, floor, chance, *, lang=None):
     """Draw each run's training loss per step (top) and its held-out loss, causal mask, every few steps (bottom).
 
     histories: {run: [steps] training losses under its own mask}; curves: {run: [k] held-out losses under the causal
-    mask at curve_steps}; floor: the grammar's exact conditional entropy; chance: ln V. Runs that coincide share a line.
+    mask at curve_steps}; train_floor: the training text's own floor (top); floor: the grammar's exact conditional
+    entropy (bottom); chance: ln V. Runs that coincide share a line.
     """
     text = labels("decoder", lang)
     every = int(curve_steps[1] - curve_steps[0])
@@ -268,11 +269,18 @@ def training_curves(histories, curves, curve_steps, floor, chance, *, lang=None)
         group[0]: (run_label(group, text), *RUN_STYLE.get(group[0], (MUTED, "solid"))) for group in same_runs(histories)
     }
     return loss_panels(
-        histories, curves, curve_steps, floor, chance, styles, text["panel_honest"].format(every=every), text
+        histories,
+        curves,
+        curve_steps,
+        (train_floor, floor),
+        chance,
+        styles,
+        text["panel_honest"].format(every=every),
+        text,
     )
 
 
-def playground(history, curve, curve_steps, floor, chance, *, lang=None):
+def playground(history, curve, curve_steps, train_floor, floor, chance, *, lang=None):
     """Draw the page's causal run as training_curves does, and two empty traces for the reader's own run.
 
     The reader's run fills the traces whose uid is PLAYGROUND_UIDS["train"] (top) and ["heldout"] (bottom) while it
@@ -284,7 +292,7 @@ def playground(history, curve, curve_steps, floor, chance, *, lang=None):
         {"causal": history},
         {"causal": curve},
         curve_steps,
-        floor,
+        (train_floor, floor),
         chance,
         {"causal": (page_run, MUTED, "solid")},
         text["panel_playground"],
@@ -310,9 +318,10 @@ def playground(history, curve, curve_steps, floor, chance, *, lang=None):
     return fig
 
 
-def loss_panels(histories, curves, curve_steps, floor, chance, styles, honest_title, text):
-    """Draw training losses per step (top) and held-out losses under the causal mask (bottom), with floor and chance.
+def loss_panels(histories, curves, curve_steps, floors, chance, styles, honest_title, text):
+    """Draw training losses per step (top) and held-out losses under the causal mask (bottom), with floors and chance.
 
+    floors: (the training text's own floor, drawn on top; the grammar's, drawn below), each panel's rows' own.
     styles: {run: (legend name, colour, dash)}, one per line drawn; a run missing from styles shares another's line.
     """
     fig = make_subplots(
@@ -350,10 +359,11 @@ def loss_panels(histories, curves, curve_steps, floor, chance, styles, honest_ti
             col=1,
         )
     last = max(len(h) for h in histories.values())
-    for key, value in (("floor", floor), ("chance", chance)):
+    train_floor, floor = floors
+    for key, value, rows in (("train_floor", train_floor, (1,)), ("floor", floor, (2,)), ("chance", chance, (1, 2))):
         color, dash = REFERENCE_STYLE[key]
         name = text[key].format(v=fmt_loss(value))
-        for row in (1, 2):
+        for row in rows:
             fig.add_trace(
                 go.Scatter(
                     x=[0, last],
@@ -361,7 +371,7 @@ def loss_panels(histories, curves, curve_steps, floor, chance, styles, honest_ti
                     mode="lines",
                     name=name,
                     legendgroup=key,
-                    showlegend=row == 1,
+                    showlegend=row == rows[0],
                     line=dict(color=color, dash=dash, width=1.5),
                     hovertemplate=name + "<extra></extra>",
                 ),
@@ -380,9 +390,9 @@ def training_runs_table(measured, references, setup, *, lang=None):
     """Return a Markdown table: per run, median and range over seeds of its three losses and of its text's score.
 
     measured: {run: {"train", "val", "honest", "start": [seeds] losses, "score": [seeds] (found, total)}};
-    references: {"floor", "chance", "grammar": [seeds] the grammar's own held-out loss, "start_std": [seeds] the
-    initial logits' standard deviation}; setup: the model's shape, the training's settings, vocab_size, n_seeds,
-    seed and n_samples, for the note under the table.
+    references: {"floor", "chance", "train_floor": [seeds] the training text's own floor, "grammar": [seeds] the
+    grammar's own held-out loss, "start_std": [seeds] the initial logits' standard deviation}; setup: the model's
+    shape, the training's settings, vocab_size, n_seeds, seed and n_samples, for the note under the table.
     """
     text, names = labels("decoder_tables", lang), labels("decoder", lang)["runs"]
 
@@ -399,6 +409,7 @@ def training_runs_table(measured, references, setup, *, lang=None):
             text["setup"].format(**setup),
             text["references"].format(
                 floor=fmt_loss(references["floor"]),
+                train_floor=spread(references["train_floor"]),
                 chance=fmt_loss(references["chance"]),
                 v=setup["vocab_size"],
                 n_samples=setup["n_samples"],
@@ -477,6 +488,7 @@ def corpus_table(grammar, data, *, lang=None):
             kept=len(data.train_part),
             overlap=data.overlap,
             floor=fmt_loss(data.floor),
+            train_floor=fmt_loss(data.train_floor),
             chance=fmt_loss(data.chance),
         )
     )
