@@ -138,13 +138,14 @@ def future_leak(words, changed, result, *, lang=None):
                             text=text["changed"],
                             showarrow=True,
                             arrowhead=2,
-                            ay=-40,
+                            ay=-46,
+                            standoff=20,  # the arrow stops above the bar's value label instead of crossing it
                         ),
                     ]
                 },
             )
         )
-    top = 1.25 * float(max(result.delta_masked.max(), result.delta_unmasked.max()))
+    top = 1.4 * float(max(result.delta_masked.max(), result.delta_unmasked.max()))  # room for the arrow's label
     fig.update_yaxes(range=[0, top], title=text["delta"])
     add_control(fig, steps, kind="buttons")
     return styled(fig, height=420)
