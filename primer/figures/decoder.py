@@ -145,7 +145,8 @@ def future_leak(words, changed, result, *, lang=None):
                 },
             )
         )
-    top = 1.4 * float(max(result.delta_masked.max(), result.delta_unmasked.max()))  # room for the arrow's label
+    # room above the tallest bar for its value, the arrow and its label, under the note (two lines on a phone)
+    top = 1.7 * float(max(result.delta_masked.max(), result.delta_unmasked.max()))
     fig.update_yaxes(range=[0, top], title=text["delta"])
     add_control(fig, steps, kind="buttons")
     return styled(fig, height=420)
@@ -326,7 +327,7 @@ def loss_panels(histories, curves, curve_steps, floors, chance, styles, honest_t
     styles: {run: (legend name, colour, dash)}, one per line drawn; a run missing from styles shares another's line.
     """
     fig = make_subplots(
-        rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.1, subplot_titles=(text["panel_train"], honest_title)
+        rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.14, subplot_titles=(text["panel_train"], honest_title)
     )
     for run, (name, color, dash) in styles.items():
         curve = np.round(np.asarray(histories[run], dtype=float), LOSS_DIGITS)

@@ -10,6 +10,7 @@
   const BREAK = /<br\s*\/?>/i;
   const probe = document.createElement("canvas").getContext("2d");
   const fitted = new Map();                             // a text as wrapped here -> the text as written
+  const heights = new WeakMap();                        // figure -> its height and top margin as written
   const dropdowns = new WeakMap();                      // figure -> {menu index: the row as written} made dropdowns
 
   function textWidth(text, size, family) {
@@ -46,30 +47,54 @@
     return want === current ? null : want;
   }
 
-  function annotationRoom(a, full) {
-    const m = full.margin, plot = full.width - m.l - m.r;
-    if (a.xref !== "paper") return 0;                   // tied to data: left as it is
-    const px = m.l + a.x * plot, anchor = a.xanchor === "auto" ? "center" : a.xanchor;
-    if (anchor === "left") return full.width - px - 4;
+  // The figure as its own layout states it (public attributes only), with plotly's defaults where it states none.
+  function frame(el) {
+    const lay = el.layout, width = el.getBoundingClientRect().width;
+    const margin = Object.assign({l: 80, r: 80, t: 100, b: 80}, lay.margin);
+    const font = Object.assign({size: 12, family: "sans-serif"}, lay.font);
+    return {width, margin, font, plot: width - margin.l - margin.r};
+  }
+
+  function annotationRoom(a, f) {
+    if ((a.xref || "paper") !== "paper") return 0;     // tied to data: left as it is
+    const px = f.margin.l + (a.x === undefined ? 0.5 : a.x) * f.plot;
+    const anchor = !a.xanchor || a.xanchor === "auto" ? "center" : a.xanchor;
+    if (anchor === "left") return f.width - px - 4;
     if (anchor === "right") return px - 4;
-    return 2 * Math.min(px, full.width - px) - 8;
+    return 2 * Math.min(px, f.width - px) - 8;
   }
 
   function update(el) {
-    const full = el._fullLayout;
-    if (!full || el._primerFitting || !el.offsetWidth) return;
-    const narrow = full.width < NARROW, font = full.font, layout = {}, names = {};
-    const title = full.title || {};
+    if (!el.layout || el._primerFitting || !el.offsetWidth) return;
+    const f = frame(el), font = f.font;
+    const narrow = f.width < NARROW, layout = {}, names = {};
+    const title = typeof el.layout.title === "string" ? {text: el.layout.title} : el.layout.title || {};
     const titleSize = (title.font && title.font.size) || font.size * 1.4;
-    const titleLeft = title.xref === "paper" ? full.margin.l + title.x * (full.width - full.margin.l - full.margin.r)
-                                             : title.x * full.width;
-    const t = fit(title.text, titleSize, font.family, full.width - titleLeft - 8, narrow);
+    const tx = title.x === undefined ? 0.5 : title.x;
+    const titleLeft = title.xref === "paper" ? f.margin.l + tx * f.plot : tx * f.width;
+    const t = fit(title.text, titleSize, font.family, f.width - titleLeft - 8, narrow);
     if (t !== null) layout["title.text"] = t;
-    (el.layout.annotations || []).forEach((a, i) => {
-      const fa = full.annotations[i] || a;
-      const size = (fa.font && fa.font.size) || font.size;
-      const w = fit(a.text, size, font.family, annotationRoom(fa, full), narrow);
+    const notes = el.layout.annotations || [];
+    let grow = 0;                                       // px the top margin needs for wrapped lines above the plot
+    notes.forEach((a, i) => {
+      const size = (a.font && a.font.size) || font.size;
+      let room = annotationRoom(a, f);
+      // Centred texts in one row (subplot titles): each keeps to the space between its neighbours' centres
+      const centred = b => (b.xref || "paper") === "paper" && (!b.xanchor || b.xanchor === "center"
+                                                                 || b.xanchor === "auto");
+      if (centred(a)) {
+        for (const b of notes) {
+          if (b !== a && centred(b) && Math.abs((b.y || 0) - (a.y || 0)) < 0.02 && b.x !== a.x)
+            room = Math.min(room, Math.abs(b.x - a.x) * f.plot - 8);
+        }
+      }
+      const w = fit(a.text, size, font.family, room, narrow);
       if (w !== null) layout["annotations[" + i + "].text"] = w;
+      const shown = w === null ? a.text : w;   // lines added over the written text, by a text above the plot
+      if ((a.yref || "paper") === "paper" && a.y >= 1 && typeof shown === "string") {
+        const added = shown.split(BREAK).length - (fitted.get(shown) || shown).split(BREAK).length;
+        grow = Math.max(grow, Math.ceil(added * size * 1.3));
+      }
     });
     const made = dropdowns.get(el) || new Map();
     dropdowns.set(el, made);
@@ -78,10 +103,10 @@
     menus.forEach((menu, i) => {
       const labels = (menu.buttons || []).map(b => b.label || "");
       const row = labels.reduce((s, l) => s + textWidth(l, font.size, font.family) + 24, 0);
-      if (narrow && menu.type === "buttons" && menu.direction !== "down" && row > full.width - 8) {
+      if (narrow && menu.type === "buttons" && menu.direction !== "down" && row > f.width - 8) {
         // a dropdown as wide as its longest label, from the figure's left edge rather than the plot's
-        const plot = full.width - full.margin.l - full.margin.r;
-        menus[i] = Object.assign({}, menu, {type: "dropdown", x: -(full.margin.l - 4) / plot, xanchor: "left"});
+        const plot = f.width - f.margin.l - f.margin.r;
+        menus[i] = Object.assign({}, menu, {type: "dropdown", x: -(f.margin.l - 4) / plot, xanchor: "left"});
         made.set(i, menu);
         menusChanged = true;
       } else if (!narrow && made.has(i)) {
@@ -90,10 +115,24 @@
         menusChanged = true;
       }
     });
-    const legendRoom = full.width - 70;
+    // A legend below the plot grows taller as its entries wrap: the figure grows with it, the plot keeps its height
+    const legend = el.layout.legend || {}, box = el.querySelector(".legend");
+    if (!heights.has(el)) heights.set(el, {height: el.layout.height, top: f.margin.t});
+    const written = heights.get(el);
+    let extra = 0;
+    if (narrow && legend.orientation === "h" && (legend.y === undefined || legend.y < 0) && box) {
+      extra = Math.max(0, Math.round(box.getBoundingClientRect().height - (f.margin.b - 60)));
+      if (extra <= 8) extra = 0;
+    }
+    if (written.height && written.top !== undefined) {
+      const want = written.height + extra + grow, top = written.top + grow;
+      if (Math.abs(want - el.layout.height) > 4) layout.height = want;
+      if (Math.abs(top - f.margin.t) > 2) layout["margin.t"] = top;
+    }
+    const legendRoom = f.width - 70;
     el.data.forEach((trace, i) => {
       if (trace.showlegend === false || !trace.name) return;
-      const size = (full.legend && full.legend.font && full.legend.font.size) || font.size;
+      const size = (legend.font && legend.font.size) || font.size;
       const w = fit(trace.name, size, font.family, legendRoom, narrow);
       if (w !== null) (names[w] = names[w] || []).push(i);
     });
