@@ -39,7 +39,7 @@ PHONE_PENDING = {  # figure -> the languages in which it still fails at the phon
     "fig-position-encoding": ("en",),
     "fig-shared-memory": ("en", "zh"),
     "fig-temperature": ("en", "zh"),
-    "fig-training-curves": ("zh",),
+    "fig-training-curves": ("en", "zh"),
     "fig-two-layouts": ("en",),
     "fig-two-stacks": ("en", "zh"),
     "fig-visible-range": ("zh",),
@@ -190,12 +190,14 @@ def measure_page(page, divs):
     if not page.evaluate(ALL_SIZED_JS):  # a figure drawn while hidden keeps its size until the window resizes
         page.evaluate("() => window.dispatchEvent(new Event('resize'))")
         settle(page, ALL_SIZED_JS)
-    for scheme in SCHEMES:
-        switch_scheme(page, scheme)
-        for name, size in VIEWPORTS.items():
-            if page.viewport_size != size:  # the page opens at the first: no resize to wait for
-                page.set_viewport_size(size)
-                settle(page, ALL_SIZED_JS)
+    # The desktop first, then the phone: a figure narrowed and widened again on one page is not always drawn as a
+    # fresh desktop page draws it (zh 12's top-k figure: its legend then covers its tick labels until a reload).
+    for name, size in VIEWPORTS.items():
+        if page.viewport_size != size:  # the page opens at the first: no resize to wait for
+            page.set_viewport_size(size)
+            settle(page, ALL_SIZED_JS)
+        for scheme in SCHEMES:
+            switch_scheme(page, scheme)
             for problem in legibility_problems(page, drawn):
                 found.setdefault(problem, []).append(f"{name} {'dark' if scheme == 'slate' else 'light'}")
     return found

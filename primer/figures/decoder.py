@@ -375,7 +375,7 @@ def loss_panels(histories, curves, curve_steps, floors, chance, styles, honest_t
                     legendgroup=key,
                     showlegend=row == rows[0],
                     line=dict(color=color, dash=dash, width=1.5),
-                    hovertemplate=name + "<extra></extra>",
+                    hovertemplate="%{fullData.name}<extra></extra>",  # the legend's name, not written twice
                 ),
                 row=row,
                 col=1,

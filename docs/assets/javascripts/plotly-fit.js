@@ -136,10 +136,19 @@
       const w = fit(trace.name, size, font.family, legendRoom, narrow);
       if (w !== null) (names[w] = names[w] || []).push(i);
     });
-    if (!Object.keys(layout).length && !Object.keys(names).length && !menusChanged) return;
+    if (!Object.keys(layout).length && !Object.keys(names).length && !menusChanged) {
+      el._primerRounds = 0;
+      return;
+    }
     el._primerFitting = true;
     el.dataset.primerFitting = "1";                     // the legibility test waits for this to go
-    const done = () => { el._primerFitting = false; delete el.dataset.primerFitting; };
+    el._primerRounds = (el._primerRounds || 0) + 1;
+    // Draws during the round were not fitted (wrapped names make a taller legend): look again, a few rounds at most
+    const done = () => {
+      el._primerFitting = false;
+      if (el._primerRounds < 4) update(el);
+      if (!el._primerFitting) delete el.dataset.primerFitting;
+    };
     // A menu that changes type is drawn anew only from an empty list: plotly redraws a changed one over the old
     let chain = menusChanged ? Plotly.relayout(el, {updatemenus: []}) : Promise.resolve();
     if (menusChanged) layout.updatemenus = menus;
