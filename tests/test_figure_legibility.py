@@ -27,7 +27,6 @@ PHONE_PENDING = {  # figure -> the languages in which it still fails at the phon
     "fig-cost-chart": ("en",),
     "fig-cross-rows": ("en", "zh"),
     "fig-cross-weights": ("zh",),
-    "fig-future-leak": ("en",),
     "fig-gradient-reach": ("en", "zh"),
     "fig-image-prefix": ("en",),
     "fig-loop-steps": ("en",),
