@@ -117,7 +117,9 @@
     });
     // A legend below the plot grows taller as its entries wrap: the figure grows with it, the plot keeps its height
     const legend = el.layout.legend || {}, box = el.querySelector(".legend");
-    if (!heights.has(el)) heights.set(el, {height: el.layout.height, top: f.margin.t});
+    // A responsive resize leaves layout.height unset: the drawn height is the figure's then
+    const current = el.layout.height || el.getBoundingClientRect().height;
+    if (!heights.has(el)) heights.set(el, {height: current, top: f.margin.t});
     const written = heights.get(el);
     let extra = 0;
     if (narrow && legend.orientation === "h" && (legend.y === undefined || legend.y < 0) && box) {
@@ -126,7 +128,11 @@
     }
     if (written.height && written.top !== undefined) {
       const want = written.height + extra + grow, top = written.top + grow;
-      if (Math.abs(want - el.layout.height) > 4) layout.height = want;
+      if (Math.abs(want - current) > 4) {
+        layout.height = want;
+        const box = el.parentElement;                   // primer's wrapper holds the figure's height: it grows too
+        if (box && /px$/.test(box.style.height)) box.style.height = want + "px";
+      }
       if (Math.abs(top - f.margin.t) > 2) layout["margin.t"] = top;
     }
     const legendRoom = f.width - 70;
