@@ -38,7 +38,6 @@ PHONE_PENDING = {  # figure -> the languages in which it still fails at the phon
     "fig-position-encoding": ("en",),
     "fig-shared-memory": ("en", "zh"),
     "fig-temperature": ("en", "zh"),
-    "fig-training-curves": ("en", "zh"),
     "fig-two-layouts": ("en",),
     "fig-two-stacks": ("en", "zh"),
     "fig-visible-range": ("zh",),
