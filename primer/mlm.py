@@ -16,7 +16,8 @@ from primer.vocab import MASK
 SENTENCE = ("the", "cat", "sat", "on", "the", "mat")
 MASKED_POSITION = 2
 
-# A longer sentence, so that 15 % of it is a whole number of tokens, and the seed of the draw; used in chapter 6.
+# A longer sentence, so that 15 % of it is a whole number of tokens, and mask_tokens' default seed; used in chapter 6,
+# whose draw (primer.inputs.encoder.MASKING_EXAMPLE_SEED) shows all three cases of the 80/10/10 rule.
 LONG_SENTENCE = tuple(
     "the cat sat on the mat while the dog slept by the fire and the bird sang outside the window".split()
 )

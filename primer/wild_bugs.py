@@ -152,18 +152,31 @@ def not_in_place_fix(x, valid):  # [n, d], [n] -> [n, d]
 
 
 # ---- 6. padding: the mask on the query axis (hyunwoongko/transformer PR #40) -------------------------
+# The project's decoder mask is trg_pad_mask & trg_sub_mask: the padding mask shaped (batch, 1, seq, 1), so on the
+# query axis, AND the causal tril. A real query then never reaches a pad (the pads come last); what the shape does
+# is close every key of a padded query's row. Its fill, -10000, turns such a row uniform; -inf turns it into NaN.
 
 
-def query_axis_bug(x, valid):  # [n, d], [n] -> [n, d]
-    """Attention with the padding mask shaped [n, 1]: it closes padded queries' rows, not padded keys."""
-    z = np.where(valid[:, None], _scores(x), HYUNWOONGKO_FILL)
+def query_axis_bug(x, valid, fill=-np.inf):  # [n, d], [n] -> [n, d]
+    """Causal attention ANDed with the padding mask shaped [n, 1], as the project built it: padded rows are empty."""
+    z = np.where(valid[:, None] & causal_mask(len(x)), _scores(x), fill)
     return _softmax(z) @ x
 
 
-def query_axis_fix(x, valid):  # [n, d], [n] -> [n, d]
-    """Shape it [1, n]: every query stops reading the padded keys."""
-    z = np.where(valid[None, :], _scores(x), HYUNWOONGKO_FILL)
+def query_axis_fix(x, valid, fill=-np.inf):  # [n, d], [n] -> [n, d]
+    """Shape it [1, n], as PR #40 does: padded keys closed, and a padded query still reads the real keys before it."""
+    z = np.where(valid[None, :] & causal_mask(len(x)), _scores(x), fill)
     return _softmax(z) @ x
+
+
+def query_axis_shipped(x, valid):  # [n, d], [n] -> (int, float)
+    """Return the rows holding NaN, and the largest weight a real query puts on padding, with the project's -10000."""
+    valid = np.asarray(valid, dtype=bool)
+    w = _softmax(
+        np.where(valid[:, None] & causal_mask(len(x)), _scores(float_array("x", x, min_ndim=2)), HYUNWOONGKO_FILL)
+    )
+    nan_rows = int(np.isnan(w @ x).any(axis=1).sum())
+    return nan_rows, float(np.where(~valid[None, :], w, 0.0).sum(axis=1)[valid].max())
 
 
 # ---- 7. padding: a padded query with no open key gives NaN, which spreads (pytorch #103749) ----------
@@ -259,7 +272,7 @@ BUGS = {
         Bug("transposed", "orientation", "causal", "future_share"),
         Bug("not_inverted", "orientation", "causal", "future_share"),
         Bug("not_in_place", "padding", "padding", "pad_share"),
-        Bug("query_axis", "padding", "padding", "pad_share"),
+        Bug("query_axis", "padding", "padding", "nan_rows"),
         Bug("nan_rows", "padding", "padding", "nan_rows"),
         Bug("top_left", "cache", "cache", "cache_gap"),
         Bug("window", "window", "cache", "cache_gap"),
@@ -322,9 +335,7 @@ def _weights(name, x, valid, shift, fixed):  # -> [n, n] the first layer's atten
         return _softmax(np.where(causal_mask(n) if fixed else causal_mask(n).T, s, -np.inf))
     if name == "not_inverted":
         return safe_softmax(s, ~future if fixed else future)
-    if name == "not_in_place":
-        return _softmax(np.where(valid[None, :], s, DI_ENGINE_FILL) if fixed else s)
-    return _softmax(np.where(valid[None, :] if fixed else valid[:, None], s, HYUNWOONGKO_FILL))  # query_axis
+    return _softmax(np.where(valid[None, :], s, DI_ENGINE_FILL) if fixed else s)  # not_in_place
 
 
 def _closed_share(w, closed, rows):  # [n, n], [n, n] bool, [n] bool -> float

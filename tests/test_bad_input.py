@@ -1158,6 +1158,7 @@ TABLE = [
     case(lambda: grammar.split(dec_page.GRAMMAR, 1.0, 0), "heldout_share", "split-share-1"),
     case(lambda: grammar.split(dec_page.GRAMMAR, 0.001, 0), "heldout_share", "split-share-leaves-none"),
     case(lambda: grammar.sentences(dec_page.GRAMMAR, 3, 0, among={("x", ".")}), "among", "sentences-among-foreign"),
+    case(lambda: grammar.restricted_probs(dec_page.GRAMMAR, [("x", ".")]), "among", "restricted_probs-among-foreign"),
     case(lambda: grammar.conditional_entropy(dec_page.GRAMMAR, 16, boundary="!"), "boundary", "entropy-boundary"),
     case(lambda: grammar.conditional_entropy(dec_page.GRAMMAR, 0), "n", "entropy-n-0"),
     case(lambda: grammar.ngrams(dec_page.GRAMMAR, 0), "n", "ngrams-n-0"),

@@ -1,5 +1,5 @@
 """Every plotly figure of both languages, measured where a reader sees it: in Material's content column at a desktop
-width, in the light and the dark scheme (tests/browser_util.py opens the pages).
+width and at a phone's (375 px), in the light and the dark scheme (tests/browser_util.py opens the pages).
 
 Each text a figure draws (its title, axis and colour-bar titles, annotations, legend entries, tick labels, the
 labels on its marks, its controls' words) must be whole: inside the figure's SVG, and inside the plot area when the
@@ -17,8 +17,32 @@ pytestmark = pytest.mark.browser
 
 # A common desktop window. Material shows both sidebars there, and its content column (688 px) is the narrowest of any
 # window from 960 px up: at 1024 px the table of contents folds into the navigation and the column grows to 750 px,
-# at 960 px it is 686 px. Narrower columns are a phone's or a small tablet's, which this test does not cover.
-VIEWPORTS = {"1280x800": {"width": 1280, "height": 800}}
+# at 960 px it is 686 px. Then a phone: 375 px is the narrowest common one (iPhone SE to 13 mini), and Material's
+# column there is the window less its margins.
+VIEWPORTS = {"1280x800": {"width": 1280, "height": 800}, "375x812": {"width": 375, "height": 812}}
+PHONE = "375x812"
+# Figures that still fail at the phone's width, each with a problem there; the test fails when one of them passes
+# (take it off the list) as when any other figure fails anywhere. Desktop problems are never allowed.
+PHONE_PENDING = {  # figure -> the languages in which it still fails at the phone's width
+    "fig-cost-chart": ("en",),
+    "fig-cross-rows": ("en", "zh"),
+    "fig-cross-weights": ("zh",),
+    "fig-gradient-reach": ("en", "zh"),
+    "fig-image-prefix": ("en",),
+    "fig-loop-steps": ("en",),
+    "fig-mask-swap": ("en", "zh"),
+    "fig-mlm-walk": ("en", "zh"),
+    "fig-model-params": ("en", "zh"),
+    "fig-one-knob": ("en", "zh"),
+    "fig-output-machine": ("en", "zh"),
+    "fig-position-encoding": ("en",),
+    "fig-shared-memory": ("en", "zh"),
+    "fig-temperature": ("en", "zh"),
+    "fig-two-layouts": ("en",),
+    "fig-two-stacks": ("en", "zh"),
+    "fig-visible-range": ("zh",),
+    "fig-work-curves": ("en",),
+}
 SCHEMES = ("default", "slate")  # Material's light and dark palettes, switched with the header's toggle
 SLACK = 1.0  # px: a box may touch an edge (anti-aliasing, sub-pixel layout) but not cross it
 MIN_OVERLAP = 2.0  # px in each direction before two boxes count as covering one another
@@ -124,6 +148,7 @@ MEASURE_JS = """(el, [slack, minOverlap]) => {
 
 ALL_SIZED_JS = """() => [...document.querySelectorAll('.js-plotly-plot')].every(el => {
   const svg = el.querySelector('.main-svg');
+  if (el.dataset.primerFitting) return false;  // plotly-fit.js is still fitting it to the new width
   const width = el.getBoundingClientRect().width;
   return !svg || el.offsetWidth === 0 || Math.abs(svg.getBoundingClientRect().width - width) < 2;
 })"""
@@ -163,15 +188,30 @@ def measure_page(page, divs):
     if not page.evaluate(ALL_SIZED_JS):  # a figure drawn while hidden keeps its size until the window resizes
         page.evaluate("() => window.dispatchEvent(new Event('resize'))")
         settle(page, ALL_SIZED_JS)
-    for scheme in SCHEMES:
-        switch_scheme(page, scheme)
-        for name, size in VIEWPORTS.items():
-            if page.viewport_size != size:  # the page opens at the first: no resize to wait for
-                page.set_viewport_size(size)
-                settle(page, ALL_SIZED_JS)
+    # The desktop first, then the phone: a figure narrowed and widened again on one page is not always drawn as a
+    # fresh desktop page draws it (zh 12's top-k figure: its legend then covers its tick labels until a reload).
+    for name, size in VIEWPORTS.items():
+        if page.viewport_size != size:  # the page opens at the first: no resize to wait for
+            page.set_viewport_size(size)
+            settle(page, ALL_SIZED_JS)
+        for scheme in SCHEMES:
+            switch_scheme(page, scheme)
             for problem in legibility_problems(page, drawn):
                 found.setdefault(problem, []).append(f"{name} {'dark' if scheme == 'slate' else 'light'}")
     return found
+
+
+def split_pending(found, lang):
+    """Return (problems that fail the test, the PHONE_PENDING figures that showed a problem at the phone's width)."""
+    failing, pending = {}, set()
+    for problem, where in found.items():
+        div = problem.split(":", 1)[0]
+        phone_only = all(w.startswith(PHONE) for w in where)
+        if lang in PHONE_PENDING.get(div, ()) and phone_only:
+            pending.add(div)
+        else:
+            failing[problem] = where
+    return failing, pending
 
 
 @pytest.mark.parametrize("name", figure_pages())
@@ -180,9 +220,11 @@ def test_every_text_of_every_figure_is_whole_and_uncovered(site, open_page, lang
     divs = list(page_figures(html_path(site, lang, name).read_text("utf-8")))
     assert divs, f"{lang}/{name} holds no figure: figure_pages() is out of date"
     visit = open_page(url_path(site, lang, name), viewport=VIEWPORTS["1280x800"])
-    found = measure_page(visit.page, divs)
-    lines = [f"{problem}  [{', '.join(where)}]" for problem, where in found.items()]
+    failing, pending = split_pending(measure_page(visit.page, divs), lang)
+    lines = [f"{problem}  [{', '.join(where)}]" for problem, where in failing.items()]
     assert not lines, f"{lang}/{name}: {len(lines)} legibility problems\n  " + "\n  ".join(lines)
+    fixed = sorted({d for d in divs if lang in PHONE_PENDING.get(d, ())} - pending)
+    assert not fixed, f"{lang}/{name}: {fixed} now pass at {PHONE}: take them off PHONE_PENDING"
 
 
 # ---- planted problems: each check can fail
@@ -203,6 +245,43 @@ PLANT_JS = """() => {
                        showarrow: false, xanchor: 'left'}]},
     {responsive: true});
 }"""
+
+
+PLANT_PHONE_JS = """() => {
+  const div = document.createElement('div');
+  div.id = 'fig-planted-phone';
+  document.querySelector('article').prepend(div);
+  // Whole and apart in the desktop column, too wide for a phone's: a 420 px title and two buttons side by side
+  return Plotly.newPlot(div, [{x: [1, 2], y: [1, 2], mode: 'lines', name: 'a line'}],
+    {title: {text: 'A title that fits a desktop column but not a phone', x: 0.01, xanchor: 'left', y: 0.86},
+     height: 300, margin: {t: 80}, showlegend: false,
+     updatemenus: [{type: 'buttons', direction: 'right', x: 0, xanchor: 'left', y: 1.25, yanchor: 'bottom',
+                    buttons: [{label: 'the first state, with a long name', method: 'skip', args: []},
+                              {label: 'the second state, named at length', method: 'skip', args: []}]}]},
+    {responsive: true});
+}"""
+
+
+def test_the_phone_width_finds_what_the_desktop_column_does_not(site, open_page):
+    """The same planted figure: whole at 1280 px, its title and a button clipped at 375 px."""
+    visit = open_page(url_path(site, "en", figure_pages()[0]), viewport=VIEWPORTS["1280x800"])
+    visit.page.evaluate(PLANT_PHONE_JS)
+    assert legibility_problems(visit.page, ["fig-planted-phone"]) == []
+    visit.page.set_viewport_size(VIEWPORTS[PHONE])
+    settle(visit.page, ALL_SIZED_JS)
+    problems = "\n".join(legibility_problems(visit.page, ["fig-planted-phone"]))
+    assert "title 'A title that fits a desktop column but" in problems and "is clipped" in problems, problems
+    assert "control 'the second state, named at length' is clipped" in problems, problems
+
+
+def test_pending_phone_figures_are_real_figures_of_the_site(site):
+    every = {
+        div
+        for lang in LANGS
+        for name in figure_pages()
+        for div in page_figures(html_path(site, lang, name).read_text("utf-8"))
+    }
+    assert set(PHONE_PENDING) <= every, sorted(set(PHONE_PENDING) - every)
 
 
 def test_the_measurement_finds_a_planted_clip_an_overlap_a_title_under_the_toolbar_and_an_unnamed_marker(

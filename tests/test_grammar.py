@@ -66,6 +66,22 @@ def test_the_floor_is_the_mean_loss_of_the_grammar_itself_on_many_rows():
     assert abs(-np.log(p).mean() - grammar.conditional_entropy(GRAMMAR, 16)) < 0.02  # sampling error, measured 0.003
 
 
+def test_restricted_to_one_side_of_a_split_the_floor_is_that_sides_text_own_and_lower():
+    kept, _ = grammar.split(GRAMMAR, 0.25, 0)
+    probs = grammar.restricted_probs(GRAMMAR, kept)
+    assert set(probs) == set(kept) and abs(sum(probs.values()) - 1) < 1e-12
+    floor = grammar.conditional_entropy(GRAMMAR, 16, among=kept)
+    assert floor < grammar.conditional_entropy(GRAMMAR, 16) - 0.01  # fewer sentences, fewer choices
+    # The same floor is the mean loss of the restricted grammar on many rows of text drawn from that side only
+    words = ["."] + [w for s in grammar.sentences(GRAMMAR, 6000, 0, among=kept) for w in s]
+    vocab = corpus.vocabulary(["."] + [w for s in grammar.all_sentences(GRAMMAR) for w in s])
+    tokens, targets = corpus.rows(words, vocab, 16, 4000, 0, boundary=".")
+    p, _ = grammar.row_probs(GRAMMAR, vocab, tokens, targets, among=kept)
+    assert (p > 0).all() and abs(-np.log(p).mean() - floor) < 0.02  # sampling error
+    # A coin restricted to one face leaves no choice: the floor is 0
+    assert abs(grammar.conditional_entropy({"S": (("a", "."), ("b", "."))}, 8, among=[("a", ".")])) < 1e-15
+
+
 def test_every_trigram_of_drawn_text_is_one_the_grammar_can_make():
     words = ["."] + [w for s in grammar.sentences(GRAMMAR, 300, 1) for w in s]
     allowed = grammar.ngrams(GRAMMAR, 3)

@@ -6,7 +6,15 @@ from site_reader import load_snippet
 from primer import mlm
 
 
-def test_page_example_masks_15_percent():
+def test_page_example_shows_each_case_of_the_80_10_10_rule_once():
+    from primer.inputs.encoder import MASKING_EXAMPLE_SEED
+
+    rows, corrupted = mlm.mask_tokens(mlm.LONG_SENTENCE, seed=MASKING_EXAMPLE_SEED)
+    assert rows == [(5, "mat", "random", "fire"), (9, "slept", "keep", "slept"), (19, "window", "mask", mlm.MASK)]
+    assert corrupted == [{5: "fire", 19: mlm.MASK}.get(i, w) for i, w in enumerate(mlm.LONG_SENTENCE)]
+
+
+def test_default_draw_masks_15_percent():
     rows, corrupted = mlm.mask_tokens(mlm.LONG_SENTENCE)
     assert len(mlm.LONG_SENTENCE) == 20
     assert [r[0] for r in rows] == [4, 6, 19]

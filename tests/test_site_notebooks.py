@@ -102,3 +102,13 @@ def test_the_search_index_leaves_notebook_pages_out_but_keeps_the_chapters(site)
     locations = {doc["location"].split("#")[0] for doc in index["docs"]}
     assert not any("notebooks/" in loc for loc in locations)
     assert {f"{prefix}{chapter}/" for chapter in CHAPTERS for prefix in ("", "en/")} <= locations
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_notebook_page_hides_its_cells_tags(site, lang):
+    """mkdocs-jupyter shows cell tags as badges (.celltoolbar) and has no option against it: primer.css hides them."""
+    html = notebook_page(site, lang, CHAPTERS[0]).read_text(encoding="utf-8")
+    assert 'class="celltoolbar"' in html  # the badges are there, tagged cells exist: the rule below is not idle
+    css = (site / "assets" / "stylesheets" / "primer.css").read_text(encoding="utf-8")
+    assert re.search(r"\.md-typeset \.jupyter-wrapper \.celltoolbar \{ display: none; \}", css)
+    assert 'class="md-content__inner md-typeset"' in html.split('class="jupyter-wrapper"')[0]  # inside .md-typeset

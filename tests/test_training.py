@@ -257,11 +257,16 @@ def test_each_leaky_run_reports_a_lower_training_loss_below_the_floor_and_a_high
     results, _, _ = chapter_7()
     for data, _, runs in results:
         honest = runs["causal"]
+        # The training rows' own floor, not the grammar's: the causal run sits near it, a little below on one seed
+        # (measured 0.71 against 0.73: 96 rows of a finite text can be learned by heart), the leaky runs far below.
+        assert data.train_floor - 0.05 < honest.train_loss < data.train_floor + 0.1
         for name in LEAKY:
             run = runs[name]
-            assert run.train_loss < data.floor - 0.15 < honest.train_loss, name  # measured: at most 0.57 against 0.77
+            assert run.train_loss < data.train_floor - 0.1, name  # measured: at most 0.57 against at least 0.72
             assert run.heldout_loss > honest.heldout_loss + 0.5, name  # measured: at least 1.70 against at most 1.03
         assert data.floor < honest.heldout_loss < data.floor + 0.35  # above the floor: it has not seen these sentences
+    # The page: the causal run ends a little under its training rows' floor on one seed, above it on the others
+    assert sum(runs["causal"].train_loss < data.train_floor for data, _, runs in results) == 1
 
 
 @pytest.mark.slow  # trains chapter 7's runs over every seed
@@ -324,7 +329,7 @@ def test_every_printed_loss_is_far_from_a_rounding_edge():
     values = [
         v for m in measured.values() for k in ("train", "val", "honest", "p_own", "p_causal", "start") for v in m[k]
     ]
-    values += [refs["floor"], refs["chance"], *refs["grammar"], *refs["grammar_p"]]
+    values += [refs["floor"], refs["chance"], *refs["train_floor"], *refs["grammar"], *refs["grammar_p"]]
     data, _, runs = results[0]
     values += [v for run in runs.values() for v in (*run.history, *run.curve)]  # the figure's seed
     values += [float(np.median(m[k])) for m in measured.values() for k in ("train", "val", "honest")]

@@ -45,7 +45,7 @@ EXPECTED_KIND = {
     "transposed": "future",
     "not_inverted": "future",
     "not_in_place": "padding",
-    "query_axis": "padding",
+    "query_axis": "not_finite",
     "nan_rows": "not_finite",
     "top_left": "cache",
     "window": "cache",
@@ -71,7 +71,7 @@ def test_the_printed_symptoms_hold_with_margins(seed):
     assert abs(s["not_inverted"][0] - 1.0) < 1e-12 and s["not_inverted"][1] == 0
     assert 0.3 < s["transposed"][0] < 1 and s["transposed"][1] == 0
     assert 0.05 < s["not_in_place"][0] < 0.95 and s["not_in_place"][1] == 0
-    assert s["query_axis"] == s["not_in_place"]  # both let a real query read every key
+    assert s["query_axis"] == (N_PAD, 0)  # under -inf each padded row is NaN; the fix leaves no row empty
     assert s["fp16_min"] == (N, 0) and s["nan_rows"] == (N, 0)  # the NaN reaches every row
     for name in ("top_left", "window"):
         assert s[name][0] > 1e-2 and s[name][1] < 1e-12
@@ -96,6 +96,17 @@ def test_the_masked_bias_bug_is_latent_until_the_scores_drift():
     x, _ = rows()
     assert wild_bugs.symptom("masked_bias", x, shift=0.0)[0] < 1e-12
     assert check_causal(wild_bugs.layers("masked_bias", shift=0.0)[0], n=N, d=D, seed=SEED) == []
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_the_query_axis_mask_as_the_project_ran_it_is_latent(seed):
+    """With the causal AND and the project's -10000: no row is NaN, no real query reads a pad, the check finds none."""
+    x = np.random.default_rng(seed).standard_normal((N, D))
+    valid = np.arange(N) < N - N_PAD
+    nan_rows, pad_share = wild_bugs.query_axis_shipped(x, valid)
+    assert nan_rows == 0 and pad_share == 0  # exp(-10000 - max) underflows to exactly 0 in float64
+    shipped = lambda x, valid: wild_bugs.query_axis_bug(x, valid, fill=wild_bugs.HYUNWOONGKO_FILL)  # noqa: E731
+    assert check_padding(shipped, n=N, d=D, n_pad=N_PAD, seed=seed) == []
 
 
 def test_keys_read():

@@ -59,8 +59,9 @@ def measures(setup, seeds, *, prompts, n_new, n_samples, sample_seed, score_n): 
 
     Per run: "train", "val", "honest" (losses), "p_own", "p_causal" (the true next word's mean probability where the
     grammar leaves a choice), "start" (held-out loss at step 0), "score" ((found, total) trigrams of its greedy and
-    sampled continuations that the grammar can make). refs: "floor", "chance" and, per seed, "grammar" (the grammar's
-    own held-out loss), "grammar_p" and "start_std" (the initial logits' standard deviation); "vocab_size".
+    sampled continuations that the grammar can make). refs: "floor", "chance" and, per seed, "train_floor" (the training
+    text's own floor), "grammar" (the grammar's own held-out loss), "grammar_p" and "start_std" (the initial logits'
+    standard deviation); "vocab_size".
     """
     setup = dict(setup)
     frozen = tuple((k, grammars.frozen(v) if k == "grammar" else _freeze(v)) for k, v in sorted(setup.items()))
@@ -77,9 +78,10 @@ def _measures(frozen, seeds, prompts, n_new, n_samples, sample_seed, score_n):
         k: (dict(v) if k != "grammar" else {s: alts for s, alts in v}) if isinstance(v, tuple) else v for k, v in frozen
     }
     allowed = grammars.ngrams(setup["grammar"], score_n)
-    measured, refs = {}, {"grammar": [], "grammar_p": [], "start_std": []}
+    measured, refs = {}, {"train_floor": [], "grammar": [], "grammar_p": [], "start_std": []}
     for data, cfg, runs in over_seeds(setup, seeds):
         refs |= {"floor": data.floor, "chance": data.chance, "vocab_size": len(data.vocab)}
+        refs["train_floor"].append(data.train_floor)
         refs["grammar"].append(data.grammar_heldout_loss)
         refs["grammar_p"].append(data.grammar_p_choice)
         refs["start_std"].append(runs[next(iter(runs))].start_logit_std)

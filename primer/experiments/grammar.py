@@ -115,13 +115,17 @@ def _next_words(probs):  # {sentence: p} -> {prefix: {word: p}}: the probability
     return {prefix: {w: p / sum(d.values()) for w, p in d.items()} for prefix, d in mass.items()}
 
 
-def row_probs(grammar, vocab, tokens, targets, *, boundary=".", start="S"):  # [r, n] ids -> ([r, n], [r, n])
+def row_probs(
+    grammar, vocab, tokens, targets, *, boundary=".", start="S", among=None
+):  # [r, n] ids -> ([r, n], [r, n])
     """Return the probability the grammar gives each target, and how many words it allows there.
 
     Each row must start at `boundary`; the grammar reads the words of the current sentence, as the
-    best model would. A target the grammar never puts there gets probability 0.
+    best model would. A target the grammar never puts there gets probability 0. With among, the
+    grammar is restricted to those sentences (restricted_probs).
     """
-    table = _next_words(sentence_probs(grammar, start))
+    probs = sentence_probs(grammar, start) if among is None else restricted_probs(grammar, among, start)
+    table = _next_words(probs)
     tokens, targets = np.atleast_2d(tokens), np.atleast_2d(targets)
     if tokens.shape != targets.shape:
         raise ValueError(f"targets must have the shape of tokens, got {targets.shape} and {tokens.shape}")
@@ -138,15 +142,30 @@ def row_probs(grammar, vocab, tokens, targets, *, boundary=".", start="S"):  # [
     return p, options
 
 
-def conditional_entropy(grammar, n, *, boundary=".", start="S"):  # -> float, nats per token
+def restricted_probs(grammar, among, start="S"):  # -> {sentence: probability}, summing to 1 over among
+    """Return the grammar's sentence probabilities restricted to the sentences of among and scaled to sum to 1.
+
+    This is the distribution sentences(..., among=among) draws from.
+    """
+    probs = sentence_probs(grammar, start)
+    kept = {tuple(s) for s in among} & set(probs)
+    if not kept:
+        raise ValueError("among must hold at least one sentence the grammar can make")
+    total = sum(probs[s] for s in kept)
+    return {s: probs[s] / total for s in sorted(kept)}
+
+
+def conditional_entropy(grammar, n, *, boundary=".", start="S", among=None):  # -> float, nats per token
     """Return the exact expected loss of the best possible model on rows of n tokens that start at boundary.
 
     The state is the current sentence's words so far; its distribution is carried row position by row
     position, and each state contributes the entropy of its next word. This is the floor: no model
-    that reads only the past does better on average.
+    that reads only the past does better on average. With among, the text is drawn from the grammar
+    restricted to those sentences (restricted_probs), and the floor is that text's own.
     """
     n = positive_int("n", n)
-    table = _next_words(sentence_probs(grammar, start))
+    probs = sentence_probs(grammar, start) if among is None else restricted_probs(grammar, among, start)
+    table = _next_words(probs)
     if any(s[-1] != boundary for s in all_sentences(grammar, start)):
         raise ValueError(f"boundary must end every sentence of the grammar, got {boundary!r}")
     entropy = {u: -sum(p * np.log(p) for p in d.values()) for u, d in table.items()}

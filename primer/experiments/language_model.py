@@ -3,7 +3,8 @@
 The grammar's sentences are cut in two by a seed; the training text is drawn from one part, the
 held-out text from the other, so no held-out sentence is ever seen in training. Both are cut into
 rows of next-token exercises. With them come the references every loss is read against: the
-grammar's exact floor and the loss of guessing, ln V.
+grammar's exact floor (for held-out rows), the training text's own floor (the grammar restricted to
+the training side, for training rows) and the loss of guessing, ln V.
 """
 
 from dataclasses import dataclass
@@ -39,6 +40,7 @@ class Data:
     grammar_heldout_loss: float  # the grammar itself, used as the model, on the held-out rows
     choice: np.ndarray  # [heldout rows, n] bool: where the grammar leaves more than one next word
     grammar_p_choice: float  # the grammar's mean probability of the true next word there
+    train_floor: float  # the training text's own floor: the grammar restricted to train_part, on rows of n tokens
 
 
 def seeds(seed):  # -> 7 ints
@@ -86,4 +88,5 @@ def make_data(
         float(-np.log(p).mean()),
         choice,
         float(p[choice].mean()),
+        grammars.conditional_entropy(grammar, n, boundary=boundary, among=train_part),
     )

@@ -113,14 +113,16 @@ def future_leak(words, changed, result, *, lang=None):
             text=text["changed"],
             showarrow=True,
             arrowhead=2,
-            ay=-40,
+            ay=-46,
+            standoff=20,  # the arrow stops above the bar's value label instead of crossing it
         )
         steps.append(
             annotated_step(
                 label, [k], note(caption, 0.01, 1.0, xanchor="left", font=dict(color=color, size=14)), changed_at
             )
         )
-    top = 1.25 * float(max(result.delta_masked.max(), result.delta_unmasked.max()))
+    # room above the tallest bar for its value, the arrow and its label, under the note (two lines on a phone)
+    top = 1.7 * float(max(result.delta_masked.max(), result.delta_unmasked.max()))
     fig.update_yaxes(range=[0, top], title=text["delta"])
     add_control(fig, steps, kind="buttons")
     return styled(fig, height=420)
@@ -189,7 +191,7 @@ RUN_STYLE = {
     "masked_fill_0": (ACCENT, "dashdot"),
     "inverted": ("#8c564b", "longdash"),
 }
-REFERENCE_STYLE = {"floor": ("#2ca02c", "dot"), "chance": (MUTED, "dot")}
+REFERENCE_STYLE = {"train_floor": ("#2ca02c", "dot"), "floor": ("#2ca02c", "dot"), "chance": (MUTED, "dot")}
 # Chapter 7's playground, all the in-page runner knows of it (hooks/runner.py writes it into data attributes): the
 # figure's div id; the uids of the reader's two traces, train (top) and held-out (bottom); the printed line that is
 # one point of each (step, train loss, held-out loss: the program's print); the program's line that names the mask a
@@ -243,11 +245,12 @@ def run_label(group, text):
     return " = ".join(text["runs"][name] for name in group)
 
 
-def training_curves(histories, curves, curve_steps, floor, chance, *, lang=None):
+def training_curves(histories, curves, curve_steps, train_floor, floor, chance, *, lang=None):
     """Draw each run's training loss per step (top) and its held-out loss, causal mask, every few steps (bottom).
 
     histories: {run: [steps] training losses under its own mask}; curves: {run: [k] held-out losses under the causal
-    mask at curve_steps}; floor: the grammar's exact conditional entropy; chance: ln V. Runs that coincide share a line.
+    mask at curve_steps}; train_floor: the training text's own floor (top); floor: the grammar's exact conditional
+    entropy (bottom); chance: ln V. Runs that coincide share a line.
     """
     text = labels("decoder", lang)
     every = int(curve_steps[1] - curve_steps[0])
@@ -255,11 +258,18 @@ def training_curves(histories, curves, curve_steps, floor, chance, *, lang=None)
         group[0]: (run_label(group, text), *RUN_STYLE.get(group[0], (MUTED, "solid"))) for group in same_runs(histories)
     }
     return loss_panels(
-        histories, curves, curve_steps, floor, chance, styles, text["panel_honest"].format(every=every), text
+        histories,
+        curves,
+        curve_steps,
+        (train_floor, floor),
+        chance,
+        styles,
+        text["panel_honest"].format(every=every),
+        text,
     )
 
 
-def playground(history, curve, curve_steps, floor, chance, *, lang=None):
+def playground(history, curve, curve_steps, train_floor, floor, chance, *, lang=None):
     """Draw the page's causal run as training_curves does, and two empty traces for the reader's own run.
 
     The reader's run fills the traces whose uid is PLAYGROUND_UIDS["train"] (top) and ["heldout"] (bottom) while it
@@ -271,7 +281,7 @@ def playground(history, curve, curve_steps, floor, chance, *, lang=None):
         {"causal": history},
         {"causal": curve},
         curve_steps,
-        floor,
+        (train_floor, floor),
         chance,
         {"causal": (page_run, MUTED, "solid")},
         text["panel_playground"],
@@ -297,13 +307,14 @@ def playground(history, curve, curve_steps, floor, chance, *, lang=None):
     return fig
 
 
-def loss_panels(histories, curves, curve_steps, floor, chance, styles, honest_title, text):
-    """Draw training losses per step (top) and held-out losses under the causal mask (bottom), with floor and chance.
+def loss_panels(histories, curves, curve_steps, floors, chance, styles, honest_title, text):
+    """Draw training losses per step (top) and held-out losses under the causal mask (bottom), with floors and chance.
 
+    floors: (the training text's own floor, drawn on top; the grammar's, drawn below), each panel's rows' own.
     styles: {run: (legend name, colour, dash)}, one per line drawn; a run missing from styles shares another's line.
     """
     fig = make_subplots(
-        rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.1, subplot_titles=(text["panel_train"], honest_title)
+        rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.14, subplot_titles=(text["panel_train"], honest_title)
     )
     for run, (name, color, dash) in styles.items():
         curve = np.round(np.asarray(histories[run], dtype=float), LOSS_DIGITS)
@@ -337,10 +348,11 @@ def loss_panels(histories, curves, curve_steps, floor, chance, styles, honest_ti
             col=1,
         )
     last = max(len(h) for h in histories.values())
-    for key, value in (("floor", floor), ("chance", chance)):
+    train_floor, floor = floors
+    for key, value, rows in (("train_floor", train_floor, (1,)), ("floor", floor, (2,)), ("chance", chance, (1, 2))):
         color, dash = REFERENCE_STYLE[key]
         name = text[key].format(v=fmt_loss(value))
-        for row in (1, 2):
+        for row in rows:
             fig.add_trace(
                 go.Scatter(
                     x=[0, last],
@@ -348,9 +360,9 @@ def loss_panels(histories, curves, curve_steps, floor, chance, styles, honest_ti
                     mode="lines",
                     name=name,
                     legendgroup=key,
-                    showlegend=row == 1,
+                    showlegend=row == rows[0],
                     line=dict(color=color, dash=dash, width=1.5),
-                    hovertemplate=name + "<extra></extra>",
+                    hovertemplate="%{fullData.name}<extra></extra>",  # the legend's name, not written twice
                 ),
                 row=row,
                 col=1,
@@ -367,9 +379,9 @@ def training_runs_table(measured, references, setup, *, lang=None):
     """Return a Markdown table: per run, median and range over seeds of its three losses and of its text's score.
 
     measured: {run: {"train", "val", "honest", "start": [seeds] losses, "score": [seeds] (found, total)}};
-    references: {"floor", "chance", "grammar": [seeds] the grammar's own held-out loss, "start_std": [seeds] the
-    initial logits' standard deviation}; setup: the model's shape, the training's settings, vocab_size, n_seeds,
-    seed and n_samples, for the note under the table.
+    references: {"floor", "chance", "train_floor": [seeds] the training text's own floor, "grammar": [seeds] the
+    grammar's own held-out loss, "start_std": [seeds] the initial logits' standard deviation}; setup: the model's
+    shape, the training's settings, vocab_size, n_seeds, seed and n_samples, for the note under the table.
     """
     text, names = labels("decoder_tables", lang), labels("decoder", lang)["runs"]
 
@@ -386,6 +398,7 @@ def training_runs_table(measured, references, setup, *, lang=None):
             text["setup"].format(**setup),
             text["references"].format(
                 floor=fmt_loss(references["floor"]),
+                train_floor=spread(references["train_floor"]),
                 chance=fmt_loss(references["chance"]),
                 v=setup["vocab_size"],
                 n_samples=setup["n_samples"],
@@ -464,6 +477,7 @@ def corpus_table(grammar, data, *, lang=None):
             kept=len(data.train_part),
             overlap=data.overlap,
             floor=fmt_loss(data.floor),
+            train_floor=fmt_loss(data.train_floor),
             chance=fmt_loss(data.chance),
         )
     )

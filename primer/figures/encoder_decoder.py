@@ -136,7 +136,8 @@ def shared_memory(src, tgt, cross_w, *, lang=None):
             annotated_step(
                 layer + 1,
                 range(start, len(fig.data)),
-                note(text["memory"], 0, (n_layers + 1) / 2 - 1.5, on="data", font=dict(color=LEFT_COLOR)),
+                # two lines: one would run into the decoder's boxes
+                note(text["memory"], 0, (n_layers + 1) / 2 - 1.8, on="data", font=dict(color=LEFT_COLOR)),
                 note(text["dec"], 1, 0, on="data", font=dict(color=RIGHT_COLOR)),
                 note(text["cross_w"].format(l=layer + 1), 0.7, 1.07),
                 note(text["once"], 0, -0.25, xanchor="left", font=dict(color=CROSS_COLOR)),
@@ -160,6 +161,9 @@ def two_sublayers(src, tgt, self_w, cross_w, row, *, lang=None):
         horizontal_spacing=0.1,
         subplot_titles=(text["self_sub"], text["cross_sub"]),
     )
+    # One range for both panels: a cell as dark in one as in the other holds the same weight. Each keeps its
+    # colour (blue: the decoder's own past; purple: cross-attention, as in every figure of the chapter).
+    zmax = float(max(np.max(self_w), np.max(cross_w)))
     for trace in heatmap_traces(
         self_w,
         np.tri(n, dtype=bool),
@@ -167,7 +171,7 @@ def two_sublayers(src, tgt, self_w, cross_w, row, *, lang=None):
         y=tick_labels(tgt),
         closed_text="0",
         zmin=0,
-        zmax=float(np.max(self_w)),
+        zmax=zmax,
     ):
         fig.add_trace(trace, row=1, col=1)
     for trace in heatmap_traces(
@@ -176,7 +180,7 @@ def two_sublayers(src, tgt, self_w, cross_w, row, *, lang=None):
         x=tick_labels(src),
         y=tick_labels(tgt),
         zmin=0,
-        zmax=float(np.max(cross_w)),
+        zmax=zmax,
         colorscale="Purples",
     ):
         fig.add_trace(trace, row=1, col=2)
@@ -296,35 +300,76 @@ def anatomy_table(rows, *, lang=None):
 
 
 def learned_alignment(src, tgt, gold, trained_w, start_w, *, lang=None):
-    """Draw the gold alignment beside every decoder layer's and head's cross-attention; buttons: trained / untrained.
+    """Draw each layer's and head's cross-attention on one colour scale, gold outlined; buttons: trained, untrained.
 
     gold is [n] source positions; trained_w and start_w are [layers, h, n, m] on the same held-out pair.
     """
     text = labels("encoder_decoder_trained", lang)
     n_layers, n_heads, n, m = np.shape(trained_w)
-    titles = [text["gold"]] + [text["map"].format(l=i + 1, h=h + 1) for i in range(n_layers) for h in range(n_heads)]
-    fig = make_subplots(rows=1, cols=len(titles), subplot_titles=titles, horizontal_spacing=0.025)
+    titles = [text["map"].format(l=i + 1, h=h + 1) for i in range(n_layers) for h in range(n_heads)]
+    fig = make_subplots(
+        rows=n_layers,
+        cols=n_heads,
+        subplot_titles=titles,
+        shared_xaxes=True,
+        shared_yaxes=True,
+        horizontal_spacing=0.04,
+        vertical_spacing=0.09,
+    )
     x, y = tick_labels(src), tick_labels(tgt)
-    one_hot = np.zeros((n, m))
-    one_hot[np.arange(n), gold] = 1.0
-    kw = dict(x=x, y=y, zmin=0, zmax=1, colorscale="Purples", fmt="{:.1f}")
-    # cross-attention closes no cell: only the first (open) trace of each pair is drawn, the page weighs less
-    fig.add_trace(heatmap_traces(one_hot, True, **kw)[0], row=1, col=1)
     shown = {}
     for name, w in (("trained", trained_w), ("start", start_w)):
         shown[name] = []
         for k in range(n_layers * n_heads):
             shown[name].append(len(fig.data))
-            trace = heatmap_traces(w[k // n_heads, k % n_heads], True, **kw, visible=name == "trained")[0]
-            # nine small panels: colour carries the weight, the hover gives it; no number written in each cell
-            trace.update(text=None, texttemplate=None, hovertemplate="%{y} → %{x}: %{z:.2f}<extra></extra>")
-            fig.add_trace(trace, row=1, col=k + 2)
-    steps = [(text[name], [0] + shown[name], {}) for name in ("trained", "start")]
-    fig.update_yaxes(autorange="reversed", showticklabels=False)
-    fig.update_yaxes(showticklabels=True, row=1, col=1)
-    fig.update_xaxes(tickangle=-60)
+            # cross-attention closes no cell: only the first (open) trace of each pair is drawn, the page weighs less
+            trace = heatmap_traces(w[k // n_heads, k % n_heads], True, x=x, y=y, visible=name == "trained")[0]
+            # colour carries the weight (one scale, its bar at the right), the hover gives it; no number in a cell
+            trace.update(
+                text=None,
+                texttemplate=None,
+                colorscale="Purples",  # the coloraxis's, which it follows: html.to_html wants every heatmap to name one
+                coloraxis="coloraxis",
+                hovertemplate="%{y} → %{x}: %{z:.2f}<extra></extra>",
+            )
+            fig.add_trace(trace, row=k // n_heads + 1, col=k % n_heads + 1)
+    for k in range(n_layers * n_heads):  # the gold source word of each target word, outlined in every panel
+        for i, j in enumerate(gold):
+            fig.add_shape(
+                type="rect",
+                x0=j - 0.5,
+                x1=j + 0.5,
+                y0=i - 0.5,
+                y1=i + 0.5,
+                line=dict(color=ACCENT, width=2),
+                row=k // n_heads + 1,
+                col=k % n_heads + 1,
+            )
+    fig.add_trace(  # the outline's legend entry: a marker of the same look, never drawn on the axes
+        go.Scatter(
+            x=[None],
+            y=[None],
+            mode="markers",
+            name=text["gold"],
+            marker=dict(symbol="square-open", size=12, color=ACCENT, line=dict(width=2)),
+            hoverinfo="skip",
+        )
+    )
+    steps = [(text[name], shown[name] + [len(fig.data) - 1], {}) for name in ("trained", "start")]
+    fig.update_yaxes(autorange="reversed", tickmode="array", tickvals=y)  # every word labelled, none skipped
+    fig.update_xaxes(tickangle=-90, tickmode="array", tickvals=x)
     fig.update_annotations(font_size=12)
-    return finish(fig, steps, kind="buttons", height=380, margin=dict(t=90, b=110))
+    fig.update_layout(
+        coloraxis=dict(
+            colorscale="Purples",
+            cmin=0,
+            cmax=1,
+            colorbar=dict(title=dict(text=text["weight"], side="right"), thickness=12, len=0.8),
+        ),
+        showlegend=True,  # one entry, the outline's: plotly would leave a lone entry out
+        legend=dict(orientation="h", x=0, xanchor="left", y=-0.17, yanchor="top"),
+    )
+    return finish(fig, steps, kind="buttons", y=1.1, height=300 + 190 * n_layers, margin=dict(t=110, b=110, r=10))
 
 
 def translation_data_table(rows, *, lang=None):

@@ -194,7 +194,7 @@ def padding_masks(batch, cases, *, lang=None):
         [1, "#d62728"],
     ]
     fig = make_subplots(
-        rows=1, cols=b, subplot_titles=[f"{text['sentence']} {s}" for s in range(b)], horizontal_spacing=0.05
+        rows=1, cols=b, subplot_titles=[f"{text['sentence']} {s}" for s in range(b)], horizontal_spacing=0.06
     )
     steps = []
     for causal, side, masks, real, empty in cases:
@@ -216,12 +216,14 @@ def padding_masks(batch, cases, *, lang=None):
                         zr.append(3), tr.append("!"), hr.append(text["empty"] + " → " + text["self"])
                     else:
                         zr.append(2), tr.append("○"), hr.append(text["self"])
+                    hr[-1] = f"{ticks[i]} → {ticks[j]}: {hr[-1]}"
                 z.append(zr), cells.append(tr), hover.append(hr)
             fig.add_trace(
                 go.Heatmap(
                     z=z,
                     x=ticks,
-                    y=ticks,
+                    y=list(range(n)),  # rows by number: the words are under each column, and a word on the left
+                    # of a panel would run into the panel before it
                     text=cells,
                     texttemplate="%{text}",
                     customdata=hover,
@@ -231,7 +233,7 @@ def padding_masks(batch, cases, *, lang=None):
                     showscale=False,
                     xgap=2,
                     ygap=2,
-                    hovertemplate="%{y} → %{x}: %{customdata}<extra></extra>",
+                    hovertemplate="%{customdata}<extra></extra>",
                 ),
                 row=1,
                 col=s + 1,
@@ -239,7 +241,7 @@ def padding_masks(batch, cases, *, lang=None):
             shown.append(len(fig.data) - 1)
         label = text["state"].format(m=text["causal" if causal else "full"], s=text[side])
         steps.append((label, shown, None))
-    fig.update_yaxes(autorange="reversed")
+    fig.update_yaxes(autorange="reversed", dtick=1)
     fig.update_xaxes(tickangle=-45)
     add_control(fig, steps, kind="dropdown")
     return styled(fig, height=430)
@@ -274,9 +276,17 @@ def conventions_table(conventions, *, lang=None):
     text = labels("mask_tables", lang)
     head = [text["conv_call"], text["conv_arg"], text["conv_true"], text["conv_causal"], text["conv_empty"]]
     rows = [
-        [f"`{c.call}`", f"`{c.argument}`", text[c.true_means], text[c.causal], text[c.empty_row]] for c in conventions
+        [_code(c.call), _code(c.argument), text[c.true_means], text[c.causal], text[c.empty_row]] for c in conventions
     ]
     return md_table(head, rows)
+
+
+def _code(identifier):
+    """Return identifier as inline code that a narrow column breaks after '_' or '.' (primer.css: never in a word)."""
+    escaped = identifier.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    for mark in ("_", "."):
+        escaped = escaped.replace(mark, mark + "<wbr>")
+    return f"<code>{escaped}</code>"
 
 
 def fill_rule_table(correct, buggy, open_row, *, leak_key, replaced=None, lang=None):

@@ -36,6 +36,16 @@ def bug_table(measure, measured, verdicts, lang=None):
     return md_table(head, rows)
 
 
+def shipped_note(nan_rows, pad_share, problems, lang=None):
+    """Say what the query-axis mask does with the project's own fill, and what check_padding found (problems)."""
+    text = labels("mask_bugs", lang)
+    return text["query_axis_shipped"].format(
+        nan_rows=measure_cell("nan_rows", nan_rows),
+        pad_share=measure_cell("pad_share", pad_share),
+        verdict=verdict_cell(problems, lang),
+    )
+
+
 def overview_table(bugs, results, lang=None):
     """Return the chapter's summary: per bug its family, its measure, buggy and fixed, and whether the check agreed."""
     text = labels("mask_bugs", lang)

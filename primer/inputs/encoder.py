@@ -2,6 +2,9 @@
 masked-LM experiment of chapter 6."""
 
 SEED = 0  # the weights' seed of primer's tiny stack over primer.vocab.CAT_VOCAB; used in chapters 6 and 7
+# The draw of the masking example (mlm.mask_tokens on mlm.LONG_SENTENCE): its three picks show all three cases of
+# the 80/10/10 rule, one [MASK], one random word, one kept; used in chapter 6
+MASKING_EXAMPLE_SEED = 54
 
 # ---- an encoder trained with the masked-LM objective (chapter 6)
 

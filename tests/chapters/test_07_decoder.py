@@ -89,10 +89,12 @@ def test_corpus_table_prints_the_split_the_overlap_the_floor_and_chance(read_pag
         kept=len(data.train_part),
         overlap=0,
         floor=f"{data.floor:.2f}",
+        train_floor=f"{data.train_floor:.2f}",
         chance=f"{data.chance:.2f}",
     )
     assert note.replace('"', "&quot;") in html or note in html
     assert data.overlap == 0 and abs(data.floor - 0.7677) < 5e-4 and abs(data.chance - np.log(20)) < 1e-12
+    assert abs(data.train_floor - 0.7306) < 5e-4  # the training side's own floor: lower than the grammar's
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -114,6 +116,10 @@ def test_runs_table_prints_median_and_range_over_every_seed(read_page, lang):
         assert all(close(p, 100 * v, 0) for p, v in zip(parse_spread(row[4]), spread_of(shares)))
     grammar_row = body[labels("decoder_tables", lang)["grammar_row"]]
     assert all(close(p, v) for p, v in zip(parse_spread(grammar_row[3]), spread_of(refs["grammar"])))
+    # The note prints both floors: the grammar's for held-out rows, the training side's (one per seed) for training
+    assert np.allclose(spread_of(refs["train_floor"]), [0.7278, 0.7234, 0.7306], atol=5e-4)  # below 0.7677: every seed
+    note = labels("decoder_tables", lang)["references"].split("{chance}")[0]
+    assert note.format(floor="0.77", train_floor="0.73 (0.72–0.73)", v=20) in html
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -170,9 +176,13 @@ def test_training_curves_draw_both_panels_the_floor_and_chance(read_page, lang):
     assert np.allclose(causal["y"], np.round(runs["causal"].curve, 2))
     assert np.array_equal(causal["x"], runs["causal"].curve_steps)
     names = [t["name"] for t in data if t.get("showlegend") is not False]
-    assert (
-        text["floor"].format(v=f"{base.floor:.2f}") in names and text["chance"].format(v=f"{base.chance:.2f}") in names
-    )
+    assert text["chance"].format(v=f"{base.chance:.2f}") in names
+    # Each panel draws its own rows' floor: the training side's on top, the grammar's below
+    floors = {t["name"]: t["yaxis"] for t in data if t.get("legendgroup") in ("floor", "train_floor")}
+    assert floors == {
+        text["train_floor"].format(v=f"{base.train_floor:.2f}"): "y",
+        text["floor"].format(v=f"{base.floor:.2f}"): "y2",
+    }
     assert all(t.get("showlegend") is not False or t["name"] in names for t in data)  # every mark has a legend entry
 
 
@@ -191,21 +201,21 @@ def test_visible_range_starts_at_the_first_token_and_same_row_says_it_averages_h
 
 
 def playground_lines(html):
-    """Return the playground block's printed output, as (floor, chance, [(step, train, held-out)])."""
+    """Return the playground block's printed output, as ((training floor, floor), chance, [(step, train, held-out)])."""
     ((_, _, printed),) = [b for b in runnable_blocks(html) if b[0] == "07-decoder/playground.py"]
     head, _, *rows = printed.strip().splitlines()
-    floor, chance = (float(x) for x in re.findall(r"\d+\.\d+", head))
-    return floor, chance, [(int(s), float(a), float(b)) for s, a, b in (r.split() for r in rows)]
+    train_floor, floor, chance = (float(x) for x in re.findall(r"\d+\.\d+", head))
+    return (train_floor, floor), chance, [(int(s), float(a), float(b)) for s, a, b in (r.split() for r in rows)]
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_playground_as_written_repeats_the_pages_causal_run(read_page, lang):
     from primer.inputs.decoder import EXPERIMENT
 
-    floor, chance, rows = playground_lines(read_page(lang, PAGE))
+    (train_floor, floor), chance, rows = playground_lines(read_page(lang, PAGE))
     data, runs, _, _, _ = experiment()
     causal, every = runs["causal"], EXPERIMENT["training"]["every"]
-    assert close(floor, data.floor) and close(chance, data.chance)
+    assert close(train_floor, data.train_floor) and close(floor, data.floor) and close(chance, data.chance)
     assert [s for s, _, _ in rows] == list(causal.curve_steps[1:]) == list(range(every, 201, every))
     assert all(close(train, causal.history[s - 1]) for s, train, _ in rows)  # the same batch, step by step
     assert all(close(held, value) for (_, _, held), value in zip(rows, causal.curve[1:]))

@@ -26,7 +26,7 @@ mask = causal  # the mask training uses: change this line, for instance to one o
 
 params = init_stack(init_seed, cfg)
 state, rng = adam_init(params), np.random.default_rng(batch_seed)
-print(f"floor {data.floor:.2f}, chance {data.chance:.2f}")
+print(f"floor: training rows {data.train_floor:.2f}, held-out rows {data.floor:.2f}; chance {data.chance:.2f}")
 print("step  train  held-out")
 for step in range(1, steps + 1):
     rows = rng.permutation(len(data.tokens))[:batch_size]  # the batch the page's runs drew at this step

@@ -6,5 +6,5 @@ from primer.inputs.decoder import EXPERIMENT
 # The page's causal run, the one the program above repeats; the reader's own run is drawn over it as it trains
 data, cfg, runs = broken_masks.mask_runs(**EXPERIMENT)
 causal = runs["causal"]
-fig = figures.playground(causal.history, causal.curve, causal.curve_steps, data.floor, data.chance)
+fig = figures.playground(causal.history, causal.curve, causal.curve_steps, data.train_floor, data.floor, data.chance)
 print(to_html(fig, div_id="fig-playground"))

@@ -106,15 +106,15 @@ def not_in_place_fix(x, valid):  # [n, d], [n] -> [n, d]
     return score.softmax(dim=-1) @ x
 
 
-# ---- 6. query_axis: the padding mask shaped [n, 1] closes padded queries' rows, not padded keys
+# ---- 6. query_axis: the padding mask shaped [n, 1], ANDed with causal: padded rows empty, NaN under -inf
 
 
-def query_axis_bug(x, valid):  # [n, d], [n] -> [n, d]
-    return scores(x).masked_fill(~valid[:, None], -10000.0).softmax(dim=-1) @ x
+def query_axis_bug(x, valid, fill=-math.inf):  # [n, d], [n] -> [n, d]; the project's fill was -10000.0
+    return scores(x).masked_fill(~(valid[:, None] & causal(len(x))), fill).softmax(dim=-1) @ x
 
 
-def query_axis_fix(x, valid):  # [n, d], [n] -> [n, d]
-    return scores(x).masked_fill(~valid[None, :], -10000.0).softmax(dim=-1) @ x
+def query_axis_fix(x, valid, fill=-math.inf):  # [n, d], [n] -> [n, d]
+    return scores(x).masked_fill(~(valid[None, :] & causal(len(x))), fill).softmax(dim=-1) @ x
 
 
 # ---- 7. nan_rows: a padded query with no open key; SDPA gave NaN before 2.5, a plain softmax still does

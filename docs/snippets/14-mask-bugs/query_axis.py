@@ -1,3 +1,5 @@
+from functools import partial
+
 import numpy as np
 
 from primer import wild_bugs
@@ -10,4 +12,10 @@ valid = np.arange(N) < N - N_PAD  # True: a real token; the last N_PAD rows are 
 buggy, fixed = wild_bugs.layers("query_axis")
 measured = wild_bugs.symptom("query_axis", x, valid=valid)
 verdicts = [check_padding(f, n=N, d=D, n_pad=N_PAD, seed=SEED) for f in (buggy, fixed)]
-print(figures.bug_table(wild_bugs.BUGS["query_axis"].measure, measured, verdicts))
+print(figures.bug_table(wild_bugs.BUGS["query_axis"].measure, measured, verdicts))  # under -inf, as PR #40 warns
+# As the project ran it, with -10000: a real query never reaches a pad (the pads come last, the causal mask closes
+# them), and the padded rows spread evenly instead of turning NaN
+shipped = partial(wild_bugs.query_axis_bug, fill=wild_bugs.HYUNWOONGKO_FILL)
+verdict = check_padding(shipped, n=N, d=D, n_pad=N_PAD, seed=SEED)
+print()
+print(figures.shipped_note(*wild_bugs.query_axis_shipped(x, valid), verdict))
