@@ -35,8 +35,10 @@ THEIR_ATTRIBUTES = {
     "abbrs",  # Python-Markdown's abbr processors
     "iter_element",  # Python-Markdown's abbr tree processor
 }
-# Base classes a hook may subclass: Python-Markdown's documented extension API, and logging's.
+# Base classes a hook may subclass: Python-Markdown's documented extension API, logging's, and io's text stream (the
+# runner's worker side, primer_site/runner_worker.py, streams a program's printed text through one).
 BASES = {
+    ("io", "TextIOBase"),
     ("markdown.extensions", "Extension"),
     ("markdown.treeprocessors", "Treeprocessor"),
     ("markdown.preprocessors", "Preprocessor"),
