@@ -83,3 +83,25 @@ def packed_spread_table(runs, first, *, lang=None):
         rows.append([label, spread(c), spread(d), minus(spread(c - d, fmt=lambda v: f"{v:.3f}"))])
     headers = [text["col_measure"], text["col_causal"], text["col_document"], text["col_gap"]]
     return f"{text['col_spread'].format(s=len(runs))}\n\n" + md_table(headers, rows)
+
+
+def fmt_cell(value):
+    """Format one argument or mask row compactly: bools as T/F, -inf as −∞, a dtype's lowest value in e-notation."""
+    value = np.asarray(value)
+    if value.dtype == bool:
+        return " ".join("T" if v else "F" for v in value)
+    if value.dtype.kind in "iu":
+        return "[" + ", ".join(str(int(v)) for v in value) + "]"
+    return minus(" ".join("−∞" if np.isneginf(v) else ("0" if v == 0 else f"{v:.1e}") for v in value.tolist()))
+
+
+def forms_table(doc_ids, query, forms, *, lang=None):
+    """Return a Markdown table: each library's spelling of one document mask, and whether it translates back."""
+    text = labels("packing", lang)
+    rows = [
+        [text["forms"][name], text["means"][name], f"`{fmt_cell(value)}`", text["yes"] if back else text["no"]]
+        for name, value, back in forms
+    ]
+    caption = text["forms_caption"].format(ids=list(map(int, doc_ids)), q=query)
+    headers = [text["col_form"], text["col_means"], text["col_value"], text["col_back"]]
+    return caption + "\n\n" + md_table(headers, rows)

@@ -13,3 +13,6 @@ VARLEN_SEED, D_HEAD = 0, 4
 
 # The prefix-LM: the first PROMPT_LEN tokens of the same row, the first PREFIX read both ways; N_NEW tokens written.
 PROMPT_LEN, PREFIX, N_NEW = 7, 4, 6
+
+# One mask in every library's spelling: a small packed row of two documents, and the query whose row is shown.
+FORMS_DOC_IDS, FORMS_QUERY = (0, 0, 1, 1, 1), 3
