@@ -222,6 +222,8 @@ def train(
     for r in task:  # each group's masks, once
         n = r.tokens.shape[1]
         own = validate_mask(mask_function("self_mask", self_mask)(n), n, name=f"self_mask({n})")
+        if r.doc_ids is not None:
+            row_masks(own, r.doc_ids[:1])  # raises now, before any step, unless own is a bool mask
         if not two_stacks:
             masks.append((own, None, None))
             continue
