@@ -18,7 +18,7 @@ def document_leak(words, doc_ids, position, new_word, moved, *, lang=None):
     x = [f"{i} {w}→{new_word}" if i == position else f"{i} {w}" for i, w in enumerate(words)]
     outside = doc_ids != doc_ids[position]
     fig, steps = go.Figure(), []
-    for k, name in enumerate(("causal", "document")):
+    for k, (name, label) in enumerate((("causal", "on_causal"), ("document", "on_document"))):
         delta = np.asarray(moved[name], dtype=float)
         leaked = outside & ~np.array([is_rounding(d) for d in delta])
         colors = [MUTED if i == position else (LEAK_COLOR if leaked[i] else ACCENT) for i in range(len(words))]
@@ -40,9 +40,7 @@ def document_leak(words, doc_ids, position, new_word, moved, *, lang=None):
             else text["note_still"].format(d=largest)
         )
         color = LEAK_COLOR if leaked.any() else ACCENT
-        steps.append(
-            annotated_step(text[f"on_{name}"], [k], note(caption, 0.01, 1.0, xanchor="left", font=dict(color=color)))
-        )
+        steps.append(annotated_step(text[label], [k], note(caption, 0.01, 1.0, xanchor="left", font=dict(color=color))))
     for d in np.unique(doc_ids):  # a label over each document's span
         cols = np.flatnonzero(doc_ids == d)
         fig.add_vrect(x0=cols[0] - 0.5, x1=cols[-1] + 0.5, line_width=0, fillcolor=MUTED, opacity=0.08 * (1 + d % 2))
