@@ -1,4 +1,4 @@
-"""Training speed: the build's training (chapters 6, 7 and 8) in CPU seconds, primer.training's steps per second,
+"""Training speed: the build's training (chapters 6, 7, 8 and 15) in CPU seconds, primer.training's steps per second,
 PyTorch's on the same.
 
 Each chapter's training is measured in a fresh Python of its own (python bench/bench_training.py --chapter N), as
@@ -70,7 +70,22 @@ def chapter_8():  # -> [(phase, callable)]
     return [("training and scoring", runs), ("cross-attention", alignment)]
 
 
-CHAPTERS = {6: chapter_6, 7: chapter_7, 8: chapter_8}
+def chapter_15():  # -> [(phase, callable)]
+    """Return chapter 15's work beyond chapter 7's: the runs under the document mask and the held-out losses.
+
+    Its causal runs are chapter 7's, which a build computes once for both pages: they are computed here first,
+    untimed, so that the total does not count them twice.
+    """
+    from primer.experiments import packed_training, trained_decoder
+    from primer.inputs.decoder import CORPUS, EXPERIMENT, GRAMMAR, MODEL, SEEDS, TRAINING
+    from primer.inputs.packing import FIRST
+
+    trained_decoder.over_seeds(EXPERIMENT, SEEDS)
+    kw = dict(model=MODEL, corpus_args=CORPUS, training=TRAINING, seeds=SEEDS, first=FIRST)
+    return [("document-mask runs and held-out losses", lambda: packed_training.packed_runs(GRAMMAR, **kw))]
+
+
+CHAPTERS = {6: chapter_6, 7: chapter_7, 8: chapter_8, 15: chapter_15}
 
 
 def chapter_cpu_s(chapter):  # -> {phase: CPU-s}

@@ -63,6 +63,7 @@ class Rows:
     targets: np.ndarray  # [r, n] the id each position should output
     loss_weights: np.ndarray | None = None  # [r, n] how much each position's loss counts (None: all alike)
     source: np.ndarray | None = None  # [r, m] ids an encoder-decoder's encoder reads (None for one stack)
+    doc_ids: np.ndarray | None = None  # [r, n] each token's document in a packed row: it reads only its own (None: one)
 
 
 @dataclass(frozen=True, eq=False)
@@ -103,8 +104,28 @@ def validate_task(task, cfg, two_stacks):  # -> [Rows] with checked arrays
                 )
             if len(source) != len(tokens):
                 raise ValueError(f"source must have one row per row of tokens, got {len(source)} and {len(tokens)}")
-        out.append(Rows(tokens, targets, loss_weights, source))
+        out.append(Rows(tokens, targets, loss_weights, source, validate_doc_ids(r.doc_ids, tokens)))
     return out
+
+
+def validate_doc_ids(doc_ids, tokens):  # [r, n] -> [r, n] int, or None
+    """Return the rows' document ids as an int array shaped like tokens (None stays None), or raise ValueError."""
+    if doc_ids is None:
+        return None
+    ids = np.asarray(doc_ids)
+    if ids.shape != tokens.shape or ids.dtype == bool or not np.issubdtype(ids.dtype, np.integer):
+        raise ValueError(
+            f"doc_ids must be an int array shaped like tokens {tokens.shape}, one document id per token, "
+            f"got shape {ids.shape}, dtype {ids.dtype}"
+        )
+    return ids
+
+
+def row_masks(mask, doc_ids):  # [1, 1, n, n] bool, [b, n] -> [b, 1, n, n]
+    """Return mask closed, in each row, wherever query and key belong to different documents (the document mask)."""
+    if not (isinstance(mask, np.ndarray) and mask.dtype == bool):
+        raise ValueError("self_mask must return a bool mask when the rows carry doc_ids (True: query i may read key j)")
+    return mask & (doc_ids[:, None, :, None] == doc_ids[:, None, None, :])
 
 
 def validate_stacks(start, cfg, two_stacks):  # -> params or (encoder, decoder)
@@ -178,7 +199,8 @@ def train(
     for an encoder-decoder also source_mask(m), the encoder's, and cross_mask(n, m); then start is
     (encoder, decoder) and every Rows of the task has a source. Each step reads batch_size rows of
     one group of the task, drawn by the seed (None: all its rows), so a run is fixed by its
-    arguments; the loss of each position is weighted by the rows' loss_weights, if given. Every `every`
+    arguments; the loss of each position is weighted by the rows' loss_weights, if given, and rows that carry
+    doc_ids (packed documents) read under self_mask(n) closed between documents. Every `every`
     steps the weights are kept, for measurements along the way. start is not changed in place.
     """
     if (source_mask is None) != (cross_mask is None):
@@ -200,6 +222,8 @@ def train(
     for r in task:  # each group's masks, once
         n = r.tokens.shape[1]
         own = validate_mask(mask_function("self_mask", self_mask)(n), n, name=f"self_mask({n})")
+        if r.doc_ids is not None:
+            row_masks(own, r.doc_ids[:1])  # raises now, before any step, unless own is a bool mask
         if not two_stacks:
             masks.append((own, None, None))
             continue
@@ -219,8 +243,13 @@ def train(
 
     for t, (group, rows) in enumerate(draw_batches(sizes, steps, batch_size, seed)):
         r = task[group]
-        batch = Rows(*(None if a is None else a[rows] for a in (r.tokens, r.targets, r.loss_weights, r.source)))
-        losses[t], grads = machine_loss_and_grads(current(), batch, masks[group], cfg.n_heads)
+        batch = Rows(
+            *(None if a is None else a[rows] for a in (r.tokens, r.targets, r.loss_weights, r.source, r.doc_ids))
+        )
+        shaped = masks[group]
+        if batch.doc_ids is not None:  # each row's own mask: the self mask closed between documents
+            shaped = (row_masks(shaped[0], batch.doc_ids), *shaped[1:])
+        losses[t], grads = machine_loss_and_grads(current(), batch, shaped, cfg.n_heads)
         for i, d in enumerate(grads if two_stacks else (grads,)):  # each stack has its own Adam state
             stacks[i], states[i] = adam_step(stacks[i], d, states[i], lr)
         if every is not None and (t + 1) % every == 0:

@@ -44,6 +44,7 @@ BOUNDS = {
     "12-sampling-pipeline": (0.0, 0.0),  # ids
     "13-today": (0.0, 0.0),  # a 0/1 matrix
     "14-mask-bugs": (0.0, 0.0),  # pairs of indices and a count
+    "15-packing": (0.0, 0.0),  # offsets, a boolean and index lists
 }
 # Lines drawn by another generator than numpy's: compared by their form; the distributions are tested below.
 SAMPLED = {
@@ -77,6 +78,13 @@ MUTATIONS = {
             "attn_mask=mask)",
             "attn_mask=~mask)",
             "SDPA's True means may read: ~mask opens the future and leaves the last row empty",
+        )
+    ],
+    "15-packing": [
+        (
+            "attn_mask=mask)",
+            "attn_mask=~mask)",
+            "SDPA's True means may read: ~mask reads only other documents and the future, and leaves row 0 empty",
         )
     ],
     "13-today": [

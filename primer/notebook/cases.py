@@ -350,3 +350,14 @@ def bug_empty_rows():
 def bug_cached():
     """Return the inputs of fix_top_left."""
     return [dict(t=t) for t in (1, 2, 5)]
+
+
+def packed_rows():
+    """Return the inputs of document_mask, cu_seqlens: documents packed into one row, as contiguous runs."""
+    rows = ([0], [0, 0, 0], [0, 1], [0, 0, 1, 1, 1], [0, 0, 0, 1, 2, 2, 2, 2], [0, 1, 1, 2, 2, 2, 3])
+    return [dict(doc_ids=np.array(r)) for r in rows]
+
+
+def prefixes():
+    """Return the inputs of prefix_lm_mask."""
+    return [dict(n=n, prefix=p) for n, p in ((1, 0), (1, 1), (4, 0), (4, 2), (5, 5), (7, 3))]

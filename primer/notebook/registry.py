@@ -105,6 +105,9 @@ EXERCISES = {
     "fix_empty_rows": Exercise(safe_softmax, cases.bug_empty_rows),
     "fix_top_left": Exercise(lambda t: masks.causal_mask(1, t), cases.bug_cached, same_mask),
     "fix_window": Exercise(masks.window_mask, cases.windows, same_mask),
+    "document_mask": Exercise(masks.document_mask, cases.packed_rows, same_mask),
+    "cu_seqlens": Exercise(masks.cu_seqlens, cases.packed_rows),
+    "prefix_lm_mask": Exercise(masks.prefix_lm_mask, cases.prefixes, same_mask),
 }
 
 

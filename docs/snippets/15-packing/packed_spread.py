@@ -1,0 +1,7 @@
+from primer.experiments.packed_training import packed_runs
+from primer.figures import packing as figures
+from primer.inputs.decoder import CORPUS, GRAMMAR, MODEL, SEEDS, TRAINING
+from primer.inputs.packing import FIRST
+
+runs = packed_runs(GRAMMAR, model=MODEL, corpus_args=CORPUS, training=TRAINING, seeds=SEEDS, first=FIRST)
+print(figures.packed_spread_table(runs, FIRST))
