@@ -194,7 +194,7 @@ def _padding_side(f, x, n_pad, side, rng, tol):  # x [n, d] -> list of Problem f
 
 
 def _compare(reads, mask):  # [n, n] bool x2 -> list of Problem
-    """Name each leak (reads where mask is closed) and each over-masked row (mask open, nothing read), with a suspect."""
+    """Name each leak (read where mask is closed) and each over-masked row (open, not read), with a suspect."""
     n, problems = len(mask), []
     for j in range(n):
         leaks = np.flatnonzero(reads[:, j] & ~mask[:, j])
