@@ -307,7 +307,8 @@ def checked(name, *, n=8, d=4, n_pad=3, seed=0, shift=0.0, window=2):  # -> ([pr
         return tuple(check_causal(f, n=n, d=d, seed=seed) for f in pair)
     if check == "padding":
         return tuple(check_padding(f, n=n, d=d, n_pad=n_pad, seed=seed) for f in pair)
-    return tuple(check_cache(step, full, n=n, d=d, seed=seed) for step, full in pair)
+    mask = window_mask(n, window) if name == "window" else None  # what the full pass must read: check_cache judges it
+    return tuple(check_cache(step, full, n=n, d=d, seed=seed, mask=mask) for step, full in pair)
 
 
 # ---- the symptoms the page prints ---------------------------------------------------------------------

@@ -209,13 +209,16 @@ def _suspect(reads, mask):  # [n, n] bool x2 -> str or None
     if torch.equal(reads, mask.T):
         return "the outputs follow the mask transposed: suspect the query and key axes swapped"
     if rows.any() and torch.equal((reads & off)[rows], (~mask & off)[rows]):
-        return "the outputs follow the mask inverted: suspect True read as closed (check your library's convention)"
+        return (
+            "the outputs follow the mask inverted: suspect True read as closed (check your library's convention), "
+            "or a fill that lies above the open scores"
+        )
     if torch.equal(reads, causal):
         return (
             "the outputs follow the plain causal mask, not the one expected: suspect the part that differs from it "
             "(window, prefix, documents, chunks, tree) not applied"
         )
-    for w in range(1, n):
+    for w in range(1, n if torch.equal(mask, causal) else 0):  # a window where the causal mask was expected
         if torch.equal(reads, causal & ~torch.ones(n, n, dtype=torch.bool).tril(-w)):
             return (
                 f"the outputs follow a sliding window of {w} keys (the query's own included): if that is the design, "
