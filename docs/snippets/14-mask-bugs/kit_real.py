@@ -24,8 +24,9 @@ def decoder(x):  # [n, d] -> [n, d]: rows already embedded
     return stack(x, params, cfg, causal_mask(len(x)))[0]
 
 
-def padded_decoder(x, valid):  # [n, d], [n] -> [n, d]
-    return stack(x, params, cfg, batch_mask([valid.sum()], len(x), causal=True)[0])[0]
+def padded_decoder(x, valid):  # [n, d], [n] -> [n, d]: padded on the right or, as generation pads, on the left
+    side = "right" if valid[0] else "left"
+    return stack(x, params, cfg, batch_mask([valid.sum()], len(x), causal=True, side=side)[0])[0]
 
 
 def cached_decoder():  # a fresh decoder: x_t [d] -> y_t [d], each step reading the cache
