@@ -171,6 +171,9 @@ def test_the_file_has_one_section_per_bug_in_the_pages_order():
     assert list(file_ranges()[1]) == list(ORDER)
 
 
+TABS = {"zh": "代码|结果", "en": "Code|Result"}  # each page labels its tabs in its language (tests/test_typography.py)
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_each_bug_section_shows_its_pytorch_lines_beside_its_numpy_block(lang):
     page = (DOCS / lang / "14-mask-bugs.md").read_text(encoding="utf-8")
@@ -179,7 +182,7 @@ def test_each_bug_section_shows_its_pytorch_lines_beside_its_numpy_block(lang):
         anchor = name.replace("_", "-")
         section = re.search(rf"\{{#{anchor}\}}\n(.*?)(?=\n#+ )", page, re.S)[1]
         want = (
-            f'=== "numpy"\n\n    ```python exec="1" id="{anchor}" source="tabbed-right" tabs="Code|Result"\n'
+            f'=== "numpy"\n\n    ```python exec="1" id="{anchor}" source="tabbed-right" tabs="{TABS[lang]}"\n'
             f'    --8<-- "14-mask-bugs/{name}.py"\n    ```\n\n=== "PyTorch"\n\n    ```python\n'
             f'    --8<-- "{FILE}:{head[0]}:{head[1]}"\n    --8<-- "{FILE}:{sections[name][0]}:{sections[name][1]}"\n'
             "    ```\n"
