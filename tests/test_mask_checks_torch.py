@@ -274,3 +274,39 @@ def test_the_twin_shares_the_kits_tolerance_and_needs_only_torch():
 def test_the_twin_refuses_bad_use_naming_the_argument(call, arg):
     with pytest.raises(ValueError, match=rf"(?<![\w.]){arg}(?!\w)"):
         call()
+
+
+# ---- the page's "check your own layer" block: a wrapper of an nn.Module, and the three calls ----------------------
+
+OWN = DOCS / "snippets" / "14-mask-bugs" / "own_layer_pytorch.py"
+SLIPS = {  # a slip planted in the block's layer -> (the line changed, what replaces it, the calls that must flag it)
+    "triu": (".tril()  # True", ".triu()  # True", {0, 2}),  # the cache cannot match a wrong full pass: it says so
+    "query_axis": ("mask & valid[:, None, :]", "mask & valid[:, :, None]", {1}),
+    "cache_top_left": (
+        "return F.scaled_dot_product_attention(q, k, v)\n",
+        "return F.scaled_dot_product_attention(q, k, v, is_causal=True)\n",
+        {2},
+    ),
+}
+
+
+def run_own(source):  # -> the three printed lists of problems
+    printed = []
+    exec(compile(source, str(OWN), "exec"), {"print": printed.append, "__name__": "own"})
+    return printed
+
+
+def test_the_own_layer_block_passes_a_correct_float32_layer():
+    assert run_own(OWN.read_text(encoding="utf-8")) == [[], [], []]
+
+
+@pytest.mark.parametrize("slip", SLIPS)
+def test_the_own_layer_block_flags_a_slip_in_the_layer(slip):
+    old, new, call = SLIPS[slip]
+    source = OWN.read_text(encoding="utf-8")
+    assert source.count(old) == 1
+    printed = run_own(source.replace(old, new))
+    assert [bool(p) for p in printed] == [i in call for i in range(3)], printed
+    assert (bool(printed[2]) and printed[2][-1].kind == "full") == (slip == "triu")
+    if slip == "query_axis":  # a causal layer never reaches a pad on its right: only the left padding shows it
+        assert all(p.startswith("with the padding on the left") for p in printed[1])
