@@ -420,7 +420,7 @@ def test_a_float32_layer_passes_with_the_tolerance_of_its_dtype():
 @settings(max_examples=25)
 @given(st.integers(2, 12), st.integers(1, 6), st.integers(0, 2**32 - 1), st.integers(0, 2**32 - 1))
 def test_no_false_alarm_on_correct_attention(n, d, seed, w_seed):
-    """No problem is reported, except the blind spot check_causal's docstring states: a weight below TOL."""
+    """No problem is reported, except the blind spot check_mask's docstring states: a weight below tol."""
     w = weights(d, w_seed)
     first = []  # the attention weights of the kit's first call: its unchanged rows
 
