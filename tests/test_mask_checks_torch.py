@@ -11,8 +11,7 @@ import sys
 
 import numpy as np
 import pytest
-from site_reader import DOCS, load_snippet
-from test_mask_checks import (
+from mask_cases import (
     CAUSAL_BUGS,
     CFG,
     DECODER_PADDING,
@@ -24,6 +23,7 @@ from test_mask_checks import (
     one_more_key,
     positioned,
 )
+from site_reader import DOCS, load_snippet
 
 from primer import mask_checks
 
