@@ -50,9 +50,10 @@ def check_mask(f, mask, *, d=4, seed=0, tol=None):  # f: x [n, d] -> y [n, d_out
     Any mask: causal, a sliding window (with sinks), chunks, documents, a prefix, a tree. A leak is an output that
     moves where the mask is closed; over-masking is one that does not move where it is open. Attention so peaked
     that an open key's weight is below tol looks over-masked too: check a model at its initial scale (weights about
-    1/sqrt(d)), not a trained one. A stack of layers reads through each: pass what the stack reaches (a window of w
-    keys, over L layers, reaches L(w - 1) + 1 keys back; causal, chunked, document, prefix-LM and tree masks reach
-    no further than one layer does).
+    1/sqrt(d)), not a trained one; and since the scale is at least 1, outputs far smaller than 1 hide their moves
+    too. A stack of layers reads through each: pass what the stack reaches (a window of w keys, over L layers,
+    reaches L(w - 1) + 1 keys back; causal, chunked, document, prefix-LM and tree masks reach no further than one
+    layer does).
     """
     _need_callable("f", f)
     mask, _ = _mask(mask), _tol_share(tol, float)  # bad input is refused before f runs

@@ -13,7 +13,7 @@ import sys
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from mask_cases import (
     CAUSAL_BUGS,
@@ -262,9 +262,12 @@ def test_no_false_alarm_on_correct_attention(dtype, blind_below, n, d, seed, w_s
 
         return one
 
+    # The other blind spot: outputs far below 1 in size move less than tol, since the scale is at least 1
+    assume(np.abs(full(np.random.default_rng(seed).standard_normal((n, d)))).max() > 0.1)
+    first.clear()
     for problem in check_causal(full, n, d, seed):
-        i, *js = problem.positions
         if problem.kind != "suspect":  # a weight below tol reads as over-masking
+            i, *js = problem.positions
             assert problem.kind == "blind" and all(first[0][i, j] < blind_below for j in js), (problem, first[0][i])
     padded = lambda x, valid: run(x, causal_mask(len(x)) & valid[None, :] | np.diag(~valid))  # noqa: E731
     assert check_padding(padded, n, d, n - 1, seed) == []  # on the right, then on the left
