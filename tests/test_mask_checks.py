@@ -320,6 +320,8 @@ def test_kit_real_finds_no_problem_in_primers_implementations(lang):
     assert [(name, check) for name, check, _ in ns["rows"]] == [
         ("attention", "check_causal"),
         ("attention_padding", "check_padding"),
+        ("attention_window", "check_mask"),
+        ("attention_document", "check_mask"),
         ("decoder", "check_causal"),
         ("decoder_padding", "check_padding"),
         ("kv_cache", "check_cache"),
@@ -328,7 +330,7 @@ def test_kit_real_finds_no_problem_in_primers_implementations(lang):
     assert all(problems == [] for _, _, problems in ns["rows"]), ns["rows"]
     table = kit_verdicts(ns["rows"], lang)
     none = labels("mask_kit", lang)["none"]
-    assert [line.rsplit("|", 2)[1].strip() for line in table.strip().split("\n")[2:]] == [none] * 6
+    assert [line.rsplit("|", 2)[1].strip() for line in table.strip().split("\n")[2:]] == [none] * 8
 
 
 def test_kit_real_would_show_a_problem():
