@@ -262,6 +262,7 @@ class Bug:
     family: str  # fill, dtype, orientation, padding, cache, window
     check: str  # causal, padding, cache: which of primer.mask_checks' checks runs it
     measure: str  # closed_share, future_share, pad_share, nan_rows, cache_gap, keys_read
+    side: str = "both"  # where check_padding pads: the project's own side where the bug is about its padding
 
 
 BUGS = {
@@ -272,7 +273,7 @@ BUGS = {
         Bug("transposed", "orientation", "causal", "future_share"),
         Bug("not_inverted", "orientation", "causal", "future_share"),
         Bug("not_in_place", "padding", "padding", "pad_share"),
-        Bug("query_axis", "padding", "padding", "nan_rows"),
+        Bug("query_axis", "padding", "padding", "nan_rows", side="right"),  # its targets were padded at the end
         Bug("nan_rows", "padding", "padding", "nan_rows"),
         Bug("top_left", "cache", "cache", "cache_gap"),
         Bug("window", "window", "cache", "cache_gap"),
@@ -319,8 +320,9 @@ def checked(name, *, n=8, d=4, n_pad=3, seed=0, shift=0.0, window=2):  # -> ([pr
     if check == "causal":
         return tuple(check_causal(f, n=n, d=d, seed=seed) for f in pair)
     if check == "padding":
-        return tuple(check_padding(f, n=n, d=d, n_pad=n_pad, seed=seed) for f in pair)
-    return tuple(check_cache(step, full, n=n, d=d, seed=seed) for step, full in pair)
+        return tuple(check_padding(f, n=n, d=d, n_pad=n_pad, seed=seed, side=BUGS[name].side) for f in pair)
+    mask = window_mask(n, window) if name == "window" else None  # what the full pass must read: check_cache judges it
+    return tuple(check_cache(step, full, n=n, d=d, seed=seed, mask=mask) for step, full in pair)
 
 
 # ---- the symptoms the page prints ---------------------------------------------------------------------

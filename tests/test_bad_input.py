@@ -1250,6 +1250,20 @@ TABLE = [
         lambda: mask_checks.check_cache(lambda: lambda x_t: x_t, lambda x: x.ravel()), "full", "check_cache-full-shape"
     ),
     case(lambda: mask_checks.check_cache(lambda: lambda x_t: x_t, lambda x: x, n=0), "n", "check_cache-size"),
+    case(lambda: mask_checks.check_mask(lambda x: x, np.ones((3, 3))), "mask", "check_mask-not-bool", "square bool"),
+    case(lambda: mask_checks.check_mask(lambda x: x, np.ones((3, 2), bool)), "mask", "check_mask-not-square"),
+    case(lambda: mask_checks.check_mask(lambda x: x, np.ones((1, 1), bool)), "mask", "check_mask-one-position"),
+    case(lambda: mask_checks.check_mask("f", np.ones((3, 3), bool)), "f", "check_mask-callable"),
+    case(lambda: mask_checks.check_causal(lambda x: x, tol=0), "tol", "check_causal-tol-zero", "between 0 and 1"),
+    case(lambda: mask_checks.check_causal(lambda x: x, tol=True), "tol", "check_causal-tol-bool"),
+    case(lambda: mask_checks.check_padding(lambda x, valid: x, tol=2.0), "tol", "check_padding-tol-above-1"),
+    case(lambda: mask_checks.check_padding(lambda x, valid: x, side="top"), "side", "check_padding-side"),
+    case(
+        lambda: mask_checks.check_cache(lambda: lambda x_t: x_t, lambda x: x, mask=np.ones((3, 3), bool)),
+        "mask",
+        "check_cache-mask-shape",
+        r"shape \(8, 8\)",
+    ),
     # ---- the masks of 2026: packing, sinks, layer patterns, chunked prefill, trees, pages, rings, library forms
     case(lambda: packing.varlen_attention(ONES, ONES, ONES, [0, 1]), "cu", "varlen_attention-cu-short"),
     case(lambda: packing.varlen_attention(ONES, ONES, ONES, [0, 2, 2]), "cu", "varlen_attention-cu-empty-document"),

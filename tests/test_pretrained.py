@@ -142,4 +142,6 @@ def test_the_check_kit_passes_a_real_attention_layer_and_catches_it_under_the_fu
     assert mask_checks.check_causal(causal, n=8, d=cfg.d_model) == []
     assert mask_checks.check_cache(step, causal, n=8, d=cfg.d_model) == []
     leaks = mask_checks.check_causal(lambda x: attend(x, np.ones((len(x), len(x)), bool)), n=8, d=cfg.d_model)
-    assert {p.kind for p in leaks} == {"future"}
+    assert {p.kind for p in leaks} == {"suspect", "future"} and leaks[0].startswith(
+        "every output moves with every input"
+    )

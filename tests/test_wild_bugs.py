@@ -6,6 +6,7 @@ import pytest
 from primer import wild_bugs
 from primer.inputs.mask_bugs import N_PAD, ORDER, SEED, SHIFT_FP16, SHIFT_MASKED_BIAS, WINDOW, D, N
 from primer.mask_checks import check_cache, check_causal, check_padding
+from primer.masks import window_mask
 
 SHIFTS = {"masked_bias": SHIFT_MASKED_BIAS, "fp16_min": SHIFT_FP16}
 
@@ -20,9 +21,10 @@ def test_checked_runs_the_bugs_own_check_of_the_kit(name):
     if check == "causal":
         direct = [check_causal(f, n=N, d=D, seed=SEED) for f in pair]
     elif check == "padding":
-        direct = [check_padding(f, n=N, d=D, n_pad=N_PAD, seed=SEED) for f in pair]
+        direct = [check_padding(f, n=N, d=D, n_pad=N_PAD, seed=SEED, side=wild_bugs.BUGS[name].side) for f in pair]
     else:
-        direct = [check_cache(step, full, n=N, d=D, seed=SEED) for step, full in pair]
+        mask = window_mask(N, WINDOW) if name == "window" else None
+        direct = [check_cache(step, full, n=N, d=D, seed=SEED, mask=mask) for step, full in pair]
     assert list(verdicts(name, SEED)) == direct
 
 
@@ -54,7 +56,23 @@ EXPECTED_KIND = {
 
 @pytest.mark.parametrize("name", ORDER)
 def test_each_bug_is_flagged_for_the_reason_the_page_gives(name):
-    assert verdicts(name, SEED)[0][0].kind == EXPECTED_KIND[name]
+    assert [p.kind for p in verdicts(name, SEED)[0] if p.kind != "suspect"][0] == EXPECTED_KIND[name]
+
+
+SUSPECTS = {  # what the kit says to suspect, its first sentence (the window's: its last, on the full pass)
+    "masked_bias": "the outputs follow the mask inverted: suspect True read as closed",  # the closed keys win
+    "transposed": "the outputs follow the mask transposed: suspect the query and key axes swapped",
+    "not_inverted": "the outputs follow the mask inverted: suspect True read as closed",
+    "window": "the full pass itself fails check_mask (7 problems, the first: y[j+2] moves with x[j] for every j: the "
+    "mask opens one key too many (off by one))",
+}
+
+
+@pytest.mark.parametrize("name", SUSPECTS)
+def test_the_kit_says_what_to_suspect(name):
+    found = verdicts(name, SEED)[0]
+    said = found[-1] if name == "window" else found[0]
+    assert said.kind in ("suspect", "full") and said.startswith(SUSPECTS[name]), said
 
 
 def rows():
@@ -106,7 +124,8 @@ def test_the_query_axis_mask_as_the_project_ran_it_is_latent(seed):
     nan_rows, pad_share = wild_bugs.query_axis_shipped(x, valid)
     assert nan_rows == 0 and pad_share == 0  # exp(-10000 - max) underflows to exactly 0 in float64
     shipped = lambda x, valid: wild_bugs.query_axis_bug(x, valid, fill=wild_bugs.HYUNWOONGKO_FILL)  # noqa: E731
-    assert check_padding(shipped, n=N, d=D, n_pad=N_PAD, seed=seed) == []
+    assert check_padding(shipped, n=N, d=D, n_pad=N_PAD, seed=seed, side="right") == []  # its pads came last
+    assert check_padding(shipped, n=N, d=D, n_pad=N_PAD, seed=seed, side="left")  # padded on the left, caught
 
 
 def test_keys_read():

@@ -8,6 +8,7 @@ The page shows, in each bug's PyTorch tab, the file's head (imports and helpers)
 """
 
 import re
+from functools import partial
 
 import numpy as np
 import pytest
@@ -25,7 +26,7 @@ KIT = load_snippet("14-mask-bugs/kit_pytorch.py")
 SHIFTS = {"masked_bias": SHIFT_MASKED_BIAS, "fp16_min": SHIFT_FP16}
 CHECKS = {
     "causal": lambda kit, f, seed: kit["check_causal"](f, n=N, d=D, seed=seed),
-    "padding": lambda kit, f, seed: kit["check_padding"](f, n=N, d=D, n_pad=N_PAD, seed=seed),
+    "padding": lambda kit, f, seed, side="both": kit["check_padding"](f, n=N, d=D, n_pad=N_PAD, seed=seed, side=side),
     "cache": lambda kit, pair, seed: kit["check_cache"](*pair, n=N, d=D, seed=seed),
 }
 NUMPY_KIT = vars(mask_checks)
@@ -68,7 +69,8 @@ def verdicts(problems):
 @pytest.mark.parametrize("seed", range(5))
 @pytest.mark.parametrize("name", ORDER)
 def test_the_torch_twin_of_each_bug_is_flagged_like_numpys_and_its_fix_passes(name, seed):
-    check = CHECKS[wild_bugs.BUGS[name].check]
+    bug = wild_bugs.BUGS[name]
+    check = partial(CHECKS[bug.check], side=bug.side) if bug.check == "padding" else CHECKS[bug.check]
     (torch_bug, torch_fix), (numpy_bug, _) = torch_layers(name), numpy_layers(name)
     found = check(KIT, torch_bug, seed)
     assert found, f"{name}: the PyTorch kit found nothing in the torch bug (seed {seed})"
@@ -78,7 +80,8 @@ def test_the_torch_twin_of_each_bug_is_flagged_like_numpys_and_its_fix_passes(na
 
 @pytest.mark.parametrize("name", ORDER)
 def test_the_numpy_kit_says_the_same_sentences_on_the_torch_and_the_numpy_versions(name):
-    check = CHECKS[wild_bugs.BUGS[name].check]
+    bug = wild_bugs.BUGS[name]
+    check = partial(CHECKS[bug.check], side=bug.side) if bug.check == "padding" else CHECKS[bug.check]
     for torch_pair, numpy_pair in zip(torch_layers(name), numpy_layers(name)):
         assert verdicts(check(NUMPY_KIT, as_numpy_pair(name, torch_pair), SEED)) == verdicts(
             check(NUMPY_KIT, numpy_pair, SEED)
@@ -171,16 +174,18 @@ def test_the_file_has_one_section_per_bug_in_the_pages_order():
     assert list(file_ranges()[1]) == list(ORDER)
 
 
+TABS = {"zh": "代码|结果", "en": "Code|Result"}  # each page labels its tabs in its language (tests/test_typography.py)
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_each_bug_section_shows_its_pytorch_lines_beside_its_numpy_block(lang):
     page = (DOCS / lang / "14-mask-bugs.md").read_text(encoding="utf-8")
     head, sections = file_ranges()
-    tabs = {"zh": "代码|结果", "en": "Code|Result"}[lang]  # a zh page labels its tabs in Chinese (test_typography)
     for name in ORDER:
         anchor = name.replace("_", "-")
         section = re.search(rf"\{{#{anchor}\}}\n(.*?)(?=\n#+ )", page, re.S)[1]
         want = (
-            f'=== "numpy"\n\n    ```python exec="1" id="{anchor}" source="tabbed-right" tabs="{tabs}"\n'
+            f'=== "numpy"\n\n    ```python exec="1" id="{anchor}" source="tabbed-right" tabs="{TABS[lang]}"\n'
             f'    --8<-- "14-mask-bugs/{name}.py"\n    ```\n\n=== "PyTorch"\n\n    ```python\n'
             f'    --8<-- "{FILE}:{head[0]}:{head[1]}"\n    --8<-- "{FILE}:{sections[name][0]}:{sections[name][1]}"\n'
             "    ```\n"

@@ -14,15 +14,24 @@ def measure_cell(measure, value):
 
 
 def verdict_cell(problems, lang=None):
-    """Say what a check found: 'none found', or how many problems and the kinds of the first ones."""
+    """Say what a check found: 'none found', or how many problems, their kinds, and the kit's own most telling sentence.
+
+    The sentence is the kit's suspect when it names one, else its verdict on the full pass, else its first problem;
+    it stays in the kit's English, as code, in both languages.
+    """
     text = labels("mask_bugs", lang)
     if not problems:
         return text["clean"]
+    found = [p for p in problems if p.kind != "suspect"]
     kinds = []
-    for p in problems:
+    for p in found:
         if p.kind not in kinds:
             kinds.append(p.kind)
-    return text["flagged"].format(n=len(problems), kinds=text["sep"].join(text["kinds"][k] for k in kinds))
+    told = next((p for p in problems if p.kind == "suspect"), None) or next(
+        (p for p in problems if p.kind == "full"), found[0]
+    )
+    flagged = text["flagged"].format(n=len(found), kinds=text["sep"].join(text["kinds"][k] for k in kinds))
+    return flagged + text["says"].format(sentence=f"`{told}`")
 
 
 def bug_table(measure, measured, verdicts, lang=None):

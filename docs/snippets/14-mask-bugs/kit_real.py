@@ -5,8 +5,8 @@ from primer.config import Config
 from primer.figures import mask_kit as figures
 from primer.kv_cache import KVCache, decode_step
 from primer.machines import machine_masks
-from primer.mask_checks import check_cache, check_causal, check_padding
-from primer.masks import batch_mask, causal_mask
+from primer.mask_checks import check_cache, check_causal, check_mask, check_padding
+from primer.masks import batch_mask, causal_mask, document_mask, window_mask
 from primer.transformer import init_stack, stack
 
 cfg = Config()  # the tiny decoder: d_model 16, 4 heads, 2 blocks
@@ -24,8 +24,9 @@ def decoder(x):  # [n, d] -> [n, d]: rows already embedded
     return stack(x, params, cfg, causal_mask(len(x)))[0]
 
 
-def padded_decoder(x, valid):  # [n, d], [n] -> [n, d]
-    return stack(x, params, cfg, batch_mask([valid.sum()], len(x), causal=True)[0])[0]
+def padded_decoder(x, valid):  # [n, d], [n] -> [n, d]: padded on the right or, as generation pads, on the left
+    side = "right" if valid[0] else "left"
+    return stack(x, params, cfg, batch_mask([valid.sum()], len(x), causal=True, side=side)[0])[0]
 
 
 def cached_decoder():  # a fresh decoder: x_t [d] -> y_t [d], each step reading the cache
@@ -45,9 +46,13 @@ def cached_head():  # a fresh single head: x_t [d] -> y_t [d]
     return step
 
 
+window = window_mask(8, 3, sinks=1)  # each query reads its 3 most recent keys and key 0
+documents = document_mask([0, 0, 0, 1, 1, 2, 2, 2])  # three documents packed in one row of 8
 rows = [
     ("attention", "check_causal", check_causal(lambda x: attend(x, causal_mask(len(x))), d=d)),
     ("attention_padding", "check_padding", check_padding(lambda x, valid: attend(x, np.tile(valid, (len(x), 1))), d=d)),
+    ("attention_window", "check_mask", check_mask(lambda x: attend(x, window), window, d=d)),
+    ("attention_document", "check_mask", check_mask(lambda x: attend(x, documents), documents, d=d)),
     ("decoder", "check_causal", check_causal(decoder, d=d)),
     ("decoder_padding", "check_padding", check_padding(padded_decoder, d=d)),
     ("kv_cache", "check_cache", check_cache(cached_decoder, decoder, d=d)),

@@ -16,6 +16,6 @@ print(figures.bug_table(wild_bugs.BUGS["query_axis"].measure, measured, verdicts
 # As the project ran it, with -10000: a real query never reaches a pad (the pads come last, the causal mask closes
 # them), and the padded rows spread evenly instead of turning NaN
 shipped = partial(wild_bugs.query_axis_bug, fill=wild_bugs.HYUNWOONGKO_FILL)
-verdict = check_padding(shipped, n=N, d=D, n_pad=N_PAD, seed=SEED)
+verdict = check_padding(shipped, n=N, d=D, n_pad=N_PAD, seed=SEED, side="right")  # the project's pads came last
 print()
 print(figures.shipped_note(*wild_bugs.query_axis_shipped(x, valid), verdict))
