@@ -27,6 +27,7 @@ from primer.scores import additive_score, scaled_dot_score
 from primer.self_cross_heads import merge_heads, split_heads
 from primer.seq2seq import bahdanau_attention
 from primer.softmax import masked_softmax, softmax
+from primer.speculative import tree_pass_mask
 from primer.targets import next_token_pairs
 from primer.wild_bugs import FP16_MIN, masked_bias_fix, safe_softmax
 
@@ -105,6 +106,11 @@ EXERCISES = {
     "fix_empty_rows": Exercise(safe_softmax, cases.bug_empty_rows),
     "fix_top_left": Exercise(lambda t: masks.causal_mask(1, t), cases.bug_cached, same_mask),
     "fix_window": Exercise(masks.window_mask, cases.windows, same_mask),
+    "chunk_mask": Exercise(masks.causal_mask, cases.chunks, same_mask),
+    "tree_pass": Exercise(tree_pass_mask, cases.draft_trees, same_mask),
+    "paged_gather": Exercise(
+        lambda pool, block_table, length: pool[block_table].reshape(-1, pool.shape[2])[:length], cases.page_pools
+    ),
 }
 
 
