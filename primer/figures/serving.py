@@ -53,13 +53,12 @@ def chunk_masks(masks, n, *, lang=None):
             fig.add_trace(_cells(z, axis, axis, hover=hover), row=1, col=col)
         differ = int((right != left).sum())
         words = text["chunk_note"].format(k=k + 1, a=start, b=start + c - 1, end=end - 1, d=differ)
-        steps.append(
-            (k + 1, [2 * k, 2 * k + 1], {"annotations": titles + [note(words, 0, -0.22, font=dict(color=ACCENT))]})
-        )
+        notes = titles + [note(words, 0, 1.12, font=dict(color=ACCENT), xanchor="left", yanchor="bottom")]
+        steps.append((k + 1, [2 * k, 2 * k + 1], {"annotations": notes}))
     for col in (1, 2):
         fig.update_xaxes(title=text["key"], dtick=1, range=[-0.5, n - 0.5], row=1, col=col)
         fig.update_yaxes(title=text["query"], dtick=1, autorange="reversed", row=1, col=col)
-    return finish(fig, steps, kind="slider", prefix=text["chunk"], height=520, margin=dict(b=150))
+    return finish(fig, steps, kind="slider", prefix=text["chunk"], height=540, margin=dict(t=100, b=110))
 
 
 def alignment_table(rows, *, lang=None):
@@ -98,15 +97,12 @@ def tree_masks(trees, *, lang=None):
                     type="rect", x0=p - 0.5, x1=size - 0.5, y0=p - 0.5, y1=size - 0.5, line=dict(color=ACCENT, width=3)
                 )
             ],
-            "annotations": [
-                note(text["tree_note"].format(m=size - p, p=p), 0, -0.2, font=dict(color=ACCENT)),
-            ],
         }
         label = text["tree_button"].format(b=" × ".join(str(w) for w in branching))
         steps.append((label, [t], layout))
     fig.update_xaxes(title=text["key"], tickangle=-45)
     fig.update_yaxes(title=text["query"])
-    return finish(fig, steps, kind="buttons", height=620, margin=dict(t=90, b=170))
+    return finish(fig, steps, kind="buttons", height=600, margin=dict(t=90, b=110))
 
 
 def tree_check_table(rows, *, lang=None):
@@ -169,7 +165,9 @@ def page_waste(lengths, contiguous, paged, page_sizes, *, lang=None):
     steps = []
     for s, (p, row) in enumerate(zip(page_sizes, paged)):
         words = text["waste_note"].format(c=int(np.sum(contiguous)), w=int(np.sum(row)), p=p)
-        steps.append((p, [0, s + 1], {"annotations": [note(words, 0, 1.08, font=dict(color=ACCENT))]}))
-    fig.update_layout(barmode="group", legend=dict(orientation="h", y=-0.3))
+        notes = [note(words, 0, 1.16, font=dict(color=ACCENT), xanchor="left", yanchor="bottom")]
+        steps.append((p, [0, s + 1], {"annotations": notes}))
+    fig.update_layout(barmode="group", legend=dict(orientation="h", x=0, y=1.02, xanchor="left", yanchor="bottom"))
+    fig.update_xaxes(title=text["request"], tickangle=0)
     fig.update_yaxes(title=text["wasted_rows"])
-    return finish(fig, steps, kind="slider", prefix=text["page_size"], active=2, height=520, margin=dict(t=70, b=160))
+    return finish(fig, steps, kind="slider", prefix=text["page_size"], active=2, height=540, margin=dict(t=110, b=120))
