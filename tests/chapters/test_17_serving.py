@@ -167,5 +167,5 @@ def test_every_source_is_cited(read_page, lang):
         "https://github.com/ggml-org/llama.cpp/issues/3137",
     ):
         assert url in page, url
-    for paper in ("arXiv:2305.09781", "arXiv:2401.10774", "arXiv:2309.06180"):
+    for paper in ("arXiv:2305.09781", "arXiv:2401.10774", "arXiv:2401.15077", "arXiv:2309.06180"):
         assert paper in page, paper
