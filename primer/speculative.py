@@ -88,6 +88,17 @@ def accepted_branch(pass_logits, draft, parents):  # [p + m, vocab], [m], [m] ->
     return branch(parents.tolist(), best)
 
 
+def bigram_table(ids, vocab_size):  # [n] ids -> [vocab, vocab]
+    """Return how often each token b follows each token a in ids: a draft model that is one table of counts."""
+    vocab_size = positive_int("vocab_size", vocab_size)
+    raw = np.asarray(ids)
+    if raw.ndim != 1 or raw.size < 2 or raw.dtype.kind not in "iu" or (raw < 0).any() or (raw >= vocab_size).any():
+        raise ValueError(f"ids must be a 1-D array of at least 2 token ids in [0, {vocab_size}), got {raw.tolist()}")
+    table = np.zeros((vocab_size, vocab_size))
+    np.add.at(table, (raw[:-1], raw[1:]), 1.0)
+    return table
+
+
 def bigram_tree(table, last, branching):  # [vocab, vocab], int, (w_1, ..., w_d) -> ([m], [m])
     """Return a draft tree from a bigram table: each node's children are the w best next tokens after its token.
 

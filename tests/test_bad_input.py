@@ -1318,6 +1318,11 @@ TABLE = [
     case(lambda: speculative.bigram_tree(np.ones((2, 2)), 0, ()), "branching", "bigram_tree-no-depth"),
     case(lambda: speculative.bigram_tree(np.ones((2, 2)), 0, (3,)), "branching", "bigram_tree-too-wide"),
     case(lambda: speculative.bigram_tree(np.ones((2, 2)), 0, (0,)), "branching", "bigram_tree-width-size"),
+    case(lambda: speculative.bigram_table([1, 2], 0), "vocab_size", "bigram_table-vocab"),
+    case(lambda: speculative.bigram_table([1], 3), "ids", "bigram_table-one-id"),
+    case(lambda: speculative.bigram_table([0, 3], 3), "ids", "bigram_table-outside"),
+    case(lambda: speculative.bigram_table([0.0, 1.0], 3), "ids", "bigram_table-floats"),
+    case(lambda: speculative.bigram_table([[0, 1]], 3), "ids", "bigram_table-2d"),
     case(
         lambda: speculative.speculative_greedy([1], 0, np.ones((CFG.vocab_size,) * 2), (1,), PARAMS, CFG),
         "n_new",

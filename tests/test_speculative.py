@@ -7,6 +7,7 @@ from primer.masks import causal_mask
 from primer.rounding import is_rounding
 from primer.speculative import (
     accepted_branch,
+    bigram_table,
     bigram_tree,
     branch,
     branch_logits,
@@ -117,3 +118,9 @@ def test_near_max_len_the_tree_is_cut_to_what_fits():
     table = np.random.default_rng(4).normal(size=(CFG.vocab_size, CFG.vocab_size))
     tokens, _ = speculative_greedy(prompt, 2, table, (2, 2, 2), params, CFG)
     assert tokens.tolist() == plain_greedy(prompt, 2, params, CFG).tolist()
+
+
+def test_bigram_table_counts_each_pair_of_neighbours():
+    table = bigram_table(np.array([0, 1, 0, 1, 2]), 3)
+    assert table.tolist() == [[0, 2, 0], [1, 0, 1], [0, 0, 0]]  # 0->1 twice, 1->0 and 1->2 once
+    assert table.sum() == 4  # n - 1 pairs

@@ -45,6 +45,7 @@ BOUNDS = {
     "13-today": (0.0, 0.0),  # a 0/1 matrix
     "14-mask-bugs": (0.0, 0.0),  # pairs of indices and a count
     "15-packing": (0.0, 0.0),  # offsets, a boolean and index lists
+    "17-serving": (0.1, 0.0),  # booleans, and an error printed with 1 decimal
 }
 # Lines drawn by another generator than numpy's: compared by their form; the distributions are tested below.
 SAMPLED = {
@@ -92,6 +93,13 @@ MUTATIONS = {
             "return attention(seq, is_causal=True)",
             "return attention(seq, is_causal=False)",
             "the decoder needs the causal mask",
+        )
+    ],
+    "17-serving": [
+        (
+            "outs.append(F.scaled_dot_product_attention(qc, kc, vc, attn_mask=mask))",
+            "outs.append(F.scaled_dot_product_attention(qc, kc, vc, is_causal=True))",
+            "is_causal aligns top-left: a later chunk's queries lose the keys before the chunk",
         )
     ],
 }

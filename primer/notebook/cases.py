@@ -361,3 +361,24 @@ def packed_rows():
 def prefixes():
     """Return the inputs of prefix_lm_mask."""
     return [dict(n=n, prefix=p) for n, p in ((1, 0), (1, 1), (4, 0), (4, 2), (5, 5), (7, 3))]
+
+
+def chunks():
+    """Return the inputs of chunk_mask: a chunk's queries and the keys cached once its own are appended."""
+    return [dict(n_q=q, n_k=k) for q, k in ((1, 1), (1, 5), (2, 5), (3, 3), (3, 9), (4, 6))]
+
+
+def draft_trees():
+    """Return the inputs of tree_pass: a prefix length and a draft tree's parents (a chain, siblings, a forest)."""
+    return [
+        dict(n_prefix=p, parents=parents)
+        for p, parents in ((1, [-1]), (3, [-1, 0, 1]), (2, [-1, -1, 0, 0, 1]), (4, [-1, 0, 0, 1, -1, 4]))
+    ]
+
+
+def page_pools():
+    """Return the inputs of paged_gather: a pool of pages and block tables that are not in order."""
+    r = _rng()
+    pool = r.normal(size=(6, 4, 3))  # 6 pages of 4 rows, d = 3
+    tables = (([2], 3), ([5, 0], 7), ([1, 4, 3], 12), ([3, 2], 5))
+    return [dict(pool=pool, block_table=np.array(t), length=n) for t, n in tables]

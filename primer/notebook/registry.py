@@ -27,6 +27,7 @@ from primer.scores import additive_score, scaled_dot_score
 from primer.self_cross_heads import merge_heads, split_heads
 from primer.seq2seq import bahdanau_attention
 from primer.softmax import masked_softmax, softmax
+from primer.speculative import tree_pass_mask
 from primer.targets import next_token_pairs
 from primer.wild_bugs import FP16_MIN, masked_bias_fix, safe_softmax
 
@@ -108,6 +109,11 @@ EXERCISES = {
     "document_mask": Exercise(masks.document_mask, cases.packed_rows, same_mask),
     "cu_seqlens": Exercise(masks.cu_seqlens, cases.packed_rows),
     "prefix_lm_mask": Exercise(masks.prefix_lm_mask, cases.prefixes, same_mask),
+    "chunk_mask": Exercise(masks.causal_mask, cases.chunks, same_mask),
+    "tree_pass": Exercise(tree_pass_mask, cases.draft_trees, same_mask),
+    "paged_gather": Exercise(
+        lambda pool, block_table, length: pool[block_table].reshape(-1, pool.shape[2])[:length], cases.page_pools
+    ),
 }
 
 
