@@ -51,7 +51,7 @@ def lookback_table(lookbacks, lang=None):  # {pattern: [int per layer count]} ->
     """Return a Markdown table: per pattern, how far back the last output reaches after 1, 2, ... layers."""
     text = labels("long_context", lang)
     n_layers = len(next(iter(lookbacks.values())))
-    head = [text["col_pattern"]] + [text["col_layers"].format(l=l) for l in range(1, n_layers + 1)]
+    head = [text["col_pattern"]] + [text["col_layers"].format(l=depth) for depth in range(1, n_layers + 1)]
     rows = [[text["patterns"][p]] + [integer(v, lang) for v in values] for p, values in lookbacks.items()]
     return md_table(head, rows)
 
@@ -115,7 +115,7 @@ def cache_held(held, *, lang=None):  # {size: {kind: [n] int}} -> Figure
 
 
 def ring_memory(ring_bytes, grow_bytes, *, lang=None):  # {window: [n] int}, [n] int -> Figure
-    """Plot the bytes of a ring-buffer cache and of a cache of every position, step by step; a slider picks the window."""
+    """Plot the bytes of a ring-buffer cache and of a cache of every position, step by step; a slider picks w."""
     text = labels("long_context", lang)
     fig = go.Figure()
     steps = []
@@ -126,14 +126,22 @@ def ring_memory(ring_bytes, grow_bytes, *, lang=None):  # {window: [n] int}, [n]
         steps_x = list(range(1, len(sizes) + 1))
         fig.add_trace(
             go.Scatter(
-                x=steps_x, y=[int(b) for b in grow_bytes], mode="lines", line=dict(color=MUTED, width=2),
-                name=text["grow_name"], hovertemplate=hover,
+                x=steps_x,
+                y=[int(b) for b in grow_bytes],
+                mode="lines",
+                line=dict(color=MUTED, width=2),
+                name=text["grow_name"],
+                hovertemplate=hover,
             )
         )
         fig.add_trace(
             go.Scatter(
-                x=steps_x, y=[int(b) for b in sizes], mode="lines", line=dict(color=RIGHT_COLOR, width=3),
-                name=text["ring_name"].format(w=window), hovertemplate=hover,
+                x=steps_x,
+                y=[int(b) for b in sizes],
+                mode="lines",
+                line=dict(color=RIGHT_COLOR, width=3),
+                name=text["ring_name"].format(w=window),
+                hovertemplate=hover,
             )
         )
         steps.append((window, range(start, len(fig.data)), {}))

@@ -16,7 +16,7 @@ from primer.backprop import cross_entropy, softmax_backward
 from primer.config import Config
 from primer.decoding import temperature_softmax, top_k_filter, top_p_filter
 from primer.encoder_decoder import two_stack_layout
-from primer.kv_cache import decode_step
+from primer.kv_cache import RingCache, decode_step
 from primer.machines import machine_for
 from primer.notebook import cases
 from primer.notebook.compare import message, same_array, same_mask, same_number, same_parts, same_value, same_weights
@@ -26,6 +26,7 @@ from primer.rnn import rnn_forward
 from primer.scores import additive_score, scaled_dot_score
 from primer.self_cross_heads import merge_heads, split_heads
 from primer.seq2seq import bahdanau_attention
+from primer.sinks import sink_softmax
 from primer.softmax import masked_softmax, softmax
 from primer.targets import next_token_pairs
 from primer.wild_bugs import FP16_MIN, masked_bias_fix, safe_softmax
@@ -105,6 +106,11 @@ EXERCISES = {
     "fix_empty_rows": Exercise(safe_softmax, cases.bug_empty_rows),
     "fix_top_left": Exercise(lambda t: masks.causal_mask(1, t), cases.bug_cached, same_mask),
     "fix_window": Exercise(masks.window_mask, cases.windows, same_mask),
+    "chunked_mask": Exercise(masks.chunked_mask, cases.chunks, same_mask),
+    "sink_softmax": Exercise(sink_softmax, cases.sink_scores),
+    "ring_slot": Exercise(
+        lambda t, window, sinks: RingCache(window, 1, 1, sinks=sinks).slot(t), cases.ring_slots, same_value
+    ),
 }
 
 

@@ -9,7 +9,10 @@ def window_mask(n, w, sinks=0):  # -> [n, n] bool; True: query i may read key j 
 
 
 def ring_decode(q, k, v, w, sinks=0):  # one position at a time through sinks + w slots -> [n, d]
-    slots_k, slots_v = torch.zeros(sinks + w, k.shape[1], dtype=k.dtype), torch.zeros(sinks + w, v.shape[1], dtype=v.dtype)
+    slots_k, slots_v = (
+        torch.zeros(sinks + w, k.shape[1], dtype=k.dtype),
+        torch.zeros(sinks + w, v.shape[1], dtype=v.dtype),
+    )
     held, out = torch.zeros(sinks + w, dtype=torch.bool), []
     for t in range(len(q)):
         s = t if t < sinks else sinks + t % w  # position t overwrites t - w, which just left the window
