@@ -7,7 +7,7 @@ from plotly.subplots import make_subplots
 from primer.counts import format_bytes
 from primer.figures.controls import finish
 from primer.figures.look import ACCENT, CLOSED_COLOR, LEFT_COLOR, MUTED, RIGHT_COLOR
-from primer.figures.tables import fmt_change, hover_integer, integer, md_table, pct
+from primer.figures.tables import fmt_change, integer, md_table, pct
 from primer.language import labels
 
 REACH_SCALE = [[0, CLOSED_COLOR], [1, LEFT_COLOR]]  # 0: output i does not depend on j; 1: it does
@@ -93,7 +93,6 @@ def cache_held(held, *, lang=None):  # {size: {kind: [n] int}} -> Figure
     colors = {"global": MUTED, "window": LEFT_COLOR, "chunked": ACCENT}
     fig = go.Figure()
     steps = []
-    fmt = hover_integer(lang)
     for size, kinds in held.items():
         start = len(fig.data)
         for kind, counts in kinds.items():
@@ -104,7 +103,7 @@ def cache_held(held, *, lang=None):  # {size: {kind: [n] int}} -> Figure
                     mode="lines",
                     line=dict(color=colors[kind], width=3 if kind == "chunked" else 2, shape="hv"),
                     name=text["held_kinds"][kind],
-                    hovertemplate=text["held_hover"].replace("{fmt}", fmt) + "<extra></extra>",
+                    hovertemplate=text["held_hover"] + "<extra></extra>",
                 )
             )
         steps.append((size, range(start, len(fig.data)), {}))
@@ -119,8 +118,7 @@ def ring_memory(ring_bytes, grow_bytes, *, lang=None):  # {window: [n] int}, [n]
     text = labels("long_context", lang)
     fig = go.Figure()
     steps = []
-    fmt = hover_integer(lang)
-    hover = text["bytes_hover"].replace("{fmt}", fmt) + "<extra></extra>"
+    hover = text["bytes_hover"] + "<extra></extra>"
     for window, sizes in ring_bytes.items():
         start = len(fig.data)
         steps_x = list(range(1, len(sizes) + 1))
