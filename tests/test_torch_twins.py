@@ -44,6 +44,7 @@ BOUNDS = {
     "12-sampling-pipeline": (0.0, 0.0),  # ids
     "13-today": (0.0, 0.0),  # a 0/1 matrix
     "14-mask-bugs": (0.0, 0.0),  # pairs of indices and a count
+    "16-long-context": (0.0, 0.0),  # slot counts and booleans
 }
 # Lines drawn by another generator than numpy's: compared by their form; the distributions are tested below.
 SAMPLED = {
@@ -77,6 +78,13 @@ MUTATIONS = {
             "attn_mask=mask)",
             "attn_mask=~mask)",
             "SDPA's True means may read: ~mask opens the future and leaves the last row empty",
+        )
+    ],
+    "16-long-context": [
+        (
+            "attn_mask=window_mask(40, 8, sinks))",
+            "attn_mask=~window_mask(40, 8, sinks))",
+            "SDPA's True means may attend: ~mask reads only what the window closes",
         )
     ],
     "13-today": [
