@@ -46,6 +46,7 @@ BOUNDS = {
     "14-mask-bugs": (0.0, 0.0),  # pairs of indices and a count
     "15-packing": (0.0, 0.0),  # offsets, a boolean and index lists
     "17-serving": (0.1, 0.0),  # booleans, and an error printed with 1 decimal
+    "16-long-context": (0.0, 0.0),  # slot counts and booleans
 }
 # Lines drawn by another generator than numpy's: compared by their form; the distributions are tested below.
 SAMPLED = {
@@ -86,6 +87,13 @@ MUTATIONS = {
             "attn_mask=mask)",
             "attn_mask=~mask)",
             "SDPA's True means may read: ~mask reads only other documents and the future, and leaves row 0 empty",
+        )
+    ],
+    "16-long-context": [
+        (
+            "attn_mask=window_mask(40, 8, sinks))",
+            "attn_mask=~window_mask(40, 8, sinks))",
+            "SDPA's True means may attend: ~mask reads only what the window closes",
         )
     ],
     "13-today": [

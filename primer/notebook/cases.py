@@ -382,3 +382,31 @@ def page_pools():
     pool = r.normal(size=(6, 4, 3))  # 6 pages of 4 rows, d = 3
     tables = (([2], 3), ([5, 0], 7), ([1, 4, 3], 12), ([3, 2], 5))
     return [dict(pool=pool, block_table=np.array(t), length=n) for t, n in tables]
+
+
+def chunk_sizes():
+    """Return the inputs of chunked_mask."""
+    return [dict(n=n, chunk=c) for n, c in ((1, 1), (4, 1), (5, 2), (8, 4), (6, 6), (3, 7), (9, 4))]
+
+
+def sink_scores():
+    """Return the inputs of sink_softmax: random rows, a causal, a window and an all-closed row."""
+    r = _rng()
+    cases = []
+    for n, logit, mask in (
+        (1, 0.0, masks.causal_mask(1)),
+        (5, 1.5, masks.causal_mask(5)),
+        (6, -2.0, masks.window_mask(6, 2)),
+    ):
+        cases.append(dict(scores=r.normal(size=(n, n)), sink_logit=logit, mask=mask))
+    closed = np.zeros((3, 4), dtype=bool)
+    closed[0, 1] = True
+    cases.append(dict(scores=r.normal(size=(3, 4)), sink_logit=0.5, mask=closed))  # rows with no open key: zeros
+    return cases
+
+
+def ring_slots():
+    """Return the inputs of ring_slot."""
+    return [
+        dict(t=t, window=w, sinks=s) for t, w, s in ((0, 1, 0), (5, 4, 0), (1, 4, 2), (2, 4, 2), (9, 4, 2), (7, 3, 1))
+    ]

@@ -16,7 +16,7 @@ from primer.backprop import cross_entropy, softmax_backward
 from primer.config import Config
 from primer.decoding import temperature_softmax, top_k_filter, top_p_filter
 from primer.encoder_decoder import two_stack_layout
-from primer.kv_cache import decode_step
+from primer.kv_cache import RingCache, decode_step
 from primer.machines import machine_for
 from primer.notebook import cases
 from primer.notebook.compare import message, same_array, same_mask, same_number, same_parts, same_value, same_weights
@@ -26,6 +26,7 @@ from primer.rnn import rnn_forward
 from primer.scores import additive_score, scaled_dot_score
 from primer.self_cross_heads import merge_heads, split_heads
 from primer.seq2seq import bahdanau_attention
+from primer.sinks import sink_softmax
 from primer.softmax import masked_softmax, softmax
 from primer.speculative import tree_pass_mask
 from primer.targets import next_token_pairs
@@ -113,6 +114,11 @@ EXERCISES = {
     "tree_pass": Exercise(tree_pass_mask, cases.draft_trees, same_mask),
     "paged_gather": Exercise(
         lambda pool, block_table, length: pool[block_table].reshape(-1, pool.shape[2])[:length], cases.page_pools
+    ),
+    "chunked_mask": Exercise(masks.chunked_mask, cases.chunk_sizes, same_mask),
+    "sink_softmax": Exercise(sink_softmax, cases.sink_scores),
+    "ring_slot": Exercise(
+        lambda t, window, sinks: RingCache(window, 1, 1, sinks=sinks).slot(t), cases.ring_slots, same_value
     ),
 }
 
