@@ -10,8 +10,8 @@ import functools
 import numpy as np
 
 from primer.llama_decoder import self_attention
-from primer.masks import batch_mask, causal_mask, document_mask, full_mask, window_mask
 from primer.mask_checks import check_cache, check_causal
+from primer.masks import batch_mask, causal_mask, document_mask, full_mask, window_mask
 from primer.rms_norm import rms_norm
 
 # Bounds on a float32 logit gap that is rounding (float32 carries about 7 digits; the logits reach about 35): the
@@ -103,9 +103,9 @@ def packing(doc_a, doc_b):  # -> dict
 
 @functools.lru_cache(maxsize=2)
 def left_padding(text, pad, pad_token):  # -> dict
-    """Return, for text left-padded with pad copies of pad_token three ways, the logit gap of its real rows to the unpadded pass and
-    the top next token of its last row: the correct mask and shifted positions; the mask forgotten (the real tokens
-    read the padding); the positions not shifted (the real tokens at positions pad .. pad + n - 1)."""
+    """Return, for text left-padded with pad copies of pad_token, its real rows' logit gap to the unpadded pass and
+    its last row's top token, three ways: mask and positions right; the mask forgotten (the real tokens read the
+    padding); the positions not shifted (the real tokens at positions pad .. pad + n - 1)."""
     m = model()
     ids = m.encode(text)
     n = len(ids)

@@ -65,24 +65,20 @@ def attention_maps(tokens, attn, *, lang=None):  # [n] str, [n_layers, h, n, n] 
                 col=h % GRID + 1,
             )
     always = list(range(n_heads))
-    steps = [
-        (layer, always + [n_heads * (1 + layer) + h for h in range(n_heads)], {}) for layer in range(n_layers)
-    ]
+    steps = [(layer, always + [n_heads * (1 + layer) + h for h in range(n_heads)], {}) for layer in range(n_layers)]
     fig.update_yaxes(autorange="reversed", showticklabels=False)
     fig.update_xaxes(showticklabels=False)
     for r in range(1, GRID + 1):
         fig.update_yaxes(showticklabels=True, tickfont=dict(size=10), row=r, col=1)
         fig.update_xaxes(showticklabels=True, tickfont=dict(size=10), tickangle=-60, row=GRID, col=r)
-    return finish(
-        fig, steps, height=820, margin=dict(l=110, r=20, t=40, b=130), prefix=text["layer_prefix"], active=5
-    )
+    return finish(fig, steps, height=820, margin=dict(l=110, r=20, t=40, b=130), prefix=text["layer_prefix"], active=5)
 
 
 def sink_shares(shares, *, lang=None):  # {text key: [n_layers, h]} -> Figure
     """Draw each head's share of attention on the first token, layers across and heads down, buttons per text."""
     text = labels("real_model", lang)
     fig = go.Figure()
-    for key, share in shares.items():
+    for share in shares.values():
         n_layers, n_heads = share.shape
         fig.add_trace(
             go.Heatmap(
