@@ -64,6 +64,7 @@ from primer.experiments import (
     broken_masks,
     grammar,
     language_model,
+    real_model,
     trained_decoder,
     trained_encoder,
     trained_machines,
@@ -71,6 +72,7 @@ from primer.experiments import (
     translator,
 )
 from primer.figures import glossary
+from primer.figures import real_model as real_model_figures
 from primer.figures.controls import add_control
 from primer.figures.look import note
 from primer.figures.tables import integer
@@ -1366,6 +1368,10 @@ TABLE = [
     case(lambda: pretrained.load("/nonexistent/model.gguf"), "path", "pretrained-load-missing", "make model"),
     case(lambda: pretrained.load(__file__), "path", "pretrained-load-corrupted", "sha256"),
     case(lambda: pretrained.load(__file__, verify=False), "path", "pretrained-load-unknown", "not a readable GGUF"),
+    case(lambda: real_model.left_padding("The capital", 0, "<|im_end|>"), "pad", "real-model-pad-below-1", ">= 1"),
+    case(
+        lambda: real_model_figures.attention_maps(["a"], np.zeros((1, 4, 1, 1))), "attn", "real-model-maps-heads", "9"
+    ),
     # ---- the figure builders' shared checks
     case(lambda: language.page_lang("fr"), "lang", "page_lang-unknown", "lang must be one of"),
     case(lambda: language.labels("no_such_section", "en"), "section", "labels-unknown"),

@@ -106,6 +106,8 @@ def left_padding(text, pad, pad_token):  # -> dict
     """Return, for text left-padded with pad copies of pad_token, its real rows' logit gap to the unpadded pass and
     its last row's top token, three ways: mask and positions right; the mask forgotten (the real tokens read the
     padding); the positions not shifted (the real tokens at positions pad .. pad + n - 1)."""
+    if isinstance(pad, bool) or not isinstance(pad, int) or pad < 1:
+        raise ValueError(f"pad must be a whole number >= 1 (tokens of left padding), got {pad!r}")
     m = model()
     ids = m.encode(text)
     n = len(ids)
