@@ -44,6 +44,7 @@ BOUNDS = {
     "12-sampling-pipeline": (0.0, 0.0),  # ids
     "13-today": (0.0, 0.0),  # a 0/1 matrix
     "14-mask-bugs": (0.0, 0.0),  # pairs of indices and a count
+    "18-real-model": (0.0, 0.0),  # a boolean and a 0/1 matrix
 }
 # Lines drawn by another generator than numpy's: compared by their form; the distributions are tested below.
 SAMPLED = {
@@ -269,6 +270,7 @@ def calls(chapter, rng):
         "11-kv-memory": [("kv_cache_bytes", (32, 8, 128, 4096, 2, 2))],
         "13-today": [("image_prefix_reads", (r(3, 8), r(4, 8), r(8, 8) / np.sqrt(8)))],
         "14-mask-bugs": [("attention", (r(6, 4), np.tril(np.ones((6, 6), dtype=bool))))],
+        "18-real-model": [("rotate", (r(6, 8), np.arange(6.0)))],
     }.get(chapter, [])
 
 

@@ -105,6 +105,14 @@ EXERCISES = {
     "fix_empty_rows": Exercise(safe_softmax, cases.bug_empty_rows),
     "fix_top_left": Exercise(lambda t: masks.causal_mask(1, t), cases.bug_cached, same_mask),
     "fix_window": Exercise(masks.window_mask, cases.windows, same_mask),
+    "window_with_sinks": Exercise(
+        lambda n, window, sinks: masks.window_mask(n, window, sinks=sinks), cases.sink_windows, same_mask
+    ),
+    "left_padding_mask": Exercise(
+        lambda n_real, n_pad: masks.batch_mask([n_real], n_pad + n_real, causal=True, side="left")[0],
+        cases.left_pads,
+        same_mask,
+    ),
 }
 
 
