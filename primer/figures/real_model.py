@@ -7,7 +7,7 @@ from plotly.subplots import make_subplots
 
 from primer.figures.controls import finish
 from primer.figures.look import CLOSED_COLOR, OPEN_SCALE
-from primer.figures.tables import fmt_below, md_table, pct
+from primer.figures.tables import fmt_below, integer, md_table, pct
 from primer.language import labels
 
 GRID = 3  # the heads drawn as a GRID x GRID grid
@@ -191,8 +191,8 @@ def model_table(model, lang=None):  # Model -> Markdown
         (text["props"]["heads"], f"{cfg.n_heads} × {cfg.d_head}"),
         (text["props"]["kv_heads"], cfg.n_kv_heads),
         (text["props"]["d_ff"], cfg.d_ff),
-        (text["props"]["vocab"], f"{cfg.vocab_size:,}"),
-        (text["props"]["params"], f"{n_params:,}"),
-        (text["props"]["theta"], f"{model.theta:,.0f}"),
+        (text["props"]["vocab"], integer(cfg.vocab_size, lang)),
+        (text["props"]["params"], integer(n_params, lang)),
+        (text["props"]["theta"], integer(model.theta, lang)),
     ]
     return md_table([text["col_property"], text["col_value"]], rows)

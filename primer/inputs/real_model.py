@@ -1,6 +1,6 @@
 """Chapter 18's inputs: the English texts the real model reads, and the windows, sinks and padding it is run with."""
 
-SENTENCE = "The capital of Germany is Berlin, and the capital of France is Paris."  # the attention maps' sentence
+SENTENCE = "The capital of Germany is Berlin."  # the attention maps' sentence: 7 tokens, to keep the page light
 PASSAGE = (  # cut to N_TOKENS tokens: the window, bidirectional, cache and sink measurements read it
     "The cat sat on the warm mat by the window, and the dog slept under the table in the kitchen. Outside, the rain "
     "fell on the garden all afternoon while the children read their books and the old clock ticked in the hall. "
