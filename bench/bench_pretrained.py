@@ -82,8 +82,8 @@ def main(cold=False):
 
 def chapter_measurements():
     """Run what chapter 18's blocks compute, in the order the page runs them (the model already loaded)."""
-    from primer.experiments import real_model as r
     from primer.inputs import real_model as i
+    from primer.pretrained import measure as r
 
     r.sink_shares(r.attention_maps(i.SENTENCE)[1])
     r.sink_shares(r.attention_maps(i.PASSAGE)[1])

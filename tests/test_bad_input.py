@@ -64,7 +64,6 @@ from primer.experiments import (
     broken_masks,
     grammar,
     language_model,
-    real_model,
     trained_decoder,
     trained_encoder,
     trained_machines,
@@ -95,6 +94,7 @@ from primer.masks import (
     tree_mask,
     window_mask,
 )
+from primer.pretrained import measure
 from primer.rms_norm import rms_norm
 from primer.rotary import rotary_angles, rotate
 from primer.softmax import masked_softmax, softmax
@@ -1368,7 +1368,7 @@ TABLE = [
     case(lambda: pretrained.load("/nonexistent/model.gguf"), "path", "pretrained-load-missing", "make model"),
     case(lambda: pretrained.load(__file__), "path", "pretrained-load-corrupted", "sha256"),
     case(lambda: pretrained.load(__file__, verify=False), "path", "pretrained-load-unknown", "not a readable GGUF"),
-    case(lambda: real_model.left_padding("The capital", 0, "<|im_end|>"), "pad", "real-model-pad-below-1", ">= 1"),
+    case(lambda: measure.left_padding("The capital", 0, "<|im_end|>"), "pad", "real-model-pad-below-1", ">= 1"),
     case(
         lambda: real_model_figures.attention_maps(["a"], np.zeros((1, 4, 1, 1))), "attn", "real-model-maps-heads", "9"
     ),

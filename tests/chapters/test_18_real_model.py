@@ -7,7 +7,6 @@ import pytest
 from site_reader import LANGS, tables
 
 from primer import pretrained
-from primer.experiments import real_model
 from primer.figures import real_model as figures
 from primer.inputs.real_model import (
     CACHE_PROMPT,
@@ -25,9 +24,10 @@ from primer.inputs.real_model import (
     SINKS,
     WINDOWS,
 )
+from primer.pretrained import measure
 
 PAGE = "18-real-model.md"
-BOUNDS = real_model.GAP_BOUNDS
+BOUNDS = measure.GAP_BOUNDS
 
 
 def rendered(table_markdown):
@@ -36,20 +36,20 @@ def rendered(table_markdown):
 
 
 def windows():
-    return real_model.window_losses(PASSAGE, N_TOKENS, WINDOWS, SINKS, SCORED_FROM)
+    return measure.window_losses(PASSAGE, N_TOKENS, WINDOWS, SINKS, SCORED_FROM)
 
 
 def expected_tables(lang):
-    passage_share = real_model.sink_shares(real_model.attention_maps(PASSAGE)[1])
+    passage_share = measure.sink_shares(measure.attention_maps(PASSAGE)[1])
     return {
         "model": figures.model_table(pretrained.load(), lang),
         "sinks": figures.share_table(passage_share, lang),
         "windows": figures.window_table(windows(), WINDOWS, SINKS, lang),
-        "packing": figures.packing_table(real_model.packing(DOC_A, DOC_B), BOUNDS, lang),
-        "padding": figures.padding_table(real_model.left_padding(PADDED, PAD, PAD_TOKEN), BOUNDS, lang),
-        "full": figures.bidirectional_table(real_model.bidirectional(PASSAGE, N_TOKENS), lang),
-        "cache": figures.cache_table(real_model.cache_gap(PASSAGE, N_TOKENS, CACHE_PROMPT), BOUNDS, lang),
-        "kit": figures.kit_table(real_model.kit_on_layer(KIT_LAYER, KIT_ROWS), lang),
+        "packing": figures.packing_table(measure.packing(DOC_A, DOC_B), BOUNDS, lang),
+        "padding": figures.padding_table(measure.left_padding(PADDED, PAD, PAD_TOKEN), BOUNDS, lang),
+        "full": figures.bidirectional_table(measure.bidirectional(PASSAGE, N_TOKENS), lang),
+        "cache": figures.cache_table(measure.cache_gap(PASSAGE, N_TOKENS, CACHE_PROMPT), BOUNDS, lang),
+        "kit": figures.kit_table(measure.kit_on_layer(KIT_LAYER, KIT_ROWS), lang),
     }
 
 
@@ -68,7 +68,7 @@ def test_the_model_is_the_pinned_one():
 
 
 def test_the_first_layers_spread_their_attention_and_most_later_ones_sink():
-    per_layer = real_model.sink_shares(real_model.attention_maps(PASSAGE)[1]).mean(axis=1)  # [30]
+    per_layer = measure.sink_shares(measure.attention_maps(PASSAGE)[1]).mean(axis=1)  # [30]
     assert per_layer[:3].max() < np.median(per_layer[3:])
     assert np.median(per_layer[3:]) > 0.3
     assert np.sum(per_layer[3:] > per_layer[:3].max()) > len(per_layer[3:]) / 2  # "most later layers"
@@ -83,7 +83,7 @@ def test_sinks_recover_most_of_what_the_window_loses():
 
 
 def test_the_document_mask_gives_the_document_back_its_own_logits():
-    result = real_model.packing(DOC_A, DOC_B)
+    result = measure.packing(DOC_A, DOC_B)
     absolute, relative = result["gap"]
     assert absolute < BOUNDS[0] and relative < BOUNDS[1]
     assert abs(result["document"] - result["alone"]) < 1e-3
@@ -92,7 +92,7 @@ def test_the_document_mask_gives_the_document_back_its_own_logits():
 
 
 def test_left_padding_three_ways():
-    result = real_model.left_padding(PADDED, PAD, PAD_TOKEN)
+    result = measure.left_padding(PADDED, PAD, PAD_TOKEN)
     assert result["reference_top"] == " Berlin"
     for way in ("correct", "not_shifted"):  # rounding only
         assert result[way]["gap"][0] < BOUNDS[0] and result[way]["gap"][1] < BOUNDS[1], way
@@ -102,20 +102,20 @@ def test_left_padding_three_ways():
 
 
 def test_the_full_mask_leaks_the_next_token():
-    result = real_model.bidirectional(PASSAGE, N_TOKENS)
+    result = measure.bidirectional(PASSAGE, N_TOKENS)
     assert result["full"]["loss"] < result["causal"]["loss"]
     assert result["full"]["top1"] > result["causal"]["top1"]
     assert result["full"]["own"] < 0.1  # it does not copy its own token
 
 
 def test_the_cache_equals_the_full_pass_to_float32_rounding():
-    result = real_model.cache_gap(PASSAGE, N_TOKENS, CACHE_PROMPT)
+    result = measure.cache_gap(PASSAGE, N_TOKENS, CACHE_PROMPT)
     assert result["steps"] == N_TOKENS - CACHE_PROMPT
     assert result["gap"][0] < BOUNDS[0] and result["gap"][1] < BOUNDS[1]
 
 
 def test_the_kit_passes_the_real_layer_in_float64_and_false_alarms_in_float32():
-    found = real_model.kit_on_layer(KIT_LAYER, KIT_ROWS)
+    found = measure.kit_on_layer(KIT_LAYER, KIT_ROWS)
     assert found["check_causal", "float64"] == [] and found["check_cache", "float64"] == []
     assert found["check_causal", "float32"] == []
     assert len(found["check_cache", "float32"]) == KIT_ROWS  # "flags every step"
@@ -123,7 +123,7 @@ def test_the_kit_passes_the_real_layer_in_float64_and_false_alarms_in_float32():
 
 
 def test_the_attention_maps_slider_picks_every_layer():
-    tokens, attn = real_model.attention_maps(SENTENCE)
+    tokens, attn = measure.attention_maps(SENTENCE)
     fig = figures.attention_maps(tokens, attn)
     assert len(fig.layout.sliders[0].steps) == attn.shape[0] == 30
     rows = attn.sum(axis=-1)

@@ -20,10 +20,10 @@ GAP_BOUNDS = (1e-3, 1e-5)  # (absolute, relative to the largest |logit|)
 
 
 def model():
-    """Return the loaded model (the import waits until a measurement needs it)."""
-    from primer import pretrained
+    """Return the loaded model (load() reads the file once per process)."""
+    from primer.pretrained import load
 
-    return pretrained.load()
+    return load()
 
 
 def next_token_losses(logits, ids):  # [n, vocab], [n] -> [n - 1]
