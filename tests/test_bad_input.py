@@ -72,6 +72,7 @@ from primer.experiments import (
     translator,
 )
 from primer.figures import glossary
+from primer.figures import real_model as real_model_figures
 from primer.figures.controls import add_control
 from primer.figures.look import note
 from primer.figures.tables import integer
@@ -94,6 +95,7 @@ from primer.masks import (
     tree_mask,
     window_mask,
 )
+from primer.pretrained import measure
 from primer.rms_norm import rms_norm
 from primer.rotary import rotary_angles, rotate
 from primer.softmax import masked_softmax, softmax
@@ -1424,6 +1426,10 @@ TABLE = [
     case(lambda: pretrained.load("/nonexistent/model.gguf"), "path", "pretrained-load-missing", "make model"),
     case(lambda: pretrained.load(__file__), "path", "pretrained-load-corrupted", "sha256"),
     case(lambda: pretrained.load(__file__, verify=False), "path", "pretrained-load-unknown", "not a readable GGUF"),
+    case(lambda: measure.left_padding("The capital", 0, "<|im_end|>"), "pad", "real-model-pad-below-1", ">= 1"),
+    case(
+        lambda: real_model_figures.attention_maps(["a"], np.zeros((1, 4, 1, 1))), "attn", "real-model-maps-heads", "9"
+    ),
     # ---- the figure builders' shared checks
     case(lambda: language.page_lang("fr"), "lang", "page_lang-unknown", "lang must be one of"),
     case(lambda: language.labels("no_such_section", "en"), "section", "labels-unknown"),

@@ -47,6 +47,7 @@ BOUNDS = {
     "15-packing": (0.0, 0.0),  # offsets, a boolean and index lists
     "17-serving": (0.1, 0.0),  # booleans, and an error printed with 1 decimal
     "16-long-context": (0.0, 0.0),  # slot counts and booleans
+    "18-real-model": (0.0, 0.0),  # a boolean and a 0/1 matrix
 }
 # Lines drawn by another generator than numpy's: compared by their form; the distributions are tested below.
 SAMPLED = {
@@ -293,6 +294,7 @@ def calls(chapter, rng):
         "11-kv-memory": [("kv_cache_bytes", (32, 8, 128, 4096, 2, 2))],
         "13-today": [("image_prefix_reads", (r(3, 8), r(4, 8), r(8, 8) / np.sqrt(8)))],
         "14-mask-bugs": [("attention", (r(6, 4), np.tril(np.ones((6, 6), dtype=bool))))],
+        "18-real-model": [("rotate", (r(6, 8), np.arange(6.0)))],
     }.get(chapter, [])
 
 

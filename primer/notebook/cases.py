@@ -410,3 +410,13 @@ def ring_slots():
     return [
         dict(t=t, window=w, sinks=s) for t, w, s in ((0, 1, 0), (5, 4, 0), (1, 4, 2), (2, 4, 2), (9, 4, 2), (7, 3, 1))
     ]
+
+
+def sink_windows():
+    """Return the inputs of window_with_sinks."""
+    return [dict(n=n, window=w, sinks=s) for n, w, s in ((1, 1, 0), (6, 2, 1), (8, 3, 4), (8, 8, 2), (5, 1, 2))]
+
+
+def left_pads():
+    """Return the inputs of left_padding_mask."""
+    return [dict(n_real=r, n_pad=p) for r, p in ((1, 0), (1, 2), (3, 2), (5, 3))]

@@ -120,6 +120,14 @@ EXERCISES = {
     "ring_slot": Exercise(
         lambda t, window, sinks: RingCache(window, 1, 1, sinks=sinks).slot(t), cases.ring_slots, same_value
     ),
+    "window_with_sinks": Exercise(
+        lambda n, window, sinks: masks.window_mask(n, window, sinks=sinks), cases.sink_windows, same_mask
+    ),
+    "left_padding_mask": Exercise(
+        lambda n_real, n_pad: masks.batch_mask([n_real], n_pad + n_real, causal=True, side="left")[0],
+        cases.left_pads,
+        same_mask,
+    ),
 }
 
 

@@ -1,0 +1,20 @@
+import torch
+
+
+def rotate(x, positions, theta=10_000.0):  # [n, d] -> [n, d]: turn each pair (2i, 2i+1) by position * theta^(-2i/d)
+    angle = positions[:, None] * theta ** (-torch.arange(0, x.shape[1], 2, dtype=x.dtype) / x.shape[1])  # [n, d/2]
+    cos, sin, even, odd = torch.cos(angle), torch.sin(angle), x[:, 0::2], x[:, 1::2]
+    return torch.stack([even * cos - odd * sin, even * sin + odd * cos], dim=-1).reshape(x.shape)
+
+
+torch.manual_seed(0)
+q, k = torch.randn(2, 6, 8, dtype=torch.float64)  # 6 tokens, one head of size 8 (other draws than numpy's)
+p = torch.arange(6.0, dtype=torch.float64)
+scores = rotate(q, p) @ rotate(k, p).T
+shifted = rotate(q, p + 3) @ rotate(k, p + 3).T  # every position moved by 3, as unshifted left padding does
+print("largest score change from the shift < 1e-12:", bool((shifted - scores).abs().max() < 1e-12))
+
+window, sinks = 2, 1  # each query reads its last 2 keys, and key 0 always
+i, j = torch.arange(6)[:, None], torch.arange(6)[None, :]
+mask = (j <= i) & ((j > i - window) | (j < sinks))  # mask[i, j] True: query i may read key j
+print(mask.int().numpy())
