@@ -17,6 +17,7 @@ import re
 import zipfile
 from pathlib import Path
 
+import primer_site
 from primer.figures.decoder import PLAYGROUND
 from primer.language import labels
 from primer_site.fences import exec_fences
@@ -26,7 +27,7 @@ from primer_site.site_lang import build_language
 ROOT = Path(__file__).resolve().parents[1]
 PRIMER = ROOT / "primer"
 SNIPPETS = ROOT / "docs" / "snippets"
-HARNESS = ROOT / "primer_site" / "runner_worker.py"  # packed at the zip's top level, imported by worker.js
+HARNESS = Path(primer_site.__file__).with_name("runner_worker.py")  # packed at the zip's top, imported by worker.js
 VENDOR = ROOT / "docs" / "assets" / "vendor" / "pyodide"
 ZIP_PATH = "assets/runner/primer.zip"  # under site_dir; the worker fetches it next to itself
 # The snippet of a runnable exec fence (primer_site.fences reads the fences): 05-mask/core_numpy.py

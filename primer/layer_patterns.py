@@ -87,3 +87,12 @@ def pattern_cache_bytes(cfg, kinds, n_tokens, *, batch=1, bytes_per_value=2):  #
         raise ValueError("cfg.window must be set for a stack with local layers")
     one = {kind: replace(cfg, n_layers=1, window=cfg.window if kind == "local" else None) for kind in KINDS}
     return sum(kv_cache_bytes(one[kind], n_tokens, batch=batch, bytes_per_value=bytes_per_value) for kind in kinds)
+
+
+def cache_shape(n_layers, n_kv_heads, head_dim, window):  # -> Config
+    """Return a Config with only what a KV cache depends on: layers, KV heads, head dimension and window.
+
+    d_model is n_kv_heads * head_dim, so that d_head is the head dimension; the cache does not depend on d_model.
+    """
+    n_kv_heads, head_dim = positive_int("n_kv_heads", n_kv_heads), positive_int("head_dim", head_dim)
+    return Config(d_model=n_kv_heads * head_dim, n_heads=n_kv_heads, n_layers=n_layers, window=window, max_len=None)

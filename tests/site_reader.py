@@ -44,8 +44,10 @@ def html_path(site, lang, md_name):
 
 
 def tables(html):
-    """Return every table of a built page as rows of cell texts (tags stripped, entities decoded)."""
+    """Return every table of a built page as rows of cell texts (tags stripped, entities decoded); a figure's
+    no-JavaScript copy of its numbers (<noscript>, primer.figures.html.without_js) is not one of the page's tables."""
     out = []
+    html = re.sub(r"<noscript>.*?</noscript>", "", html, flags=re.S)
     for table in re.findall(r"<table>(.*?)</table>", html, re.S):
         rows = []
         for row in re.findall(r"<tr>(.*?)</tr>", table, re.S):

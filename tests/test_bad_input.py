@@ -1291,6 +1291,8 @@ TABLE = [
     case(lambda: layer_patterns.cached_tokens(["local"], 4, 0), "window", "cached_tokens-window-size"),
     case(lambda: layer_patterns.pattern_cache_bytes(None, ["local"], 4), "cfg", "pattern_cache_bytes-cfg"),
     case(lambda: layer_patterns.pattern_cache_bytes(CFG, ["local"], 4), "kinds", "pattern_cache_bytes-kinds-count"),
+    case(lambda: layer_patterns.cache_shape(2, 0, 64, 4), "n_kv_heads", "cache_shape-kv-heads-none"),
+    case(lambda: layer_patterns.cache_shape(2, 8, True, 4), "head_dim", "cache_shape-head-dim-bool"),
     case(
         lambda: layer_patterns.pattern_cache_bytes(CFG, ["local"] * CFG.n_layers, 4),
         "cfg.window",

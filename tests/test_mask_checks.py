@@ -239,7 +239,8 @@ def test_a_float32_layer_passes_with_the_tolerance_of_its_dtype():
 
 @pytest.mark.parametrize("dtype, blind_below", [(np.float64, 1e-6), (np.float32, 1e-2)])
 @settings(max_examples=25)
-@given(st.integers(2, 12), st.integers(1, 6), st.integers(0, 2**32 - 1), st.integers(0, 2**32 - 1))
+# d >= 2: with one feature, a changed key's score and value can cancel in an output by coincidence (a blind spot)
+@given(st.integers(2, 12), st.integers(2, 6), st.integers(0, 2**32 - 1), st.integers(0, 2**32 - 1))
 def test_no_false_alarm_on_correct_attention(dtype, blind_below, n, d, seed, w_seed):
     """No problem is reported in float64 or float32, except the blind spot check_mask's docstring states."""
     w = [m.astype(dtype) for m in weights(d, w_seed)]

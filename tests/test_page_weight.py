@@ -7,8 +7,10 @@ from site_reader import LANGS, html_path, page_names
 
 # Pages are budgeted as they travel: gzipped. The heaviest was 35.2 KB (zh/04) when the budget moved from raw bytes
 # to gzipped ones; a chapter after the first is nearly all a second visit transfers. 40 KB became 42 KB when each
-# figure got its no-JavaScript notice and a small heatmap its table (issue 45): zh/09 went from 40.0 to 41.0 KB.
-PAGE_HTML_GZIP_BYTES = 42_000
+# figure got its no-JavaScript notice and a small heatmap its table (issue 45): zh/09 went from 40.0 to 41.0 KB. 50 KB
+# when chapter 14's bug tables began to print the kit's own sentences and it gained "check your own layer" (issue 46):
+# zh/14 measured 48.4 KB. A first visit stays within its own budget below.
+PAGE_HTML_GZIP_BYTES = 50_000
 
 
 def test_every_page_html_within_budget(site):

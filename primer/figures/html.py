@@ -12,6 +12,7 @@ import plotly.io as pio
 
 from primer.figures.controls import control_steps
 from primer.figures.look import TEMPLATE
+from primer.figures.tables import minus
 from primer.language import labels
 
 DRAWN_DIGITS = 4  # significant digits of a number that is only drawn: far below a pixel, a colour step
@@ -64,7 +65,7 @@ NOSCRIPT_CELLS = 400  # a heatmap with more cells than this is not tabled withou
 def _cell(v):
     """Format one number of the no-JavaScript table as the "show as table" does (4 significant digits)."""
     if isinstance(v, (int, float)) and not isinstance(v, bool):
-        return "" if not math.isfinite(v) else (str(int(v)) if float(v).is_integer() else f"{v:.4g}")
+        return "" if not math.isfinite(v) else minus(str(int(v)) if float(v).is_integer() else f"{v:.4g}")
     return html_escape(_plain(v))
 
 

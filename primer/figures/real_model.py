@@ -6,7 +6,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from primer.figures.controls import finish
-from primer.figures.look import CLOSED_COLOR, OPEN_SCALE
+from primer.figures.look import CLOSED_COLOR, NEG_INF, OPEN_SCALE
 from primer.figures.tables import fmt_below, integer, md_table, pct
 from primer.language import labels
 
@@ -37,11 +37,12 @@ def attention_maps(tokens, attn, *, lang=None):  # [n] str, [n_layers, h, n, n] 
         fig.add_trace(
             go.Heatmap(
                 z=np.where(closed > 0, 1.0, np.nan).tolist(),
+                text=np.where(closed > 0, NEG_INF, "").tolist(),
                 x=ticks,
                 y=ticks,
                 colorscale=[[0, CLOSED_COLOR], [1, CLOSED_COLOR]],
                 showscale=False,
-                hoverinfo="skip",
+                hovertemplate="%{y} → %{x}: %{text}<extra></extra>",
             ),
             row=h // GRID + 1,
             col=h % GRID + 1,

@@ -1,7 +1,5 @@
 """Inputs of chapter 16 (long context): the stacks, the released shapes, the scores and sizes the page uses."""
 
-from primer.config import Config
-
 # The reachable set: a short text, a small window, up to six layers; used in chapter 16
 N_REACH, WINDOW_REACH, MAX_LAYERS = 24, 4, 6
 # Local layers per global one (interleaved_kinds): None is window-only, 1 is Gemma 2's and gpt-oss's alternation,
@@ -9,8 +7,7 @@ N_REACH, WINDOW_REACH, MAX_LAYERS = 24, 4, 6
 PATTERNS = {"window_only": None, "one_to_one": 1, "five_to_one": 5}
 
 # Released shapes: layers, KV heads, head dimension, window, local layers per global one, and where each was read.
-# Only what the KV cache depends on is kept; Config's d_model is n_kv_heads * head_dim so that d_head is the head
-# dimension (the cache does not depend on d_model). Used in chapter 16.
+# Only what the KV cache depends on is kept (primer.layer_patterns.cache_shape). Used in chapter 16.
 RELEASED = {
     "Gemma 2 9B": (42, 8, 256, 4096, 1, "gemma2"),
     "Gemma 3 4B": (34, 4, 256, 1024, 5, "gemma3"),
@@ -31,9 +28,3 @@ HELD_N, HELD_SIZES = 48, (4, 8, 16)
 
 # The ring-buffer decode: seeded q, k, v; used in chapter 16
 RING_SEED, RING_N, RING_D, RING_WINDOWS, RING_SINKS = 16, 40, 8, (4, 8, 16), 2
-
-
-def released_config(name):  # -> Config
-    """Return the Config whose KV cache is the released model's: its layers, KV heads, head dimension and window."""
-    layers, kv_heads, head_dim, window, _, _ = RELEASED[name]
-    return Config(d_model=kv_heads * head_dim, n_heads=kv_heads, n_layers=layers, window=window, max_len=None)

@@ -13,7 +13,7 @@ from primer.counts import kv_cache_bytes
 from primer.figures import long_context as figures
 from primer.inputs import long_context as inputs
 from primer.kv_cache import ring_decode
-from primer.layer_patterns import interleaved_kinds, layer_masks, lookback, pattern_cache_bytes, reachable
+from primer.layer_patterns import cache_shape, interleaved_kinds, layer_masks, lookback, pattern_cache_bytes, reachable
 from primer.masks import causal_mask, chunked_mask, window_mask
 from primer.sinks import sink_softmax
 from primer.softmax import masked_softmax
@@ -42,8 +42,8 @@ def lookbacks():
 
 def cache_rows():
     rows = []
-    for name, (layers, _, _, window, k, _) in inputs.RELEASED.items():
-        cfg, kinds = inputs.released_config(name), interleaved_kinds(layers, k)
+    for name, (layers, kv_heads, head_dim, window, k, _) in inputs.RELEASED.items():
+        cfg, kinds = cache_shape(layers, kv_heads, head_dim, window), interleaved_kinds(layers, k)
         ours = pattern_cache_bytes(cfg, kinds, inputs.CONTEXT, bytes_per_value=inputs.BYTES_PER_VALUE)
         full = kv_cache_bytes(replace(cfg, window=None), inputs.CONTEXT, bytes_per_value=inputs.BYTES_PER_VALUE)
         rows.append((name, kinds.count("local"), kinds.count("global"), window, ours, full))

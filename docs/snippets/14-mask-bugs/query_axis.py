@@ -11,7 +11,7 @@ x = np.random.default_rng(SEED).standard_normal((N, D))  # the rows the checks s
 valid = np.arange(N) < N - N_PAD  # True: a real token; the last N_PAD rows are padding
 buggy, fixed = wild_bugs.layers("query_axis")
 measured = wild_bugs.symptom("query_axis", x, valid=valid)
-verdicts = [check_padding(f, n=N, d=D, n_pad=N_PAD, seed=SEED) for f in (buggy, fixed)]
+verdicts = wild_bugs.checked("query_axis", n=N, d=D, n_pad=N_PAD, seed=SEED)  # padded on the right, as its project did
 print(figures.bug_table(wild_bugs.BUGS["query_axis"].measure, measured, verdicts))  # under -inf, as PR #40 warns
 # As the project ran it, with -10000: a real query never reaches a pad (the pads come last, the causal mask closes
 # them), and the padded rows spread evenly instead of turning NaN

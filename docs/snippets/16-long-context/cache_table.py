@@ -2,12 +2,12 @@ from dataclasses import replace
 
 from primer.counts import kv_cache_bytes
 from primer.figures import long_context as figures
-from primer.inputs.long_context import BYTES_PER_VALUE, CONTEXT, RELEASED, released_config
-from primer.layer_patterns import interleaved_kinds, pattern_cache_bytes
+from primer.inputs.long_context import BYTES_PER_VALUE, CONTEXT, RELEASED
+from primer.layer_patterns import cache_shape, interleaved_kinds, pattern_cache_bytes
 
 rows = []
-for name, (layers, _, _, window, local_per_global, _) in RELEASED.items():
-    cfg = released_config(name)
+for name, (layers, kv_heads, head_dim, window, local_per_global, _) in RELEASED.items():
+    cfg = cache_shape(layers, kv_heads, head_dim, window)
     kinds = interleaved_kinds(layers, local_per_global)
     ours = pattern_cache_bytes(cfg, kinds, CONTEXT, bytes_per_value=BYTES_PER_VALUE)
     full = kv_cache_bytes(replace(cfg, window=None), CONTEXT, bytes_per_value=BYTES_PER_VALUE)  # every layer global
