@@ -59,7 +59,7 @@ def attention_maps(tokens, attn, *, lang=None):  # [n] str, [n_layers, h, n, n] 
                     zmax=1,
                     colorscale=OPEN_SCALE,
                     showscale=h == 0,
-                    colorbar=dict(title=text["weight"], len=0.6),
+                    colorbar=dict(title=dict(text=text["weight"], side="right"), len=0.6, thickness=14),
                     hovertemplate=text["hover_weight"],
                 ),
                 row=h // GRID + 1,
@@ -67,6 +67,7 @@ def attention_maps(tokens, attn, *, lang=None):  # [n] str, [n_layers, h, n, n] 
             )
     always = list(range(n_heads))
     steps = [(layer, always + [n_heads * (1 + layer) + h for h in range(n_heads)], {}) for layer in range(n_layers)]
+    fig.update_annotations(font_size=12)  # the head titles: at a phone's width a panel is about 50 px wide
     fig.update_yaxes(autorange="reversed", showticklabels=False)
     fig.update_xaxes(showticklabels=False)
     for r in range(1, GRID + 1):
@@ -89,7 +90,7 @@ def sink_shares(shares, *, lang=None):  # {text key: [n_layers, h]} -> Figure
                 zmin=0,
                 zmax=1,
                 colorscale=OPEN_SCALE,
-                colorbar=dict(title=text["share"], tickformat=".0%"),
+                colorbar=dict(title=dict(text=text["share"], side="right"), tickformat=".0%"),
                 hovertemplate=text["hover_share"],
                 xgap=1,
                 ygap=1,

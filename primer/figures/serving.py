@@ -53,12 +53,13 @@ def chunk_masks(masks, n, *, lang=None):
             fig.add_trace(_cells(z, axis, axis, hover=hover), row=1, col=col)
         differ = int((right != left).sum())
         words = text["chunk_note"].format(k=k + 1, a=start, b=start + c - 1, end=end - 1, d=differ)
-        notes = titles + [note(words, 0, 1.12, font=dict(color=ACCENT), xanchor="left", yanchor="bottom")]
+        # high enough above the panel titles for them to take a second line at a phone's width
+        notes = titles + [note(words, 0, 1.2, font=dict(color=ACCENT), xanchor="left", yanchor="bottom")]
         steps.append((k + 1, [2 * k, 2 * k + 1], {"annotations": notes}))
     for col in (1, 2):
         fig.update_xaxes(title=text["key"], dtick=1, range=[-0.5, n - 0.5], row=1, col=col)
         fig.update_yaxes(title=text["query"], dtick=1, autorange="reversed", row=1, col=col)
-    return finish(fig, steps, kind="slider", prefix=text["chunk"], height=540, margin=dict(t=100, b=110))
+    return finish(fig, steps, kind="slider", prefix=text["chunk"], height=560, margin=dict(t=120, b=110))
 
 
 def alignment_table(rows, *, lang=None):
