@@ -17,6 +17,8 @@ from pathlib import Path
 
 from bench_pages import CHROMIUM, DESKTOP, LAUNCH_ARGS, QUIET_S, gzip_server
 
+from primer_site.browser import STOP_TIMER
+
 PAGE = "/en/05-mask/"
 PLAYGROUND = "/en/07-decoder/"
 SHOWN = (
@@ -35,18 +37,6 @@ LONGEST_FRAME = """ms => new Promise(done => {
   }
   requestAnimationFrame(tick);
 })"""
-# In the page: from the click on Stop to the status saying stopped, in ms (window.__stopTook), timed where it happens.
-STOP_TIMER = """([bar, stopped]) => {
-  const status = bar.querySelector('[role=status]'), stop = [...bar.querySelectorAll('button')][3];
-  let clicked = 0;
-  stop.addEventListener('click', () => { clicked = performance.now(); }, { capture: true, once: true });
-  new MutationObserver((_, obs) => {
-    if (clicked && status.textContent === stopped) {
-      window.__stopTook = performance.now() - clicked;
-      obs.disconnect();
-    }
-  }).observe(status, { childList: true, characterData: true, subtree: true });
-}"""
 FLOOD = "for i in range(1, 2001):\n    print(f'{i} 1.5 2.5')\n"
 ENDLESS = "i = 0\nwhile True:\n    i += 1\n    print(f'{i} 1.5 2.5')\n"
 CLEAR = (

@@ -18,3 +18,16 @@ LAUNCH_ARGS = [
     "--proxy-server=http://127.0.0.1:9",
 ]
 DESKTOP = {"width": 1280, "height": 900}
+
+# In the page: from the click on Stop to the status saying stopped, in ms (window.__stopTook), timed where it happens.
+STOP_TIMER = """([bar, stopped]) => {
+  const status = bar.querySelector('[role=status]'), stop = [...bar.querySelectorAll('button')][3];
+  let clicked = 0;
+  stop.addEventListener('click', () => { clicked = performance.now(); }, { capture: true, once: true });
+  new MutationObserver((_, obs) => {
+    if (clicked && status.textContent === stopped) {
+      window.__stopTook = performance.now() - clicked;
+      obs.disconnect();
+    }
+  }).observe(status, { childList: true, characterData: true, subtree: true });
+}"""

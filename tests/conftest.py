@@ -138,3 +138,15 @@ def pytest_collection_modifyitems(config, items):
         return 1 if item.get_closest_marker("site") else 0
 
     items.sort(key=rank)  # stable: the file order within each rank
+
+
+@pytest.fixture(scope="module")
+def sub_path_url(site, tmp_path_factory):
+    """Serve the site under a sub-path (as deployed), from a folder linking to it (the runner's browser tests)."""
+    from browser_util import serve
+
+    root = tmp_path_factory.mktemp("served")
+    (root / "primer").mkdir()
+    (root / "primer" / "sub").symlink_to(site, target_is_directory=True)
+    with serve(root) as url:
+        yield url + "primer/sub/"

@@ -12,7 +12,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from browser_util import axe_problems, serve
+from browser_util import axe_problems
 from hook_loader import load_hook
 from node_tools import node
 from runner_pages import open_offline, page_blocks, same_print
@@ -171,16 +171,6 @@ def test_the_comparison_allows_one_unit_in_the_last_digit_and_nothing_else():
 OUTPUT_SHOWN = (
     "b => { const o = b.querySelector('.primer-runner-out'); return o && !o.hidden && o.textContent.length; }"
 )
-
-
-@pytest.fixture(scope="module")
-def sub_path_url(site, tmp_path_factory):
-    """Serve the site under a sub-path (as deployed), from a folder linking to it."""
-    root = tmp_path_factory.mktemp("served")
-    (root / "primer").mkdir()
-    (root / "primer" / "sub").symlink_to(site, target_is_directory=True)
-    with serve(root) as url:
-        yield url + "primer/sub/"
 
 
 @pytest.mark.browser

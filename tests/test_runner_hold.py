@@ -5,9 +5,10 @@ the network or forges the runner's messages; and a second block's Run while one 
 import json
 
 import pytest
-from browser_util import serve
 from runner_pages import open_offline, page_blocks, same_print
 from site_reader import html_path
+
+from primer_site.browser import STOP_TIMER
 
 pytestmark = pytest.mark.browser
 
@@ -18,30 +19,6 @@ OUTPUT = "b => b.querySelector('.primer-runner-out pre').textContent"
 FRAME_MS = (
     "() => new Promise(r => { const t = performance.now(); requestAnimationFrame(() => r(performance.now() - t)); })"
 )
-
-
-@pytest.fixture(scope="module")
-def sub_path_url(site, tmp_path_factory):
-    """Serve the site under a sub-path (as deployed), from a folder linking to it."""
-    root = tmp_path_factory.mktemp("served")
-    (root / "primer").mkdir()
-    (root / "primer" / "sub").symlink_to(site, target_is_directory=True)
-    with serve(root) as url:
-        yield url + "primer/sub/"
-
-
-# In the page: from the click on Stop to the status saying stopped, in ms (window.__stopTook).
-STOP_TIMER = """([bar, stopped]) => {
-  const status = bar.querySelector('[role=status]'), stop = [...bar.querySelectorAll('button')][3];
-  let clicked = 0;
-  stop.addEventListener('click', () => { clicked = performance.now(); }, { capture: true, once: true });
-  new MutationObserver((_, obs) => {
-    if (clicked && status.textContent === stopped) {
-      window.__stopTook = performance.now() - clicked;
-      obs.disconnect();
-    }
-  }).observe(status, { childList: true, characterData: true, subtree: true });
-}"""
 
 
 def chapter_url(site, url, lang, name):
