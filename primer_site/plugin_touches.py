@@ -122,10 +122,11 @@ MarkupTouch = namedtuple("MarkupTouch", "hook constant writer markup use")
 MARKUP_TOUCHES = (
     MarkupTouch(
         "search_prose",
-        "BLOCK_OPEN",
+        "BLOCK",
         "pymdownx.highlight with Pygments (pymdown-extensions 13.1.2, Pygments 2.21.0)",
-        '<div class="[classes ]highlight"><pre>: a highlighted code block, a fence\'s own classes first',
-        "gives each block Material's data-search-exclude",
+        '<div class="[classes ]highlight"><pre>...</code></pre></div>: a highlighted code block, a fence\'s own '
+        "classes first",
+        "sets each block aside while Material's search reads the page, then puts it back",
     ),
     MarkupTouch(
         "runner",
