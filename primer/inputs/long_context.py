@@ -13,6 +13,12 @@ RELEASED = {
     "Gemma 3 4B": (34, 4, 256, 1024, 5, "gemma3"),
     "gpt-oss": (36, 8, 64, 128, 1, "gptoss"),
 }
+# Released shapes whose local layers are chunked (chunked_mask): layers, KV heads, head dimension, chunk, chunked
+# layers per global one, and where each was read. Llama 4 Scout: transformers' Llama4TextConfig defaults (every fourth
+# layer NoPE) and Meta's reference model.py (a NoPE layer reads under the global mask, the others chunked). Chapter 16.
+RELEASED_CHUNKED = {
+    "Llama 4 Scout": (48, 8, 128, 8192, 3, "llama4"),
+}
 CONTEXT = 32768  # tokens in the KV cache table; used in chapter 16
 BYTES_PER_VALUE = 2  # BF16; used in chapter 16
 
