@@ -65,7 +65,7 @@ def cache_table(rows, lang=None):  # rows: (name, "local" or "chunked", n_local,
         [
             name,
             f"{local} / {glob}",
-            text["span_" + kind].format(n=integer(span, lang)),
+            text["span_chunked" if kind == "chunked" else "span_local"].format(n=integer(span, lang)),
             format_bytes(ours),
             format_bytes(full),
             pct(ours / full),

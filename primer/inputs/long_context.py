@@ -34,3 +34,7 @@ HELD_N, HELD_SIZES = 48, (4, 8, 16)
 
 # The ring-buffer decode: seeded q, k, v; used in chapter 16
 RING_SEED, RING_N, RING_D, RING_WINDOWS, RING_SINKS = 16, 40, 8, (4, 8, 16), 2
+
+# The leak test (chapter 7's trained decoder on its first held-out row, cut to KIT_N tokens) and the check kit (one
+# seeded attention head of width KIT_D) on the chapter's masks: a window with sinks and chunks; used in chapter 16
+KIT_SEED, KIT_D, KIT_N, KIT_WINDOW, KIT_SINKS, KIT_CHUNK = 0, 8, 12, 3, 1, 4

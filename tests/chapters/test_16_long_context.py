@@ -6,11 +6,13 @@ from dataclasses import replace
 import markdown
 import numpy as np
 import pytest
+from part4_masks import leak_rows
 from site_reader import LANGS, page_figures, tables
 
 from primer.attention import attention
 from primer.counts import kv_cache_bytes
 from primer.figures import long_context as figures
+from primer.figures import mask_kit
 from primer.inputs import long_context as inputs
 from primer.kv_cache import ring_decode
 from primer.layer_patterns import cache_shape, interleaved_kinds, layer_masks, lookback, pattern_cache_bytes, reachable
@@ -148,3 +150,8 @@ def test_ch16_sections_and_sources(read_page, lang):
     ):
         assert f'id="fn:{key}"' in page, key
     assert 'href="../05-mask/"' in page and 'href="../11-kv-memory/"' in page
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_ch16_mask_leaks_table_is_primers(read_page, lang):
+    assert rendered(mask_kit.mask_leak_table(leak_rows(16), lang=lang)) in tables(read_page(lang, PAGE))
