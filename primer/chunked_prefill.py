@@ -23,6 +23,16 @@ def aligned_causal_mask(n_q, n_k, alignment):  # -> [n_q, n_k]
     return np.tri(positive_int("n_q", n_q), positive_int("n_k", n_k), dtype=bool)  # query r reads keys 0 .. r
 
 
+def prefill_mask(n, chunk, alignment):  # -> [n, n]
+    """Return which keys each query of a prompt reads when prefilled in chunks: causal_mask(n) only for bottom_right."""
+    n, chunk = positive_int("n", n), positive_int("chunk", chunk)
+    mask = np.zeros((n, n), dtype=bool)
+    for start in range(0, n, chunk):
+        end = min(start + chunk, n)
+        mask[start:end, :end] = aligned_causal_mask(end - start, end, alignment)
+    return mask
+
+
 def chunked_prefill(q, k, v, chunk, *, alignment="bottom_right"):  # [n, d_k], [n, d_k], [n, d_v] -> [n, d_v]
     """Run a prompt's queries chunk by chunk, each chunk reading the keys of every position up to its own end."""
     q, k, v = float_array("q", q, min_ndim=2), float_array("k", k, min_ndim=2), float_array("v", v, min_ndim=2)

@@ -1,8 +1,9 @@
 """How masks are spelled where readers paste our code, and what each library does with a row that has no open key.
 
 The torch rows were measured with torch 2.13.0 and tests/test_conventions.py measures them again
-against the installed torch; the Hugging Face row is read from transformers' source
-(src/transformers/masking_utils.py, commit 00c4411) and documentation, not executed.
+against the installed torch; the Hugging Face rows are read from transformers' source
+(src/transformers/masking_utils.py, commit 00c4411) and documentation, the FlashAttention rows from the docstrings of
+flash_attn/flash_attn_interface.py (commit 0053002): read, not executed.
 The second half translates primer's mask into each library's form and back (numpy only: the torch
 forms are run in tests/test_mask_forms_torch.py; the FlashAttention and Hugging Face forms are
 checked against their sources, named where they are built).
@@ -15,9 +16,12 @@ import numpy as np
 from primer._checks import int_at_least, nonneg_int, positive_int
 from primer.masks import cu_seqlens
 
-TRUE_MEANS = ("may_read", "blocked", "one_attends")  # what True (or 1) in the mask means
+# what the argument's values mean: True (or 1) may read, True blocked, 1 a real token, an additive 0 / -inf, an
+# additive 0 / the dtype's lowest value, document boundaries (cu_seqlens), a band (window_size), a BlockMask's tiles
+TRUE_MEANS = ("may_read", "blocked", "one_attends", "additive", "additive_min", "cu_seqlens", "window_bounds", "tiles")
 CAUSAL_ALIGNMENT = ("bottom_right", "top_left", "none")  # a causal mask with fewer queries than keys
-EMPTY_ROW = ("error", "zeros", "nan", "nan_unless_no_weights", "by_backend")  # a query row with no open key
+# a query row with no open key (even: the weights spread evenly over the row's keys)
+EMPTY_ROW = ("error", "zeros", "nan", "nan_unless_no_weights", "by_backend", "even")
 
 
 @dataclass(frozen=True)
@@ -47,11 +51,40 @@ CONVENTIONS = (
     Convention(
         "torch.nn.functional.scaled_dot_product_attention", "attn_mask (bool)", "may_read", "top_left", "zeros", "torch"
     ),
+    Convention(
+        "torch.nn.functional.scaled_dot_product_attention",
+        "attn_mask (float)",
+        "additive",
+        "top_left",
+        "zeros",
+        "torch",
+    ),
     Convention("torch.nn.MultiheadAttention", "attn_mask (bool)", "blocked", "none", "nan_unless_no_weights", "torch"),
     Convention(
         "torch.nn.MultiheadAttention", "key_padding_mask (bool)", "blocked", "none", "nan_unless_no_weights", "torch"
     ),
     Convention("Hugging Face transformers", "attention_mask (0/1)", "one_attends", "none", "by_backend", "source"),
+    Convention("Hugging Face transformers", "4-D float mask (eager)", "additive_min", "none", "even", "source"),
+    Convention(
+        "flash_attn.flash_attn_varlen_func",
+        "cu_seqlens_q, cu_seqlens_k",
+        "cu_seqlens",
+        "bottom_right",
+        "zeros",
+        "source",
+    ),
+    Convention(
+        "flash_attn.flash_attn_varlen_func",
+        "window_size=(left, right)",
+        "window_bounds",
+        "bottom_right",
+        "zeros",
+        "source",
+    ),
+    Convention("torch.nn.attention.flex_attention.create_block_mask", "mask_mod", "may_read", "none", "zeros", "torch"),
+    Convention(
+        "torch.nn.attention.flex_attention.flex_attention", "block_mask (BlockMask)", "tiles", "none", "zeros", "torch"
+    ),
 )
 
 

@@ -12,9 +12,10 @@ import numpy as np
 from primer._checks import nonneg_int, positive_int
 from primer.config import Config
 from primer.counts import kv_cache_bytes
-from primer.masks import causal_mask, window_mask
+from primer.masks import causal_mask, chunked_mask, window_mask
 
-KINDS = ("local", "global")  # a sliding-window layer, or a causal layer that reads every earlier position
+# a sliding-window layer, a causal layer that reads every earlier position, or a chunked layer (chunked_mask)
+KINDS = ("local", "global", "chunked")
 
 
 def reachable(masks):  # list of [n, n] -> [n, n]
@@ -35,25 +36,37 @@ def reachable(masks):  # list of [n, n] -> [n, n]
     return reach
 
 
-def interleaved_kinds(n_layers, local_per_global):  # -> tuple of KINDS
+def interleaved_kinds(n_layers, local_per_global, *, local="local"):  # -> tuple of KINDS
     """Return the kind of each layer: local_per_global local layers, then one global, repeated; 0: all global.
 
-    local_per_global=None gives a window-only stack.
+    local_per_global=None gives a stack of local layers only; local="chunked" makes the local layers chunked ones.
     """
     n_layers = positive_int("n_layers", n_layers)
+    if local not in ("local", "chunked"):
+        raise ValueError(f"local must be 'local' or 'chunked', got {local!r}")
     if local_per_global is None:
-        return ("local",) * n_layers
+        return (local,) * n_layers
     k = nonneg_int("local_per_global", local_per_global)
-    return tuple("global" if (i + 1) % (k + 1) == 0 else "local" for i in range(n_layers))
+    return tuple("global" if (i + 1) % (k + 1) == 0 else local for i in range(n_layers))
 
 
-def layer_masks(n, kinds, window, *, sinks=0):  # -> list of [n, n]
-    """Return one mask per layer: window_mask(n, window, sinks=sinks) for a local layer, causal_mask(n) for a global."""
+def layer_masks(n, kinds, window, *, sinks=0, chunk=None):  # -> list of [n, n]
+    """Return one mask per layer: window_mask(n, window, sinks=sinks), causal_mask(n) or chunked_mask(n, chunk)."""
+    kinds = _kinds(kinds, chunk)
+    masks = {"local": window_mask(n, window, sinks=sinks), "global": causal_mask(n)}
+    if "chunked" in kinds:
+        masks["chunked"] = chunked_mask(n, chunk)
+    return [masks[kind] for kind in kinds]
+
+
+def _kinds(kinds, chunk):  # -> tuple of KINDS
+    """Return kinds as a tuple, or raise unless each is one of KINDS and a chunk is given when a layer is chunked."""
     kinds = tuple(kinds)
     if not kinds or any(kind not in KINDS for kind in kinds):
         raise ValueError(f"kinds must be a non-empty sequence of {KINDS}, got {kinds!r}")
-    local, full = window_mask(n, window, sinks=sinks), causal_mask(n)
-    return [local if kind == "local" else full for kind in kinds]
+    if "chunked" in kinds:
+        positive_int("chunk", chunk)
+    return kinds
 
 
 def lookback(reach):  # [n, n] -> [n]
@@ -64,19 +77,22 @@ def lookback(reach):  # [n, n] -> [n]
     return np.arange(reach.shape[0]) - reach.argmax(axis=1) + 1
 
 
-def cached_tokens(kinds, n, window):  # -> int
-    """Return how many positions' K/V the layers keep at length n: min(n, window) per local layer, n per global."""
-    kinds = tuple(kinds)
-    if not kinds or any(kind not in KINDS for kind in kinds):
-        raise ValueError(f"kinds must be a non-empty sequence of {KINDS}, got {kinds!r}")
+def cached_tokens(kinds, n, window, *, chunk=None):  # -> int
+    """Return the most positions' K/V the layers keep at length n: min(n, window), n, min(n, chunk) per layer kind.
+
+    A chunked layer's newest query reads back to its chunk's start, never further: at most chunk keys.
+    """
+    kinds = _kinds(kinds, chunk)
     n, window = positive_int("n", n), positive_int("window", window)
-    return sum(min(n, window) if kind == "local" else n for kind in kinds)
+    kept = {"local": min(n, window), "global": n, "chunked": min(n, chunk) if "chunked" in kinds else None}
+    return sum(kept[kind] for kind in kinds)
 
 
-def pattern_cache_bytes(cfg, kinds, n_tokens, *, batch=1, bytes_per_value=2):  # -> int
+def pattern_cache_bytes(cfg, kinds, n_tokens, *, chunk=None, batch=1, bytes_per_value=2):  # -> int
     """Return the KV cache bytes of a stack whose layers are kinds: chapter 11's count, layer by layer.
 
-    A local layer keeps the last cfg.window tokens, a global one every token; len(kinds) must be cfg.n_layers.
+    A local layer keeps the last cfg.window tokens, a global one every token, a chunked one at most chunk tokens
+    (what its cache holds just before a chunk boundary); len(kinds) must be cfg.n_layers.
     """
     if not isinstance(cfg, Config):
         raise ValueError(f"cfg must be a primer.config.Config, got {type(cfg).__name__}")
@@ -85,7 +101,9 @@ def pattern_cache_bytes(cfg, kinds, n_tokens, *, batch=1, bytes_per_value=2):  #
         raise ValueError(f"kinds must give one of {KINDS} for each of the {cfg.n_layers} layers, got {kinds!r}")
     if "local" in kinds and cfg.window is None:
         raise ValueError("cfg.window must be set for a stack with local layers")
-    one = {kind: replace(cfg, n_layers=1, window=cfg.window if kind == "local" else None) for kind in KINDS}
+    chunk = positive_int("chunk", chunk) if "chunked" in kinds else None
+    spans = {"local": cfg.window, "global": None, "chunked": chunk}  # a chunked layer counts as a window of chunk
+    one = {kind: replace(cfg, n_layers=1, window=span) for kind, span in spans.items()}
     return sum(kv_cache_bytes(one[kind], n_tokens, batch=batch, bytes_per_value=bytes_per_value) for kind in kinds)
 
 

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from primer.probe import movement
+from primer.probe import movement, nudge
+from primer.rounding import BOUND
 from primer.transformer import init_stack, logits
 from primer.transformer import run_machine as run
 from primer.vocab import to_ids
@@ -60,3 +61,15 @@ def word_leak_test(words, position, word, vocab, cfg, seed):  # -> (words, chang
     changed[position] = word
     result = leak_test(to_ids(words, vocab), position, int(to_ids([word], vocab)[0]), params, cfg)
     return words, changed, result
+
+
+def token_reads(read, tokens, vocab_size):  # read: [n] ids -> [n, ...]; tokens [n] -> [n, n] bool
+    """Return which outputs each token moves, changed alone: reads[i, j] when output i moves beyond rounding with j.
+
+    The leak test on every position at once: compare it with the mask the model should follow (True: may read).
+    """
+    tokens = np.asarray(tokens)
+    if tokens.ndim != 1 or tokens.size == 0 or not np.issubdtype(tokens.dtype, np.integer):
+        raise ValueError(f"tokens must be a non-empty 1-D array of integer ids, got shape {tokens.shape}")
+    variants = [nudge(tokens, j, vocab_size) for j in range(tokens.size)]
+    return movement(read, tokens, variants) >= BOUND

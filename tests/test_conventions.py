@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 from primer import attention, causal_mask
-from primer.conventions import CONVENTIONS
+from primer.conventions import CONVENTIONS, flash_mask, table_mod, to_additive, to_flash_window, to_hf_4d
+from primer.masks import cu_seqlens, document_mask, window_mask
 
 
 class _Torch:
@@ -84,6 +85,15 @@ def test_sdpa_is_causal_aligns_top_left_so_one_query_reads_only_key_0():
     assert row("primer.attention", "mask").causal == "bottom_right"
 
 
+def test_sdpa_float_mask_is_added_and_an_all_minus_inf_row_gives_zeros():
+    w = sdpa_weights(torch.from_numpy(to_additive(one_closed().numpy(), dtype=np.float32)))
+    assert w[0, 1] == 0 and w[0, 0] > 0
+    w = sdpa_weights(torch.from_numpy(to_additive(empty_row_1().numpy(), dtype=np.float32)))
+    assert torch.all(w[1] == 0) and not torch.isnan(w).any()
+    c = row("torch.nn.functional.scaled_dot_product_attention", "attn_mask (float)")
+    assert (c.true_means, c.causal, c.empty_row) == ("additive", "top_left", "zeros")
+
+
 # ---- torch.nn.MultiheadAttention
 
 
@@ -118,6 +128,60 @@ def test_hugging_faces_eager_fill_spreads_an_empty_row_evenly():
     assert (c.true_means, c.empty_row, c.checked) == ("one_attends", "by_backend", "source")
 
 
+def test_hugging_faces_4d_mask_closes_with_the_dtypes_minimum_so_an_empty_row_spreads_evenly():
+    scores = np.random.default_rng(1).normal(size=(N, N)).astype(np.float32)
+    added = scores + to_hf_4d(empty_row_1().numpy()[None], dtype=np.float32)[0, 0]
+    w = np.exp(added - added.max(axis=-1, keepdims=True))
+    w /= w.sum(axis=-1, keepdims=True)
+    assert np.abs(w[1] - 1 / N).max() < 1e-6 and w[0].min() > 0
+    c = row("Hugging Face transformers", "4-D float mask (eager)")
+    assert (c.true_means, c.empty_row, c.checked) == ("additive_min", "even", "source")
+
+
+# ---- FlashAttention: read from flash_attn_interface.py's docstrings, not executed (it needs a GPU)
+
+
+def test_flash_attentions_varlen_and_window_rows_are_primers_masks_aligned_bottom_right():
+    ids = np.array([0, 0, 0, 1, 1, 2])
+    cu = cu_seqlens(ids)
+    docs = np.repeat(np.arange(cu.size - 1), np.diff(cu))  # each query's document, read back from cu_seqlens
+    assert np.array_equal(document_mask(docs), document_mask(ids))
+    assert np.array_equal(flash_mask(6, 6, causal=True, window_size=to_flash_window(3)), window_mask(6, 3))
+    assert np.array_equal(flash_mask(2, 6, causal=True), causal_mask(2, 6))  # bottom-right
+    for argument, means in (
+        ("cu_seqlens_q, cu_seqlens_k", "cu_seqlens"),
+        ("window_size=(left, right)", "window_bounds"),
+    ):
+        c = next(c for c in CONVENTIONS if c.argument == argument)
+        assert (c.call.startswith("flash_attn."), c.true_means, c.causal, c.empty_row, c.checked) == (
+            True,
+            means,
+            "bottom_right",
+            "zeros",
+            "source",
+        )
+
+
+# ---- FlexAttention (eager on the CPU: without torch.compile it runs unfused, and warns so)
+
+
+@pytest.mark.filterwarnings("ignore:flex_attention called without torch.compile")
+def test_flex_mask_mod_true_means_may_read_and_an_empty_row_gives_zeros():
+    flex = pytest.importorskip("torch.nn.attention.flex_attention")
+    g = torch.Generator().manual_seed(0)
+    q, k = torch.randn(1, 1, N, 8, generator=g), torch.randn(1, 1, N, 8, generator=g)
+    for mask, check in (
+        (one_closed(), lambda w: w[0, 1] == 0 and w[0, 0] > 0),
+        (empty_row_1(), lambda w: (w[1] == 0).all()),
+    ):
+        block_mask = flex.create_block_mask(table_mod(mask), None, None, N, N, device="cpu")
+        w = flex.flex_attention(q, k, torch.eye(N)[None, None], block_mask=block_mask)[0, 0]
+        assert check(w) and not torch.isnan(w).any()
+    mod = row("torch.nn.attention.flex_attention.create_block_mask", "mask_mod")
+    tiles = row("torch.nn.attention.flex_attention.flex_attention", "block_mask (BlockMask)")
+    assert (mod.true_means, mod.empty_row, tiles.true_means, tiles.empty_row) == ("may_read", "zeros", "tiles", "zeros")
+
+
 # ---- primer
 
 
@@ -136,5 +200,8 @@ def test_every_torch_row_is_measured_here():
         ("torch.nn.functional.scaled_dot_product_attention", "attn_mask (bool)"),
         ("torch.nn.MultiheadAttention", "attn_mask (bool)"),
         ("torch.nn.MultiheadAttention", "key_padding_mask (bool)"),
+        ("torch.nn.functional.scaled_dot_product_attention", "attn_mask (float)"),
+        ("torch.nn.attention.flex_attention.create_block_mask", "mask_mod"),
+        ("torch.nn.attention.flex_attention.flex_attention", "block_mask (BlockMask)"),
     }
     assert {(c.call, c.argument) for c in CONVENTIONS if c.checked == "torch"} == measured

@@ -61,3 +61,22 @@ def test_pattern_cache_bytes_is_chapter_11s_count_layer_by_layer():
     assert pattern_cache_bytes(cfg, kinds, 100) == cached_tokens(kinds, 100, 8) * per_token
     assert pattern_cache_bytes(cfg, ("local",) * 6, 100) == kv_cache_bytes(cfg, 100)  # window-only: the old count
     assert pattern_cache_bytes(cfg, ("global",) * 6, 100) == kv_cache_bytes(Config(n_layers=6, d_model=16), 100)
+
+
+def test_a_chunked_layer_caches_at_most_its_chunk_and_masks_as_chunked_mask():
+    from primer.config import Config
+    from primer.counts import kv_cache_bytes
+    from primer.layer_patterns import pattern_cache_bytes
+    from primer.masks import chunked_mask
+
+    kinds = interleaved_kinds(8, 3, local="chunked")
+    assert kinds == ("chunked",) * 3 + ("global",) + ("chunked",) * 3 + ("global",)
+    assert cached_tokens(kinds, 100, 1, chunk=16) == 6 * 16 + 2 * 100
+    assert cached_tokens(kinds, 10, 1, chunk=16) == 8 * 10  # a text shorter than a chunk: every token
+    cfg = Config(n_layers=8, d_model=16, n_heads=2, max_len=None)
+    per_token = kv_cache_bytes(Config(n_layers=1, d_model=16, n_heads=2, max_len=None), 1)
+    assert pattern_cache_bytes(cfg, kinds, 100, chunk=16) == cached_tokens(kinds, 100, 1, chunk=16) * per_token
+    for mask in layer_masks(12, kinds, 3, chunk=4)[:3]:
+        assert np.array_equal(mask, chunked_mask(12, 4))
+    # at every position, the newest query of a chunked layer reads at most chunk keys: what its cache must hold
+    assert chunked_mask(100, 16).sum(axis=1).max() == 16

@@ -310,3 +310,45 @@ def test_the_own_layer_block_flags_a_slip_in_the_layer(slip):
     assert (bool(printed[2]) and printed[2][-1].kind == "full") == (slip == "triu")
     if slip == "query_axis":  # a causal layer never reaches a pad on its right: only the left padding shows it
         assert all(p.startswith("with the padding on the left") for p in printed[1])
+
+
+def part4_torch_layer(used, w, chunk):  # the numpy layer of tests/part4_masks.py written in torch: x [n, d] -> y
+    w_q, w_k, w_v = (torch.from_numpy(m) for m in w)
+    if not isinstance(used, tuple):
+        return lambda x: sdpa_with(x, w_q, w_k, w_v, attn_mask=torch.from_numpy(used))
+
+    def prefilled(x):  # chunk by chunk: bottom-right by an explicit mask, top-left by is_causal (SDPA's alignment)
+        q, k, v = x @ w_q, x @ w_k, x @ w_v
+        out = []
+        for start in range(0, len(x), chunk):
+            end = min(start + chunk, len(x))
+            if used[1] == "top_left":
+                out.append(F.scaled_dot_product_attention(q[start:end], k[:end], v[:end], is_causal=True))
+            else:
+                bottom_right = torch.ones(end - start, end, dtype=torch.bool).tril(diagonal=start)
+                out.append(F.scaled_dot_product_attention(q[start:end], k[:end], v[:end], attn_mask=bottom_right))
+        return torch.cat(out)
+
+    return prefilled
+
+
+def sdpa_with(x, w_q, w_k, w_v, **options):  # [n, d] -> [n, d]
+    return F.scaled_dot_product_attention(x @ w_q, x @ w_k, x @ w_v, **options)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chapter", [15, 16, 17])
+def test_both_kits_agree_on_each_part_iv_mask_and_its_planted_bug(chapter):
+    from part4_masks import CLEAN, cases, heads, numpy_layer
+
+    from primer.inputs.serving import KIT_CHUNK
+
+    _, seed, d, found = cases(chapter)
+    w = heads(seed, d)
+    for case, meant, used in found:
+        numpy_verdict = verdicts(mask_checks.check_mask(numpy_layer(used, w), meant, d=d))
+        assert (numpy_verdict == []) == (case in CLEAN), case
+        twin = TWIN["check_mask"](as_torch(numpy_layer(used, w)), torch.from_numpy(meant), d=d)
+        assert verdicts(twin) == numpy_verdict, case  # the twin on primer's layer
+        in_torch = TWIN["check_mask"](part4_torch_layer(used, w, KIT_CHUNK), torch.from_numpy(meant), d=d)
+        assert {p.kind for p in in_torch} == {kind for _, kind, _ in numpy_verdict}, case  # and on torch's own

@@ -56,21 +56,21 @@ def lookback_table(lookbacks, lang=None):  # {pattern: [int per layer count]} ->
     return md_table(head, rows)
 
 
-def cache_table(rows, lang=None):  # rows: (name, n_local, n_global, window, pattern bytes, all-global bytes)
-    """Return a Markdown table: per released model, its layers, window and KV cache against all-global layers."""
+def cache_table(rows, lang=None):  # rows: (name, "local" or "chunked", n_local, n_global, span, bytes, all-global)
+    """Return a Markdown table: per released model, its layers, window or chunk and KV cache against all-global."""
     text = labels("long_context", lang)
-    head = [text["col_model"], text["col_local_global"], text["col_window"], text["col_cache"], text["col_global"]]
+    head = [text["col_model"], text["col_local_global"], text["col_span"], text["col_cache"], text["col_global"]]
     head.append(text["col_share"])
     body = [
         [
             name,
             f"{local} / {glob}",
-            integer(window, lang),
+            text["span_chunked" if kind == "chunked" else "span_local"].format(n=integer(span, lang)),
             format_bytes(ours),
             format_bytes(full),
             pct(ours / full),
         ]
-        for name, local, glob, window, ours, full in rows
+        for name, kind, local, glob, span, ours, full in rows
     ]
     return md_table(head, body)
 

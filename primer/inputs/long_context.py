@@ -13,6 +13,12 @@ RELEASED = {
     "Gemma 3 4B": (34, 4, 256, 1024, 5, "gemma3"),
     "gpt-oss": (36, 8, 64, 128, 1, "gptoss"),
 }
+# Released shapes whose local layers are chunked (chunked_mask): layers, KV heads, head dimension, chunk, chunked
+# layers per global one, and where each was read. Llama 4 Scout: transformers' Llama4TextConfig defaults (every fourth
+# layer NoPE) and Meta's reference model.py (a NoPE layer reads under the global mask, the others chunked). Chapter 16.
+RELEASED_CHUNKED = {
+    "Llama 4 Scout": (48, 8, 128, 8192, 3, "llama4"),
+}
 CONTEXT = 32768  # tokens in the KV cache table; used in chapter 16
 BYTES_PER_VALUE = 2  # BF16; used in chapter 16
 
@@ -28,3 +34,7 @@ HELD_N, HELD_SIZES = 48, (4, 8, 16)
 
 # The ring-buffer decode: seeded q, k, v; used in chapter 16
 RING_SEED, RING_N, RING_D, RING_WINDOWS, RING_SINKS = 16, 40, 8, (4, 8, 16), 2
+
+# The leak test (chapter 7's trained decoder on its first held-out row, cut to KIT_N tokens) and the check kit (one
+# seeded attention head of width KIT_D) on the chapter's masks: a window with sinks and chunks; used in chapter 16
+KIT_SEED, KIT_D, KIT_N, KIT_WINDOW, KIT_SINKS, KIT_CHUNK = 0, 8, 12, 3, 1, 4

@@ -16,3 +16,7 @@ PROMPT_LEN, PREFIX, N_NEW = 7, 4, 6
 
 # One mask in every library's spelling: a small packed row of two documents, and the query whose row is shown.
 FORMS_DOC_IDS, FORMS_QUERY = (0, 0, 1, 1, 1), 3
+
+# The leak test and the check kit on each of the chapter's masks: the same held-out row, and one attention head
+# with seeded weights at an initial scale (KIT_SEED, width KIT_D).
+KIT_SEED, KIT_D = 0, 8

@@ -18,3 +18,5 @@ PADDED = "The capital of Germany is"  # the padded sentence; its next token shou
 CACHE_PROMPT = 48  # the cache measurement: a prompt of this many tokens, then the rest of the passage one at a time
 KIT_LAYER = 5  # the layer the check kit is run on
 KIT_ROWS = 8  # rows of random input the kit feeds it
+# check_mask on the same layer under the chapter's masks: a window with a sink, and two documents in 8 rows
+KIT_WINDOW, KIT_SINKS, KIT_DOC_IDS = 3, 1, (0, 0, 0, 1, 1, 1, 1, 1)

@@ -23,3 +23,8 @@ PAGED_SEED = 1  # draws their keys, values and one query each
 BATCH_LENGTHS = (37, 5, 120, 64, 9, 250, 18, 90)
 MAX_LEN = 256
 PAGE_SIZES = (1, 2, 4, 8, 16, 32, 64)
+
+# The leak test (chapter 7's trained decoder on its first held-out row) and the check kit (one seeded attention head
+# of width KIT_D) on the chapter's masks: a draft tree after KIT_PREFIX tokens, and a prompt of KIT_N tokens prefilled
+# in chunks of KIT_CHUNK; used in chapter 17
+KIT_SEED, KIT_D, KIT_PREFIX, KIT_PARENTS, KIT_N, KIT_CHUNK = 0, 8, 3, (-1, 0, 0, 1, 1, 2), 12, 4

@@ -10,7 +10,7 @@ import functools
 import numpy as np
 
 from primer.llama_decoder import self_attention
-from primer.mask_checks import check_cache, check_causal
+from primer.mask_checks import check_cache, check_causal, check_mask
 from primer.masks import batch_mask, causal_mask, document_mask, full_mask, window_mask
 from primer.rms_norm import rms_norm
 
@@ -160,9 +160,10 @@ def cache_gap(text, n, prompt):  # -> dict
     return {"steps": n - prompt, "gap": gap(cached, full), "max_logit": float(np.abs(full).max())}
 
 
-def attention_layer(layer, dtype):  # -> (f: x [n, d] -> [n, d], step: () -> (x_t [d] -> y_t [d]))
+def attention_layer(layer, dtype, mask=None):  # -> (f: x [n, d] -> [n, d], step: () -> (x_t [d] -> y_t [d]))
     """Return one of the model's attention layers (its norm, rotary positions, grouped heads, output matrix) computed
-    in dtype: as a function of its input rows under the causal mask, and as a fresh decoder reading a KV cache."""
+    in dtype: as a function of its input rows under mask (None: the causal mask), and as a fresh decoder reading a
+    KV cache."""
     m = model()
     weights = {k: v.astype(dtype) for k, v in m.params["layers"][layer].items()}
 
@@ -170,7 +171,7 @@ def attention_layer(layer, dtype):  # -> (f: x [n, d] -> [n, d], step: () -> (x_
         x = x.astype(dtype)
         n = len(x)
         h = rms_norm(x, weights["attn_norm"], m.eps)
-        return self_attention(h, weights, m.cfg, causal_mask(n), np.arange(n), m.theta)[0]
+        return self_attention(h, weights, m.cfg, causal_mask(n) if mask is None else mask, np.arange(n), m.theta)[0]
 
     def step():
         past = []  # the (k, v) read so far, [h_kv, t, d_head] each
@@ -200,4 +201,20 @@ def kit_on_layer(layer, n):  # -> {(check, setting): [Problem]}
         setting = dtype if tol is None else f"{dtype}, tol={tol:g}"
         out["check_causal", setting] = check_causal(f, n=n, d=d, tol=tol)
         out["check_cache", setting] = check_cache(step, f, n=n, d=d, tol=tol)
+    return out
+
+
+@functools.lru_cache(maxsize=2)
+def kit_masks_on_layer(layer, window, sinks, doc_ids):  # doc_ids: tuple of n ids -> {(check, setting): [Problem]}
+    """Return what check_mask finds in one real attention layer, in float64, under the chapter's own masks: a window
+    with sinks, and documents packed in one row (n = len(doc_ids) rows)."""
+    d, n = model().cfg.d_model, len(doc_ids)
+    masks = {
+        f"window_mask({n}, {window}, sinks={sinks})": window_mask(n, window, sinks=sinks),
+        f"document_mask({list(doc_ids)})": document_mask(doc_ids),
+    }
+    out = {}
+    for name, mask in masks.items():
+        f, _ = attention_layer(layer, np.dtype("float64"), mask)
+        out["check_mask", f"float64, {name}"] = check_mask(f, mask, d=d)
     return out

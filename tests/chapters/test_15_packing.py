@@ -7,10 +7,12 @@ import sys
 import markdown
 import numpy as np
 import pytest
+from part4_masks import leak_rows
 from site_reader import DOCS, LANGS, tables
 
 from primer.experiments.packed_training import packed_runs, row_doc_ids
 from primer.experiments.trained_decoder import trained_decoder
+from primer.figures import mask_kit
 from primer.figures import packing as figures
 from primer.inputs.decoder import CORPUS, EXPERIMENT, GRAMMAR, MODEL, SEEDS, TRAINING
 from primer.inputs.packing import CHANGED_POSITION, CHANGED_WORD, FIRST, HELD_OUT_ROW, PREFIX, PROMPT_LEN
@@ -108,3 +110,8 @@ def test_every_source_is_cited(read_page, lang):
         "https://github.com/huggingface/transformers/blob/f14d0cbc824e447ef294d8cdc0f8ad4222f3dfee/",
     ):
         assert url in page, url
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_ch15_mask_leaks_table_is_primers(read_page, lang):
+    assert rendered(mask_kit.mask_leak_table(leak_rows(15), lang=lang))[0] in tables(read_page(lang, PAGE))

@@ -6,11 +6,13 @@ from dataclasses import replace
 import markdown
 import numpy as np
 import pytest
+from part4_masks import leak_rows
 from site_reader import LANGS, page_figures, tables
 
 from primer.attention import attention
 from primer.counts import kv_cache_bytes
 from primer.figures import long_context as figures
+from primer.figures import mask_kit
 from primer.inputs import long_context as inputs
 from primer.kv_cache import ring_decode
 from primer.layer_patterns import cache_shape, interleaved_kinds, layer_masks, lookback, pattern_cache_bytes, reachable
@@ -46,7 +48,12 @@ def cache_rows():
         cfg, kinds = cache_shape(layers, kv_heads, head_dim, window), interleaved_kinds(layers, k)
         ours = pattern_cache_bytes(cfg, kinds, inputs.CONTEXT, bytes_per_value=inputs.BYTES_PER_VALUE)
         full = kv_cache_bytes(replace(cfg, window=None), inputs.CONTEXT, bytes_per_value=inputs.BYTES_PER_VALUE)
-        rows.append((name, kinds.count("local"), kinds.count("global"), window, ours, full))
+        rows.append((name, "local", kinds.count("local"), kinds.count("global"), window, ours, full))
+    for name, (layers, kv_heads, head_dim, chunk, k, _) in inputs.RELEASED_CHUNKED.items():
+        cfg, kinds = cache_shape(layers, kv_heads, head_dim, None), interleaved_kinds(layers, k, local="chunked")
+        ours = pattern_cache_bytes(cfg, kinds, inputs.CONTEXT, chunk=chunk, bytes_per_value=inputs.BYTES_PER_VALUE)
+        full = kv_cache_bytes(cfg, inputs.CONTEXT, bytes_per_value=inputs.BYTES_PER_VALUE)
+        rows.append((name, "chunked", kinds.count("chunked"), kinds.count("global"), chunk, ours, full))
     return rows
 
 
@@ -90,8 +97,10 @@ def test_ch16_numbers_say_what_the_prose_says():
     w, found = inputs.WINDOW_REACH, lookbacks()
     assert found["window_only"] == [layers * (w - 1) + 1 for layers in range(1, inputs.MAX_LAYERS + 1)]  # L(w - 1) + 1
     assert found["one_to_one"][1:] == [inputs.N_REACH] * (inputs.MAX_LAYERS - 1)  # the first global layer reaches 0
-    for name, local, glob, window, ours, full in cache_rows():  # the share is about the global layers' fraction
-        assert ours / full == pytest.approx((glob + local * window / inputs.CONTEXT) / (local + glob)), name
+    for name, _, local, glob, span, ours, full in cache_rows():  # the share is about the global layers' fraction
+        assert ours / full == pytest.approx((glob + local * span / inputs.CONTEXT) / (local + glob)), name
+    llama = next(row for row in cache_rows() if row[0] == "Llama 4 Scout")  # 36 chunked layers of 8192, 12 global
+    assert llama[1:5] == ("chunked", 36, 12, 8192) and llama[5] == (36 * 8192 + 12 * 32768) * 2 * 8 * 128 * 2
     weights = dict(sink_rows())
     assert weights["window"][0] == 0 and weights["window_sink"][0] > weights["causal"][0]  # the sink takes it back
     assert weights["sink_logit"].sum() < 1 and abs(weights["window"].sum() - 1) < 1e-12
@@ -141,3 +150,8 @@ def test_ch16_sections_and_sources(read_page, lang):
     ):
         assert f'id="fn:{key}"' in page, key
     assert 'href="../05-mask/"' in page and 'href="../11-kv-memory/"' in page
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_ch16_mask_leaks_table_is_primers(read_page, lang):
+    assert rendered(mask_kit.mask_leak_table(leak_rows(16), lang=lang)) in tables(read_page(lang, PAGE))

@@ -3,12 +3,14 @@
 import markdown
 import numpy as np
 import pytest
+from part4_masks import leak_rows
 from site_reader import LANGS, tables
 
 from primer.attention import attention
 from primer.chunked_prefill import chunked_prefill
 from primer.decoding import generate
 from primer.experiments.trained_decoder import trained_decoder
+from primer.figures import mask_kit
 from primer.figures import serving as figures
 from primer.inputs import serving as inputs
 from primer.inputs.decoder import EXPERIMENT
@@ -169,3 +171,8 @@ def test_every_source_is_cited(read_page, lang):
         assert url in page, url
     for paper in ("arXiv:2305.09781", "arXiv:2401.10774", "arXiv:2401.15077", "arXiv:2309.06180"):
         assert paper in page, paper
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_ch17_mask_leaks_table_is_primers(read_page, lang):
+    assert rendered(mask_kit.mask_leak_table(leak_rows(17), lang=lang)) in tables(read_page(lang, PAGE))

@@ -12,8 +12,11 @@ from primer.inputs.real_model import (
     CACHE_PROMPT,
     DOC_A,
     DOC_B,
+    KIT_DOC_IDS,
     KIT_LAYER,
     KIT_ROWS,
+    KIT_SINKS,
+    KIT_WINDOW,
     N_TOKENS,
     PAD,
     PAD_TOKEN,
@@ -49,7 +52,11 @@ def expected_tables(lang):
         "padding": figures.padding_table(measure.left_padding(PADDED, PAD, PAD_TOKEN), BOUNDS, lang),
         "full": figures.bidirectional_table(measure.bidirectional(PASSAGE, N_TOKENS), lang),
         "cache": figures.cache_table(measure.cache_gap(PASSAGE, N_TOKENS, CACHE_PROMPT), BOUNDS, lang),
-        "kit": figures.kit_table(measure.kit_on_layer(KIT_LAYER, KIT_ROWS), lang),
+        "kit": figures.kit_table(
+            measure.kit_on_layer(KIT_LAYER, KIT_ROWS)
+            | measure.kit_masks_on_layer(KIT_LAYER, KIT_WINDOW, KIT_SINKS, KIT_DOC_IDS),
+            lang,
+        ),
     }
 
 
@@ -120,6 +127,8 @@ def test_the_kit_passes_the_real_layer_at_its_dtypes_tolerance_and_false_alarms_
     assert found["check_causal", "float32"] == [] and found["check_cache", "float32"] == []
     assert len(found["check_cache", "float32, tol=1e-09"]) == KIT_ROWS  # "flags every step"
     assert {p.kind for p in found["check_cache", "float32, tol=1e-09"]} == {"cache"}
+    masks = measure.kit_masks_on_layer(KIT_LAYER, KIT_WINDOW, KIT_SINKS, KIT_DOC_IDS)  # the chapter's own masks
+    assert len(masks) == 2 and all(problems == [] for problems in masks.values())
 
 
 def test_the_attention_maps_slider_picks_every_layer():
