@@ -214,3 +214,38 @@ def test_an_exercise_in_the_page_wrong_then_right_is_remembered_after_reload_and
     assert foreign == []
     print(f"first Run of a check (the cells above it included): {first_run:.1f} s; six-mask cell: {six_status}")
     page.context.close()
+
+
+@pytest.mark.browser
+def test_find_the_bug_cells_run_in_the_page_with_stop_reset_and_no_network(site, browser, sub_path_url):
+    """zh, chapter 14: Stop ends the page's Python, Reset brings back a cell's code, the next Run runs the cells above
+    afresh, and a cell cannot reach the network."""
+    page, _, foreign = open_offline(browser, sub_path_url + "notebooks/14-mask-bugs/")
+    text = json.loads(page.locator(".primer-runner-mark").first.get_attribute("data-runner-labels"))
+    done = text["done"].split("{")[0]
+    loop = cell_bar(page, "fix_transposed-stub")
+    loop.get_by_role("button", name=text["edit"], exact=True).click()
+    editor = page.get_by_role("textbox", name=text["editor"])
+    editor.wait_for()
+    editor.fill("while True:\n    pass\n")
+    loop.get_by_role("button", name=text["run"], exact=True).click()  # the cells above it run first
+    page.wait_for_function(STATUS, arg=[loop.element_handle(), text["running"]], timeout=180_000)
+    assert cell_bar(page, "fix_masked_bias-grade").get_by_role("status").text_content().startswith(done)
+    loop.get_by_role("button", name=text["stop"], exact=True).click()
+    assert loop.get_by_role("status").text_content() == text["stopped"]
+    loop.get_by_role("button", name=text["reset"], exact=True).click()
+    last = cell_bar(page, "fix_window-grade")
+    last.get_by_role("button", name=text["run"], exact=True).click()  # a fresh Python: every cell above runs again
+    page.wait_for_function(STATUS, arg=[last.element_handle(), done], timeout=180_000)
+    assert "还没写好" in last.locator(".primer-runner-out pre").text_content()
+    assert loop.get_by_role("status").text_content().startswith(done)
+    net = cell_bar(page, "fix_window-stub")
+    net.get_by_role("button", name=text["edit"], exact=True).click()
+    editor = page.get_by_role("textbox", name=text["editor"])
+    editor.fill("import js\njs.fetch('http://example.com/')\n")
+    net.get_by_role("button", name=text["rerun"], exact=True).click()
+    page.wait_for_function("b => b.querySelector('.primer-runner-out.error')", arg=net.element_handle())
+    assert text["no_network"].replace("{name}", "fetch") in net.locator(".primer-runner-out pre").text_content()
+    assert axe_problems(page) == []
+    assert foreign == []
+    page.context.close()
