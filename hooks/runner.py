@@ -20,6 +20,9 @@ import re
 import zipfile
 from pathlib import Path
 
+from mkdocs.plugins import event_priority
+from mkdocs.structure.files import File
+
 import primer_site
 from primer.figures.decoder import PLAYGROUND
 from primer.language import labels
@@ -253,8 +256,12 @@ def on_page_content(html_text, page, config, files):
     return html_text
 
 
-def on_post_build(config):
-    """Write primer's core as assets/runner/primer.zip, for the worker to unpack."""
-    out = Path(config["site_dir"]) / ZIP_PATH
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_bytes(STATE.get("zip") or primer_zip())
+@event_priority(
+    -160
+)  # after i18n's on_files (-100) and the notebooks' (-150), before htmlproofer sees the files (-200)
+def on_files(files, config):
+    """Add primer.zip as a file of the site (MkDocs' documented File.generated): the worker fetches it, and a notebook
+    page links to it, a link htmlproofer checks."""
+    if files.get_file_from_path(ZIP_PATH) is None:
+        files.append(File.generated(config, ZIP_PATH, content=STATE.get("zip") or primer_zip()))
+    return files
