@@ -116,7 +116,8 @@ def test_each_notebook_page_marks_the_cells_it_runs_and_says_where_primer_comes_
             assert marks == [c.id for c in cells], path.stem
             names = [c.exercise for c in cells if c.exercise]
             assert f'data-exercises="{json.dumps(names).replace(chr(34), "&quot;")}"' in page
-            assert 'href="../../assets/runner/primer.zip" download' in page
+            up = "../../" if lang == "zh" else "../../../"
+            assert f'href="{up}assets/runner/primer.zip" download' in page
             assert 'href="https://github.com/' in page  # the build knew the repository (tests set PRIMER_REPO_URL)
             assert not re.search(r'(?:src|href)="[^"]*(?:pyodide|worker\.js)', page)
         chapter = (site / ("" if lang == "zh" else "en") / "07-decoder" / "index.html").read_text()

@@ -119,7 +119,7 @@
 
   // ---- a block ----
 
-  function setup(mark) { // the mark follows the block's source and the output the build printed
+  function setup(mark, index, marks) { // the mark follows the block's source and the output the build printed
     var words = JSON.parse(mark.getAttribute("data-runner-labels"));
     var limit = Number(mark.getAttribute("data-time-limit")) * 1000;
     var loadLimit = Number(mark.getAttribute("data-load-limit")) * 1000;
@@ -154,7 +154,8 @@
     var out = document.createElement("div");
     out.className = "primer-runner-out";
     out.setAttribute("role", "region");
-    out.setAttribute("aria-label", words.output);
+    // each region a name of its own: a notebook page shows many outputs at once
+    out.setAttribute("aria-label", marks.length > 1 ? words.output + " " + (index + 1) : words.output);
     out.hidden = true;
     var pre = document.createElement("pre");
     pre.tabIndex = 0;
