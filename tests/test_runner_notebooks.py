@@ -71,6 +71,25 @@ def test_the_passed_pattern_matches_a_passed_check_and_nothing_else_in_python_an
     assert json.loads(proc.stdout) == [True, False, False]
 
 
+class Config(dict):
+    """A build pass's config as the hooks read it: config["repo_url"] and config.theme["language"]."""
+
+    theme = {"language": "en"}
+
+
+@pytest.mark.parametrize("repo_url", [None, "https://github.com/example/primer"])
+def test_a_notebook_page_links_the_repository_only_when_the_build_knows_it_and_always_offers_primer_zip(repo_url):
+    from types import SimpleNamespace
+
+    notebooks = load_hook("notebooks")
+    page = SimpleNamespace(
+        file=SimpleNamespace(src_uri="en/notebooks/07-decoder.ipynb", url="en/notebooks/07-decoder/")
+    )
+    top = notebooks.on_page_content("<p>cells</p>", page, Config(repo_url=repo_url), None).split("<p>cells</p>")[0]
+    assert 'href="../../../assets/runner/primer.zip" download' in top and "python -m zipfile -e primer.zip ." in top
+    assert ("https://github.com/example/primer" in top) == bool(repo_url) and ("github" in top) == bool(repo_url)
+
+
 def test_primer_zip_holds_what_the_notebooks_import(tmp_path):
     names = set(zipfile.ZipFile(__import__("io").BytesIO(runner.primer_zip())).namelist())
     assert {
