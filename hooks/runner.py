@@ -103,8 +103,7 @@ def notebook_sources(notebooks=NOTEBOOKS):
 
 
 def packed_files(root=PRIMER, sources=None):
-    """Return primer's files the runnable blocks and the notebooks need: the modules they import (directly or not),
-    the data files."""
+    """Return primer's files the runnable blocks and notebooks need: the modules they import, directly or not; data."""
     graph = SourceGraph(root)
     sources = [*runnable_sources(), *notebook_sources()] if sources is None else sources
     modules = set().union(*(graph.closure(code) for code in sources))
@@ -223,8 +222,7 @@ def notebook_page(html_text, page, config):
 
 
 def on_page_content(html_text, page, config, files):
-    """Mark each runnable block (snippet, time limit, the runner's labels) after what it printed, or each code cell
-    of a notebook page; flag the page."""
+    """Mark each runnable block after what it printed, or each code cell a notebook page runs; flag the page."""
     if page.file.src_uri.endswith(".ipynb"):
         return notebook_page(html_text, page, config)
     snippets = page.meta.get("runnable") or []
@@ -260,8 +258,7 @@ def on_page_content(html_text, page, config, files):
     -160
 )  # after i18n's on_files (-100) and the notebooks' (-150), before htmlproofer sees the files (-200)
 def on_files(files, config):
-    """Add primer.zip as a file of the site (MkDocs' documented File.generated): the worker fetches it, and a notebook
-    page links to it, a link htmlproofer checks."""
+    """Add primer.zip to the site's files (MkDocs' File.generated), for the worker and the notebook pages' link."""
     if files.get_file_from_path(ZIP_PATH) is None:
         files.append(File.generated(config, ZIP_PATH, content=STATE.get("zip") or primer_zip()))
     return files

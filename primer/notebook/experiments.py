@@ -6,8 +6,7 @@ from primer.notebook.compare import message
 
 
 def six_masks_verdict(runs):  # {run name: DecoderRun} -> (passed, message)
-    """Return whether the causal run's honest held-out loss is the lowest and each other run did better under its own
-    mask than honestly (what it learned to use was the future), with the message saying so or naming the exception."""
+    """Return whether only the causal run is honest (lowest causal-mask loss, every other better under its own mask)."""
     if not isinstance(runs, dict) or "causal" not in runs or len(runs) < 2:
         raise ValueError(f"runs must be a dict of mask runs holding 'causal' and at least one other, got {runs!r}")
     causal = float(runs["causal"].heldout_loss)
