@@ -68,7 +68,7 @@ def refuse_input(message):
 
 
 def run(src, post, no_input="input() is not supported here", session=""):
-    """Run src as __main__ in a fresh namespace (or session's), posting its prints; return (traceback tail, MemoryError)."""
+    """Run src as __main__ in a fresh namespace (or session's), posting its prints; return (traceback, MemoryError)."""
     stream = Streamed(post)
     namespace = {"__name__": "__main__", "input": refuse_input(no_input)}
     if session:
