@@ -2,7 +2,9 @@
 (cold: Pyodide, numpy and primer.zip fetched and started), a second Run (warm), Run on a second visit (browser cache),
 the editor's first Edit, and chapter 7's playground: Train as written (200 steps), on a fresh page and again; then
 the playground flooded: 2,000 printed points (the longest frame while they stream, the time to the last) and an endless
-print loop (the longest frame, and the time from pressing Stop to "Stopped").
+print loop (the longest frame, and the time from pressing Stop to "Stopped"). Last, chapter 7's notebook page in a
+fresh browser: what it fetches before Run, and Run on the six masks' check (the cells above it run first, the runtime
+fetched cold): the time to its verdict, and the six-mask cell's own time as its status line says it.
 
     python bench/bench_runner.py SITE_DIR     # a built site; bench/run.py runs it on its own build
 """
@@ -21,6 +23,7 @@ from primer_site.browser import STOP_TIMER
 
 PAGE = "/en/05-mask/"
 PLAYGROUND = "/en/07-decoder/"
+NOTEBOOK, SIX_MASKS = "/en/notebooks/07-decoder/", "experiment-0"  # the page, the six-mask cell (its check follows)
 SHOWN = (
     "() => { const o = document.querySelector('.primer-runner-out'); return o && !o.hidden && o.textContent.length; }"
 )
@@ -94,6 +97,30 @@ def flood(page, words):
     return out
 
 
+def notebook(p, base, log):
+    """Return the notebook page's figures in a fresh browser: bytes before Run, then Run on the six masks' check."""
+    from playwright.sync_api import expect
+
+    browser = p.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+    page = browser.new_context(viewport=DESKTOP, service_workers="block").new_page()
+    out, mark = {}, log.mark()
+    page.goto(base + NOTEBOOK, wait_until="load")
+    out["nb_visit_bytes"], paths = settle(log, mark)
+    out["nb_runtime_before_run"] = [p for p in paths if "pyodide" in p or "/runner/worker" in p or "primer.zip" in p]
+    words = json.loads(page.locator(".primer-runner-mark").first.get_attribute("data-runner-labels"))
+    check = page.locator(f'.primer-runner-mark[data-runnable="{SIX_MASKS}-check"] + .primer-runner')
+    start = time.perf_counter()
+    check.get_by_role("button", name=words["run"], exact=True).click()
+    done = words["done"].split("{")[0]
+    expect(check.get_by_role("status")).to_contain_text(done, timeout=300_000)
+    out["nb_first_run_s"] = time.perf_counter() - start
+    six = page.locator(f'.primer-runner-mark[data-runnable="{SIX_MASKS}"] + .primer-runner')
+    out["six_masks_status"] = six.get_by_role("status").text_content()
+    out["six_masks_verdict"] = check.locator(".primer-runner-out pre").text_content()[:40]
+    browser.close()
+    return out
+
+
 def markup_overhead(site):
     """Return (runner.js gzipped, the page's gzipped HTML minus the same HTML without the runner's markup)."""
     html = (Path(site) / PAGE.strip("/") / "index.html").read_bytes()
@@ -144,6 +171,7 @@ def measure(site):
         )
         r.update(flood(page, text))
         ctx.close()
+        r.update(notebook(p, base, log))
     return r
 
 
@@ -168,6 +196,10 @@ def report(r):
             f"{r['flood_points']} points drawn, the longest frame while they streamed {r['flood_frame_ms']:.0f} ms; "
             f'an endless print loop: longest frame {r["endless_frame_ms"]:.0f} ms, from the click on Stop to "Stopped" '
             f"{r['stop_s'] * 1000:.0f} ms",
+            f"- {NOTEBOOK} in a fresh browser: {r['nb_visit_bytes'] / 1000:.0f} KB before Run "
+            f"({len(r['nb_runtime_before_run'])} runtime requests); Run on the six masks' check, the cells above it "
+            f"first, the runtime cold: {r['nb_first_run_s']:.1f} s to its verdict; the six-mask cell itself: "
+            f"{r['six_masks_status']!r}; the check printed {r['six_masks_verdict']!r}…",
         ]
     )
 

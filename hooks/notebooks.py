@@ -19,6 +19,7 @@ from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
 from primer.language import labels
+from primer_site.notebook_cells import exercises, progress_line
 from primer_site.plugin_touches import jupyter_pages, set_i18n_alternate, set_i18n_sitemap_pages, set_jupyter_cache_dir
 from primer_site.site_lang import DEFAULT, LANGS, build_language
 
@@ -84,10 +85,12 @@ def on_page_markdown(markdown_text, page, config, files):
         return markdown_text
     w = labels("notebook_box", lang)
     download = get_relative_url(download_url(f"{'en/' if lang == 'en' else ''}notebooks/{name}/"), page.url)
+    notebook = Path(config.docs_dir) / lang / "notebooks" / f"{name}.ipynb"
+    progress = progress_line(name, exercises(notebook), lang, tag="span")  # inline: the box's Markdown keeps it
     return (
         markdown_text.rstrip("\n") + f'\n\n!!! tip "{w["title"]}"\n    {w["body"]}\n\n'
         f"    [{w['read']}](notebooks/{name}.ipynb) · "
-        f'<a href="{download}" download class="primer-notebook-download">{w["download"]}</a>\n'
+        f'<a href="{download}" download class="primer-notebook-download">{w["download"]}</a> {progress}\n'
     )
 
 
@@ -143,9 +146,13 @@ def on_page_content(content, page, config, files):
         return content
     w = labels("notebook_box", build_language(config))
     download = get_relative_url(download_url(page.file.url), page.file.url)
+    primer_zip = get_relative_url("assets/runner/primer.zip", page.file.url)  # hooks/runner.py writes it
+    where = w["in_jupyter"].format(zip=html.escape(primer_zip))
+    if config.get("repo_url"):  # a link only when the build knows the repository (mkdocs.yml repo_url)
+        where += " " + w["repository"].format(url=html.escape(config["repo_url"]))
     top = (
         f'<p class="primer-notebook-download"><a href="{html.escape(download)}" download>{w["download"]}</a></p>\n'
-        f'<div class="admonition info"><p>{w["how_to_run"]}</p></div>\n'
+        f'<div class="admonition info"><p>{w["how_to_run"]}</p><p>{where}</p></div>\n'
     )
     return top + wrap_solutions(share_styles(content, page), w["solution"])
 

@@ -6,8 +6,11 @@ NN-slug/playground.py, a training program whose printed losses runner.js also dr
 All runner.js knows of a playground is what its mark's data attributes say, written here from the one constant beside
 the figure that defines its traces (PLAYGROUNDS). The page's runner script (docs/assets/runner/runner.js, loaded by
 overrides/main.html on marked pages only) adds the controls; nothing of the runtime loads until the reader presses Run.
-primer.zip holds the primer modules the runnable blocks import (their import closure) and
-primer_site/runner_worker.py, the Python side of the worker.
+A notebook page (docs/<lang>/notebooks/*.ipynb, rendered by mkdocs-jupyter) gets the same controls under each code
+cell its Python can run (primer_site.notebook_cells): the cells share one namespace (data-session), and a check cell's
+mark names its exercise and the pattern of its "passed" line, so runner.js can remember a pass in the browser.
+primer.zip holds the primer modules the runnable blocks and the notebooks' code cells import (their import closure)
+and primer_site/runner_worker.py, the Python side of the worker.
 """
 
 import html
@@ -17,16 +20,21 @@ import re
 import zipfile
 from pathlib import Path
 
+from mkdocs.plugins import event_priority
+from mkdocs.structure.files import File
+
 import primer_site
 from primer.figures.decoder import PLAYGROUND
 from primer.language import labels
 from primer_site.fences import exec_fences
+from primer_site.notebook_cells import notebook_code, page_cells, progress_line
 from primer_site.primer_sources import SourceGraph
 from primer_site.site_lang import build_language
 
 ROOT = Path(__file__).resolve().parents[1]
 PRIMER = ROOT / "primer"
 SNIPPETS = ROOT / "docs" / "snippets"
+NOTEBOOKS = ROOT / "docs" / "en" / "notebooks"  # zh's code cells are the same but for the language line
 HARNESS = Path(primer_site.__file__).with_name("runner_worker.py")  # packed at the zip's top, imported by worker.js
 VENDOR = ROOT / "docs" / "assets" / "vendor" / "pyodide"
 ZIP_PATH = "assets/runner/primer.zip"  # under site_dir; the worker fetches it next to itself
@@ -35,6 +43,9 @@ RUNNABLE = re.compile(r"[\w-]+/(?:core_\w+|\w+_numpy|playground)\.py")
 RUNNABLE_FILES = ("*/core_*.py", "*/*_numpy.py", "*/playground.py")  # the snippet names RUNNABLE accepts
 # A runnable block is its source, then (markdown-exec, source="above" result="text") the text it printed.
 CODE_DIV = re.compile(r'<div class="highlight"><pre><span></span><code>(.*?)</code></pre></div>', re.S)
+# A notebook's code cell, as mkdocs-jupyter writes it (found with str.find, in order): the cell's id attribute, then
+# its highlighted source, which ends at the first "</pre></div>" after it.
+NOTEBOOK_CELL = ('id="cell-id={}"', '<div class="highlight-ipynb', "</pre></div>")
 KEYS = (  # every key of the "runner" label section, read here (tests/test_figures_labels.py)
     "run",
     "rerun",
@@ -62,7 +73,12 @@ KEYS = (  # every key of the "runner" label section, read here (tests/test_figur
     "no_network",
     "clear_runs",
     "run_label",
+    "passed_before",
+    "skipped",
+    "progress",
+    "progress_clear",
 )
+
 # A playground snippet -> what its figure is (primer/figures/decoder.py): the div id, the reader's trace uids, the
 # printed line that is one point, the program line naming the mask, the values drawn.
 PLAYGROUNDS = {"07-decoder/playground.py": PLAYGROUND}
@@ -81,10 +97,16 @@ def runnable_sources(snippets=SNIPPETS):
     return [p.read_text(encoding="utf-8") for p in sorted(paths)]
 
 
+def notebook_sources(notebooks=NOTEBOOKS):
+    """Return the source of every notebook code cell, those Jupyter alone runs included (a reader's zip serves both)."""
+    return [source for path in sorted(notebooks.glob("*.ipynb")) for _, source, _ in notebook_code(path)]
+
+
 def packed_files(root=PRIMER, sources=None):
-    """Return primer's files the runnable blocks need: the modules they import (directly or not), the data files."""
+    """Return primer's files the runnable blocks and notebooks need: the modules they import, directly or not; data."""
     graph = SourceGraph(root)
-    modules = set().union(*(graph.closure(code) for code in (runnable_sources() if sources is None else sources)))
+    sources = [*runnable_sources(), *notebook_sources()] if sources is None else sources
+    modules = set().union(*(graph.closure(code) for code in sources))
     out = []
     for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
         parts = path.relative_to(root.parent).with_suffix("").parts
@@ -145,15 +167,68 @@ def playground_attributes(page, snippet, html_text):
     return "".join(f' data-{key}="{html.escape(value, quote=True)}"' for key, value in attrs.items())
 
 
-def on_page_content(html_text, page, config, files):
-    """Mark each runnable block (snippet, time limit, the runner's labels) after what it printed; flag the page."""
-    snippets = page.meta.get("runnable") or []
-    if not snippets:
-        return html_text
+def runner_labels(config):
+    """Return the page language's runner labels as an escaped JSON attribute value."""
     text = labels("runner", build_language(config))
     words = {key: text[key] for key in KEYS}
     words["loading"] = words["loading"].format(size=f"{load_size(STATE['zip']):.1f}")
-    data = html.escape(json.dumps(words, ensure_ascii=False, sort_keys=True), quote=True)
+    return html.escape(json.dumps(words, ensure_ascii=False, sort_keys=True), quote=True)
+
+
+def passed_pattern(name, lang):
+    """Return a regex matching the line grade() prints when exercise name passed, in the page's language."""
+    line = labels("exercises", lang)["passed"]
+    head, tail = line.split("{n}")
+    return "^" + re.escape(head.format(name=name)) + r"\d+" + re.escape(tail) + "$"
+
+
+def mark_cells(content, cells, attributes):  # -> (content with a mark after each cell's source, cells marked)
+    """Put a hidden mark after the highlighted source of each notebook cell; attributes(cell) gives its data."""
+    key, source, end = NOTEBOOK_CELL
+    parts, pos, marked = [], 0, 0
+    for cell in cells:
+        at = content.find(key.format(cell.id), pos)
+        start = content.find(source, at) if at >= 0 else -1
+        stop = content.find(end, start) if start >= 0 else -1
+        if stop < 0:
+            continue
+        stop += len(end)
+        parts += [content[pos:stop], f'\n<div class="primer-runner-mark" hidden{attributes(cell)}></div>']
+        pos, marked = stop, marked + 1
+    return "".join(parts) + content[pos:], marked
+
+
+def notebook_page(html_text, page, config):
+    """Mark the code cells a notebook page runs, one session a page; put its progress line on top."""
+    lang, path = build_language(config), Path(page.file.abs_src_path)
+    cells, chapter, data = page_cells(path), path.stem, runner_labels(config)
+
+    def attributes(cell):
+        extra = ""
+        if cell.exercise:
+            pattern = html.escape(passed_pattern(cell.exercise, lang), quote=True)
+            extra = f' data-exercise="{cell.exercise}" data-passed="{pattern}"'
+        return (
+            f' data-runnable="{cell.id}" data-session="{chapter}" data-time-limit="{TIME_LIMIT_S}"'
+            f' data-load-limit="{LOAD_LIMIT_S}"{extra} data-runner-labels="{data}"'
+        )
+
+    html_text, marked = mark_cells(html_text, cells, attributes)
+    if marked != len(cells):
+        raise ValueError(f"{page.file.src_uri}: {len(cells)} code cells run in the page, {marked} found in the HTML")
+    names = [c.exercise for c in cells if c.exercise]
+    page.meta["has_runner"] = True
+    return (progress_line(chapter, names, lang) if names else "") + html_text
+
+
+def on_page_content(html_text, page, config, files):
+    """Mark each runnable block after what it printed, or each code cell a notebook page runs; flag the page."""
+    if page.file.src_uri.endswith(".ipynb"):
+        return notebook_page(html_text, page, config)
+    snippets = page.meta.get("runnable") or []
+    if not snippets:
+        return html_text
+    data = runner_labels(config)
     sources = {}
     for snippet in snippets:
         code = (ROOT / "docs" / "snippets" / snippet).read_text(encoding="utf-8").strip()
@@ -179,8 +254,11 @@ def on_page_content(html_text, page, config, files):
     return html_text
 
 
-def on_post_build(config):
-    """Write primer's core as assets/runner/primer.zip, for the worker to unpack."""
-    out = Path(config["site_dir"]) / ZIP_PATH
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_bytes(STATE.get("zip") or primer_zip())
+@event_priority(
+    -160
+)  # after i18n's on_files (-100) and the notebooks' (-150), before htmlproofer sees the files (-200)
+def on_files(files, config):
+    """Add primer.zip to the site's files (MkDocs' File.generated), for the worker and the notebook pages' link."""
+    if files.get_file_from_path(ZIP_PATH) is None:
+        files.append(File.generated(config, ZIP_PATH, content=STATE.get("zip") or primer_zip()))
+    return files

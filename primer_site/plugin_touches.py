@@ -136,6 +136,13 @@ MARKUP_TOUCHES = (
         "finds a runnable block's source and output, to put the runner's mark after them",
     ),
     MarkupTouch(
+        "runner",
+        "NOTEBOOK_CELL",
+        "mkdocs-jupyter 0.26.3 (nbconvert 7.17.2, its lab template)",
+        'id="cell-id=<id>" ... <div class="highlight-ipynb ..."><pre>...</pre></div>: a code cell, then its source',
+        "puts the runner's mark after the source of each notebook cell the page runs",
+    ),
+    MarkupTouch(
         "notebooks",
         "SOLUTION",
         "mkdocs-jupyter 0.26.3 (nbconvert 7.17.2, its lab template)",

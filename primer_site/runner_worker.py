@@ -16,6 +16,9 @@ import traceback
 FLUSH_S = 0.005
 CHUNK_CHARS = 65536  # of what a loop prints between two hand-overs, the page gets the last lines, this many characters
 TRACEBACK_LINES = 6  # the last frames and the message
+# A notebook page's cells share one namespace, as in a kernel: session name -> its globals, kept until the page's
+# interpreter is replaced (Stop, the time limit, running out of memory), which starts every session afresh.
+SESSIONS = {}
 
 
 class Streamed(io.TextIOBase):
@@ -64,15 +67,18 @@ def refuse_input(message):
     return no_input
 
 
-def run(src, post, no_input="input() is not supported here"):
-    """Run src as __main__ in a fresh namespace, posting what it prints; return (traceback tail or "", MemoryError)."""
+def run(src, post, no_input="input() is not supported here", session=""):
+    """Run src as __main__ in a fresh namespace (or session's), posting its prints; return (traceback, MemoryError)."""
     stream = Streamed(post)
+    namespace = {"__name__": "__main__", "input": refuse_input(no_input)}
+    if session:
+        namespace = SESSIONS.setdefault(session, namespace)
     saved = sys.stdout, sys.stderr, sys.stdin
     sys.stdout = sys.stderr = stream
     sys.stdin = io.StringIO()  # read at its end: EOF, never a browser prompt
     error, memory = "", False
     try:
-        exec(compile(src, "<block>", "exec"), {"__name__": "__main__", "input": refuse_input(no_input)})
+        exec(compile(src, "<block>", "exec"), namespace)
     except BaseException as e:  # noqa: BLE001 - whatever the reader's program raises is its output
         lines = "".join(traceback.format_exception(type(e), e, e.__traceback__.tb_next)).rstrip().splitlines()
         error, memory = "\n".join(lines[-TRACEBACK_LINES:]), isinstance(e, MemoryError)

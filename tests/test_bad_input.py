@@ -95,6 +95,7 @@ from primer.masks import (
     tree_mask,
     window_mask,
 )
+from primer.notebook.experiments import six_masks_verdict
 from primer.pretrained import measure
 from primer.rms_norm import rms_norm
 from primer.rotary import rotary_angles, rotate
@@ -1446,6 +1447,8 @@ TABLE = [
     case(
         lambda: real_model_figures.attention_maps(["a"], np.zeros((1, 4, 1, 1))), "attn", "real-model-maps-heads", "9"
     ),
+    # ---- the notebooks' experiment checks
+    case(lambda: six_masks_verdict({"no_mask": None}), "runs", "six-masks-no-causal", "'causal'"),
     # ---- the figure builders' shared checks
     case(lambda: language.page_lang("fr"), "lang", "page_lang-unknown", "lang must be one of"),
     case(lambda: language.labels("no_such_section", "en"), "section", "labels-unknown"),

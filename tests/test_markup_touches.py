@@ -99,3 +99,21 @@ def test_notebook_cells_and_styles_as_mkdocs_jupyter_writes_them():
     assert solutions and folded.count('<details class="note">') == solutions
     css, rest = notebooks.split_styles(page)
     assert css and notebooks.STYLE[0] not in rest
+
+
+@pytest.mark.slow  # nbconvert renders a whole notebook (about 1.5 s)
+def test_notebook_code_cells_as_mkdocs_jupyter_writes_them_get_the_runners_marks():
+    import html
+
+    from mkdocs_jupyter.convert import nb2html
+
+    from primer_site.notebook_cells import page_cells
+
+    runner, path = load_hook("runner"), DOCS / "en" / "notebooks" / "07-decoder.ipynb"
+    cells = page_cells(path)
+    marked, count = runner.mark_cells(nb2html(str(path)), cells, lambda cell: f' data-runnable="{cell.id}"')
+    assert count == len(cells) > 5
+    for cell in cells:  # each mark right after its own cell's highlighted source
+        before = marked.split(f'<div class="primer-runner-mark" hidden data-runnable="{cell.id}">')[0]
+        pre = before[before.rindex(runner.NOTEBOOK_CELL[1]) :]
+        assert html.unescape(re.sub(r"<[^>]+>", "", pre)).strip() == cell.source.strip(), cell.id

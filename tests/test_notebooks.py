@@ -153,3 +153,33 @@ def test_a_notebook_runs_in_a_jupyter_kernel_as_written(lang):
     images = [o for out in outputs.values() for o in out if "image/png" in o.get("data", {})]
     assert images, "the matplotlib figure was not drawn"
     assert not any(o.output_type == "error" for out in outputs.values() for o in out)
+
+
+def test_chapter_7s_six_masks_in_small_form_show_that_only_the_causal_mask_is_honest():
+    """The small run the page trains in seconds: its printed table and primer.notebook's check of it agree."""
+    from primer.experiments.broken_masks import RUNS
+
+    nb = read("07-decoder", "en")
+    printed = run(nb)
+    (check,) = tagged(nb, "experiment-check")
+    assert printed[check.id].startswith("✓ six masks"), printed[check.id]
+    rows = [line.split() for line in printed["experiment-0"].splitlines()[2:]]
+    assert [r[0] for r in rows] == list(RUNS)
+    own, honest = ({r[0]: float(r[k]) for r in rows} for k in (1, 2))
+    assert honest["causal"] == own["causal"] < min(honest[k] for k in RUNS[1:])
+    assert all(own[k] < honest[k] for k in RUNS[1:])
+
+
+def test_the_six_masks_check_names_the_run_that_breaks_the_claim():
+    from types import SimpleNamespace
+
+    from primer.notebook.experiments import six_masks_verdict
+
+    def runs(**losses):
+        return {name: SimpleNamespace(val_loss=own, heldout_loss=honest) for name, (own, honest) in losses.items()}
+
+    assert six_masks_verdict(runs(causal=(1.0, 1.0), no_mask=(0.5, 2.0)))[0]
+    passed, why = six_masks_verdict(runs(causal=(1.0, 1.0), no_mask=(0.5, 2.0), inverted=(0.4, 0.9)))
+    assert not passed and "inverted" in why and "0.90" in why
+    passed, why = six_masks_verdict(runs(causal=(1.0, 1.0), triu_2=(2.5, 2.0)))
+    assert not passed and "triu_2" in why and "2.50" in why

@@ -84,6 +84,10 @@ def notebook(chapter, lang):
     for k, plot in enumerate(s.get("plots", [])):
         cells.append(_md(f"plot-{k}-text", plot["text"][lang]))
         cells.append(_code(f"plot-{k}", plot["code"]))
+    for k, experiment in enumerate(s.get("experiments", [])):  # a small run, then primer.notebook's check of it
+        cells.append(_md(f"experiment-{k}-text", experiment["text"][lang]))
+        cells.append(_code(f"experiment-{k}", experiment["code"]))
+        cells.append(_code(f"experiment-{k}-check", experiment["check"], tags=["experiment-check"]))
     cells.append(_md("exercises", w["exercises"]))
     for k, ex in enumerate(s["exercises"], start=1):
         name = ex["name"]

@@ -17,11 +17,14 @@ CJK_FILES = ("cjk", "sourcehan", "msyh", "pingfang", "wqy", "simhei")  # their f
 
 
 def use_language(lang):
-    """Set the notebook's language (zh or en) for the checks and figure labels; in zh, give matplotlib a CJK font."""
+    """Set the notebook's language (zh or en) for the checks and figure labels; in zh, a CJK font for any matplotlib."""
     if lang not in LANGS:
         raise ValueError(f"lang must be one of {LANGS}, got {lang!r}")
     os.environ["PRIMER_LANG"] = lang
-    import matplotlib
+    try:
+        import matplotlib
+    except ImportError:  # the site's in-page runner has numpy only: no figures to label
+        return
     from matplotlib import font_manager
 
     installed = {f.name for f in font_manager.fontManager.ttflist}

@@ -1,6 +1,6 @@
 // Run blocks the way the page's runner does, under Node: the site's worker.js (its exported boot and run) with the
 // vendored Pyodide and the built primer.zip. Usage: node run_blocks.cjs SITE_DIR BLOCKS.json
-// BLOCKS.json: [{"key": ..., "code": ...}]; prints {"boot_s": ..., "results": {key: {output, error, seconds}}}.
+// BLOCKS.json: [{"key": ..., "code": ..., "session": optional, the namespace a notebook page's cells share}]; prints {"boot_s": ..., "results": {key: {output, error, seconds}}}.
 "use strict";
 const fs = require("node:fs");
 const path = require("node:path");
@@ -18,7 +18,7 @@ const path = require("node:path");
   for (const block of blocks) {
     const t = performance.now();
     const parts = [];
-    const r = run(pyodide, block.code, (text) => parts.push(text));
+    const r = run(pyodide, block.code, (text) => parts.push(text), undefined, block.session);
     results[block.key] = { output: parts.join(""), error: r.error, seconds: (performance.now() - t) / 1000 };
   }
   process.stdout.write(JSON.stringify({ boot_s: bootS, results }));

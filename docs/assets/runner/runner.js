@@ -3,6 +3,10 @@
 // numpy, and primer.zip. Labels come from the mark's data-runner-labels (primer/labels/<lang>.json, "runner").
 // A playground's mark also says which figure it draws into and how (data-playground, data-traces, data-point,
 // data-mask, data-bounds: hooks/runner.py writes them from one Python constant); this file knows no chapter.
+// A notebook page's cells carry data-session: they share one namespace in the page's Python, as in a kernel, and Run
+// on a cell first runs the cells above it that have not run in that Python yet (in order; a failure skips the rest).
+// A check cell's mark names its exercise (data-exercise) and the line it prints when passed (data-passed): a pass is
+// remembered in localStorage, and every progress line of its chapter (p.primer-progress, data-progress) counts it.
 // The styles are in assets/stylesheets/primer.css.
 //
 // What holds whatever a program does: printed text arrives in chunks and is painted at most every TEXT_MS, with a
@@ -24,6 +28,7 @@
   var MARKERS = 300; // past this many points a reader's trace is drawn as a line alone (markers cost a node each)
   var engine = null; // the page's worker: {worker, port, ready, tainted, loadTimer}
   var pending = null, queue = [], seq = 0;
+  var sessions = {}; // session name -> its cells' controls, in page order: {cell, ranHere(), busy(), start(chain)}
 
   var editorLoad = null;
   function loadEditor() { // CodeMirror (editor.min.js), fetched on the first Edit; resolves false if it cannot load
@@ -47,7 +52,7 @@
 
   function spawn(words, loadLimit) {
     var channel = new MessageChannel();
-    var e = { worker: new Worker(base + "worker.js"), port: channel.port1, ready: false, tainted: false };
+    var e = { worker: new Worker(base + "worker.js"), port: channel.port1, ready: false, tainted: false, ran: {} };
     e.worker.onerror = function (ev) { // worker.js itself did not load or threw: the event has no useful text
       if (ev && ev.preventDefault) ev.preventDefault();
       if (engine === e) fail(e, words.load_failed, ev && ev.message ? String(ev.message) : "worker.js");
@@ -87,9 +92,10 @@
     }
   }
 
-  function send(r) {
-    if (r.original === false) engine.tainted = true;
-    engine.port.postMessage({ id: r.id, code: r.code });
+  function send(r) { // a session's cells are the reader's to edit: they never taint the page's Python
+    if (r.original === false && !r.session) engine.tainted = true;
+    if (r.session) engine.ran[r.session + "/" + r.cell] = true;
+    engine.port.postMessage({ id: r.id, code: r.code, session: r.session || "" });
   }
 
   function begin(r) { // r: a run; it waits if another is running
@@ -113,16 +119,20 @@
 
   // ---- a block ----
 
-  function setup(mark) { // the mark follows the block's source and the output the build printed
+  function setup(mark, index, marks) { // the mark follows the block's source and the output the build printed
     var words = JSON.parse(mark.getAttribute("data-runner-labels"));
     var limit = Number(mark.getAttribute("data-time-limit")) * 1000;
     var loadLimit = Number(mark.getAttribute("data-load-limit")) * 1000;
     var plot = mark.hasAttribute("data-playground") ? playground(mark, words) : null;
     var runLabel = plot ? words.train : words.run, rerunLabel = plot ? words.retrain : words.rerun;
-    var anchor = mark.previousElementSibling, block = anchor.previousElementSibling;
+    var session = mark.getAttribute("data-session"), cell = mark.getAttribute("data-runnable");
+    var exercise = mark.getAttribute("data-exercise");
+    // A block: its source, then the output the build printed; a notebook cell: its source alone (shown unexecuted).
+    var anchor = session ? null : mark.previousElementSibling;
+    var block = session ? mark.previousElementSibling : anchor.previousElementSibling;
     block.classList.add("primer-runner-src");
-    anchor.classList.add("primer-runner-static");
-    var original = block.querySelector("code").textContent.replace(/\n+$/, "") + "\n";
+    if (anchor) anchor.classList.add("primer-runner-static");
+    var original = (block.querySelector("code") || block.querySelector("pre")).textContent.replace(/\n+$/, "") + "\n";
     var bar = document.createElement("div");
     bar.className = "primer-runner";
     bar.setAttribute("role", "group");
@@ -144,7 +154,8 @@
     var out = document.createElement("div");
     out.className = "primer-runner-out";
     out.setAttribute("role", "region");
-    out.setAttribute("aria-label", words.output);
+    // each region a name of its own: a notebook page shows many outputs at once
+    out.setAttribute("aria-label", marks.length > 1 ? words.output + " " + (index + 1) : words.output);
     out.hidden = true;
     var pre = document.createElement("pre");
     pre.tabIndex = 0;
@@ -152,6 +163,14 @@
     bar.appendChild(out);
     mark.insertAdjacentElement("afterend", bar);
     var editor = null, current = null;
+    if (exercise && progress.has(session, exercise)) status.textContent = words.passed_before;
+    var control = {
+      ranHere: function () { return !!(engine && engine.ran[session + "/" + cell]); },
+      busy: function () { return !!current; },
+      start: function (chain) { start(chain); },
+      skip: function () { if (current && pending !== current) current.end("stopped", words.skipped); },
+    };
+    if (session) (sessions[session] = sessions[session] || []).push(control);
 
     if (!supported) {
       run.disabled = edit.disabled = stop.disabled = true;
@@ -232,12 +251,23 @@
       schedule();
     }
 
-    function start() {
+    function start(chain) {
       if (current) return; // this block runs or waits already: one press is one run
+      if (session && !Array.isArray(chain)) { // a kernel's order: first the cells above that have not run here
+        chain = [];
+        var cells = sessions[session];
+        for (var k = 0; cells[k] !== control; k++) {
+          if (!cells[k].ranHere() && !cells[k].busy()) chain.push(cells[k]);
+        }
+        chain.push(control);
+        chain.slice(0, -1).forEach(function (c) { c.start(chain); });
+      }
       var id = ++seq, startedAt = performance.now(), ranAt = 0, timer = 0, source = code();
       var r = current = {
         id: id,
         code: source,
+        session: session,
+        cell: cell,
         original: source === original,
         words: words,
         loadLimit: loadLimit,
@@ -249,6 +279,9 @@
           if (current !== r) return;
           clearTimeout(timer);
           current = null;
+          if (kind !== "done" && Array.isArray(chain)) { // the cells after it in its chain need what it did not do
+            chain.slice(chain.indexOf(control) + 1).forEach(function (c) { c.skip(); });
+          }
           ended(r);
           if (plot) plot.finish(id);
           var shown = kind === "done" || kind === "failed" ? (ranAt ? seconds(ranAt) : seconds(startedAt)) : null;
@@ -258,6 +291,9 @@
           if (detail) {
             append((text ? (text.endsWith("\n") ? "" : "\n") : "") + words.error + "\n" + detail);
             out.classList.add("error");
+          }
+          if (kind === "done" && exercise && new RegExp(mark.getAttribute("data-passed"), "m").test(text)) {
+            progress.add(session, exercise);
           }
           paint();
           run.textContent = rerunLabel;
@@ -454,6 +490,68 @@
     };
     return self;
   }
+
+  // ---- progress: the exercises this browser saw passed, per chapter, in localStorage (nothing is sent) ----
+
+  var progress = (function () {
+    var PREFIX = "primer-progress:";
+    function read(chapter) {
+      try { return JSON.parse(window.localStorage.getItem(PREFIX + chapter) || "[]"); } catch (e) { return []; }
+    }
+    function write(chapter, names) {
+      try {
+        if (names.length) window.localStorage.setItem(PREFIX + chapter, JSON.stringify(names));
+        else window.localStorage.removeItem(PREFIX + chapter);
+      } catch (e) { /* storage refused (a private window's quota): the pass is shown, not remembered */ }
+    }
+    function show(line) { // "k of n passed", and a button to forget them
+      var chapter = line.getAttribute("data-progress"), words = JSON.parse(line.getAttribute("data-progress-labels"));
+      var names = JSON.parse(line.getAttribute("data-exercises"));
+      var passed = read(chapter).filter(function (n) { return names.indexOf(n) >= 0; }).length;
+      var label = line.querySelector(".primer-progress-count"), clear = line.querySelector("button");
+      if (!label) {
+        label = document.createElement("span");
+        label.className = "primer-progress-count";
+        label.setAttribute("role", "status");
+        clear = document.createElement("button");
+        clear.type = "button";
+        clear.textContent = words.progress_clear;
+        clear.addEventListener("click", function () { self.clear(chapter); });
+        line.appendChild(label);
+        line.appendChild(document.createTextNode(" "));
+        line.appendChild(clear);
+        line.hidden = false;
+      }
+      label.textContent = words.progress.replace("{passed}", String(passed)).replace("{total}", String(names.length));
+      clear.hidden = passed === 0;
+    }
+    function refresh(chapter) {
+      document.querySelectorAll("[data-progress]").forEach(function (line) {
+        if (line.getAttribute("data-progress") === chapter) show(line);
+      });
+    }
+    var self = {
+      has: function (chapter, name) { return read(chapter).indexOf(name) >= 0; },
+      add: function (chapter, name) {
+        var names = read(chapter);
+        if (names.indexOf(name) < 0) write(chapter, names.concat([name]));
+        refresh(chapter);
+      },
+      clear: function (chapter) { // forget the chapter's passes; a check's "passed earlier" goes with them
+        write(chapter, []);
+        refresh(chapter);
+        document.querySelectorAll("div.primer-runner-mark[data-session]").forEach(function (mark) {
+          var status = mark.nextElementSibling && mark.nextElementSibling.querySelector("[role=status]");
+          var words = JSON.parse(mark.getAttribute("data-runner-labels"));
+          if (mark.getAttribute("data-session") === chapter && status && status.textContent === words.passed_before) {
+            status.textContent = "";
+          }
+        });
+      },
+    };
+    document.querySelectorAll("[data-progress]").forEach(show);
+    return self;
+  })();
 
   document.querySelectorAll("div.primer-runner-mark[data-runnable]").forEach(setup);
 })();

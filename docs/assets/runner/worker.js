@@ -47,10 +47,11 @@ function seal(scope, pyodide, message) {
 }
 
 // Run code; hand its printed text to onText(text, cut) in chunks as it prints (cut: the chunk's start was dropped); return {error, memory} (memory: it ran out
-// of memory, so the page starts a fresh interpreter next time).
-function run(pyodide, code, onText, noInput) {
+// of memory, so the page starts a fresh interpreter next time). session: "" for a fresh namespace, else the name of
+// the namespace a notebook page's cells share.
+function run(pyodide, code, onText, noInput, session) {
   var harness = pyodide.pyimport("runner_worker");
-  var res = harness.run(code, onText, noInput || "input() is not supported here");
+  var res = harness.run(code, onText, noInput || "input() is not supported here", session || "");
   var out = res.toJs();
   res.destroy();
   harness.destroy();
@@ -82,7 +83,7 @@ if (typeof module === "object" && module.exports) {
       try {
         r = run(pyodide, e.data.code, function (text, cut) {
           port.postMessage({ type: "text", id: id, text: text, cut: !!cut });
-        }, words.no_input);
+        }, words.no_input, e.data.session);
       } catch (err) { // the interpreter itself failed (os._exit, a fatal error): only a fresh one runs again
         r = { error: String((err && err.message) || err), memory: false, fatal: true };
       }
