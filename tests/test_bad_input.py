@@ -71,6 +71,7 @@ from primer.experiments import (
     translation,
     translator,
 )
+from primer.figures import decoder as decoder_figures
 from primer.figures import glossary
 from primer.figures import real_model as real_model_figures
 from primer.figures.controls import add_control
@@ -1432,6 +1433,9 @@ TABLE = [
     case(
         lambda: real_model_figures.attention_maps(["a"], np.zeros((1, 4, 1, 1))), "attn", "real-model-maps-heads", "9"
     ),
+    case(lambda: decoder_figures.stretch_means(np.ones(40), [0, 20, 60]), "curve_steps", "stretch-means-past-history"),
+    case(lambda: decoder_figures.stretch_means(np.ones(40), [0, 20, 20]), "curve_steps", "stretch-means-not-rising"),
+    case(lambda: decoder_figures.stretch_means(np.ones(40), [0]), "curve_steps", "stretch-means-no-stretch"),
     # ---- the figure builders' shared checks
     case(lambda: language.page_lang("fr"), "lang", "page_lang-unknown", "lang must be one of"),
     case(lambda: language.labels("no_such_section", "en"), "section", "labels-unknown"),
