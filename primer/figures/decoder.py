@@ -66,6 +66,8 @@ def visible_range(words, weights, *, lang=None):
             y=[-0.48],
             mode="text",
             text=[text["self"].format(w=weights[i, i])],
+            # at either end it reads inwards: centred, it would run past the plot's edge on a phone
+            textposition="middle right" if i == 0 else "middle left" if i == n - 1 else "middle center",
             hoverinfo="skip",
             showlegend=False,
             textfont=dict(color=ACCENT, size=11),
