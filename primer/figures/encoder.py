@@ -136,8 +136,8 @@ def mlm_walk(words, position, steps, vocab, *, top=6, lang=None):
     fig.update_yaxes(range=[0, 1.12], tickformat=".0%", title=text["prob"], row=2, col=1)
     fig.update_layout(barmode="group", legend=dict(orientation="h", y=0.5, x=1, xanchor="right"))
     finish(fig, specs, kind="slider", prefix=text["step_prefix"], height=560, margin=dict(t=60), title_step=0)
-    # on a phone the token row is narrow: smaller words, and the plot to the figure's right edge
-    return on_phone(fig, layout={"margin.r": 4}, style={"textfont.size": 11})
+    # on a phone the token row is narrow: smaller words
+    return on_phone(fig, style={"textfont.size": 11})
 
 
 def mlm_masking_table(rows, n_tokens, rate, *, lang=None):

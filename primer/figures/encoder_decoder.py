@@ -158,7 +158,7 @@ def shared_memory(src, tgt, cross_w, *, lang=None):
                 panel_title(text["cross_w"].format(l=layer + 1), "xaxis2", "yaxis2"),
                 # under the heatmap's words, from the figure's left
                 dict(
-                    on_subplot(note(text["once"], 0, 0, xanchor="left", yanchor="top"), "xaxis2", "yaxis2", y=0),
+                    on_subplot(note(text["once"], 0, 0, xanchor="left", yanchor="top"), "xaxis2", "yaxis2", x=0, y=0),
                     xref="paper",
                     yshift=-62,
                     font=dict(color=CROSS_COLOR),

@@ -180,7 +180,7 @@ def pin_titles(fig, cells):  # -> make_subplots' panel titles (those with a text
 
 
 def phone_layout(fig, panels, *, below=0, **more):
-    """Set layout.meta["narrow"]: the layout plotly-fit.js draws below 600 px wide, the panels stacked full width.
+    """Set layout.meta["narrow"]: the layout plotly-fit.js draws below 640 px wide, the panels stacked full width.
 
     panels: [(xaxis name as "xaxis2", yaxis name, height px, px above it)] top to bottom; below: px of plot area
     left under the last panel (a note); more: other layout paths to set there ("margin.b", "legend.y"). Place the
@@ -213,7 +213,7 @@ def panel_title(text, xaxis, yaxis):  # -> a plotly annotation dict
 
 
 def on_phone(fig, *, layout=None, style=None):
-    """Add to what plotly-fit.js applies below 600 px wide: layout paths to relayout, paths to set on every trace."""
+    """Add to what plotly-fit.js applies below 640 px wide: layout paths to relayout, paths to set on every trace."""
     meta = dict(fig.layout.meta or {})
     if layout:
         meta["narrow"] = {**meta.get("narrow", {}), **layout}

@@ -6,7 +6,7 @@
 // wide again; figures wider than NARROW px (a desktop column) are never touched. Runs after every draw, so a slider
 // step's own texts are fitted too.
 (function () {
-  const NARROW = 600;                                   // px: below this a figure is a phone's or a small tablet's
+  const NARROW = 640;  // px: a phone's, a small tablet's, a desktop zoomed to 200 % (608 px); desktop columns are 686+
   const SAFE = 0.9;                                     // the canvas measures a little narrower than the SVG draws
   const CJK = "\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef";
   const TOKEN = new RegExp("[" + CJK + "][，。；：、）」]?|[^\\s" + CJK + "]+\\s*|\\s+", "g");
