@@ -255,3 +255,26 @@ def test_the_measurement_finds_a_planted_clip_an_overlap_a_title_under_the_toolb
     assert "mark label '2.87' is cut by the plot area's edge" in problems, problems
     assert "annotation 'a note past the right edge of the figure' is clipped: outside the figure by right" in problems
     assert "the diamond markers have no legend entry" in problems, problems
+
+
+READ_NARROW_JS = """el => ({domain: el.layout.xaxis2.domain, narrow: el.layout.meta.narrow,
+                    height: el.layout.height || el.getBoundingClientRect().height})"""
+
+
+def test_a_figure_with_a_narrow_layout_gets_it_on_a_phone_and_its_own_back_on_a_desktop(site, open_page):
+    """plotly-fit.js applies a builder's layout.meta.narrow below 640 px (ch 9: masks stacked), and undoes it above."""
+    visit = open_page(url_path(site, "en", "09-choosing.md"), viewport=VIEWPORTS["1280x800"])
+    page, div = visit.page, "fig-model-params"
+    assert div in wait_drawn(page, [div])
+    el = page.locator(f'[id="{div}"]')
+    el.evaluate(REVEAL_JS)
+    desktop = el.evaluate(READ_NARROW_JS)
+    assert desktop["domain"] != [0, 1] and desktop["narrow"]["xaxis2.domain"] == [0, 1], desktop
+    page.set_viewport_size(VIEWPORTS[PHONE])
+    settle(page, ALL_SIZED_JS)
+    phone = el.evaluate(READ_NARROW_JS)
+    assert phone["domain"] == [0, 1] and phone["height"] >= desktop["narrow"]["height"], phone
+    page.set_viewport_size(VIEWPORTS["1280x800"])
+    settle(page, ALL_SIZED_JS)
+    back = el.evaluate(READ_NARROW_JS)
+    assert back["domain"] == desktop["domain"] and back["height"] < desktop["narrow"]["height"], back
