@@ -1,10 +1,10 @@
 // Figures at a phone's width. A figure whose layout.meta.narrow holds a relayout (its builder's layout for a narrow
 // screen: fewer columns, a taller figure; public layout attributes only, e.g. {"height": 900, "xaxis2.domain": [0, 1]})
-// gets it below NARROW px, and its own layout back above; likewise meta.narrow_style, a restyle of every trace. Then a title, an annotation, an x axis's title or a legend
-// entry wider than the room it has is wrapped onto more lines (at spaces; between any two characters of Chinese text),
-// and a row of buttons wider than the figure becomes a dropdown. Each text comes back as written when the figure is
-// wide again; figures wider than NARROW px (a desktop column) are never touched. Runs after every draw, so a slider
-// step's own texts are fitted too.
+// gets it below NARROW px, and its own layout back above; likewise meta.narrow_style, a restyle of every trace.
+// Then a title, an annotation, an x axis's title or a legend entry wider than the room it has is wrapped onto more
+// lines (at spaces; between any two characters of Chinese text), and a row of buttons wider than the figure becomes a
+// dropdown. Each text comes back as written when the figure is wide again; figures wider than NARROW px (a desktop
+// column) are never touched. Runs after every draw, so a slider step's own texts are fitted too.
 (function () {
   const NARROW = 640;  // px: a phone's, a small tablet's, a desktop zoomed to 200 % (608 px); desktop columns are 686+
   const SAFE = 0.9;                                     // the canvas measures a little narrower than the SVG draws
@@ -48,7 +48,9 @@
     if (!change) return false;
     heights.delete(el);                                 // the height as written is the one of the layout now drawn
     const box = el.parentElement;                       // primer's wrapper holds the figure's height: it follows
-    if (box && /px$/.test(box.style.height) && typeof change.height === "number") box.style.height = change.height + "px";
+    if (box && /px$/.test(box.style.height) && typeof change.height === "number") {
+      box.style.height = change.height + "px";
+    }
     el._primerFitting = true;
     el.dataset.primerFitting = "1";
     const done = () => {
@@ -175,7 +177,8 @@
       const size = (menu.font && menu.font.size) || font.size;
       const row = labels.reduce((s, l) => s + textWidth(l, size, font.family) / SAFE + 24, 0);
       // the row starts where the menu is placed (x on the plot's width, left-anchored), not at the figure's edge
-      const start = (menu.xanchor || "left") === "left" ? Math.max(0, f.margin.l + (menu.x === undefined ? -0.05 : menu.x) * f.plot) : 0;
+      const x = menu.x === undefined ? -0.05 : menu.x;
+      const start = (menu.xanchor || "left") === "left" ? Math.max(0, f.margin.l + x * f.plot) : 0;
       if (narrow && menu.type === "buttons" && menu.direction !== "down" && row > f.width - start - 8) {
         // a dropdown as wide as its longest label, from the figure's left edge rather than the plot's
         const plot = f.width - f.margin.l - f.margin.r;
