@@ -265,8 +265,22 @@
     update(el);
   }
 
+  // plotly's responsive resize passes over a figure whose layout states both its width and its height, as it does
+  // once a fit here set the height: such a figure is given its new width here (a phone turned, a window widened).
+  let resizing = null;
+  function resize() {
+    for (const el of document.querySelectorAll(".js-plotly-plot")) {
+      const lay = el.layout || {}, width = Math.round(el.getBoundingClientRect().width);
+      if (el.offsetWidth && lay.width && lay.height && Math.abs(lay.width - width) >= 2) Plotly.relayout(el, {width});
+    }
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     if (!window.Plotly) return;
     for (const el of document.querySelectorAll(".js-plotly-plot")) if (el.on) setup(el);
+    window.addEventListener("resize", () => {
+      clearTimeout(resizing);
+      resizing = setTimeout(resize, 150);
+    });
   });
 })();
