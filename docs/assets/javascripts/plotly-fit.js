@@ -36,6 +36,8 @@
     if (narrow && !wide) {
       const own = {layout: {}, style: {}};
       for (const path of Object.keys(want)) own.layout[path] = JSON.parse(JSON.stringify(layoutValue(el.layout, path)));
+      // a responsive resize leaves layout.height unset: the height to come back to is the one drawn
+      if ("height" in want && !own.layout.height) own.layout.height = Math.round(el.getBoundingClientRect().height);
       for (const path of Object.keys(style)) own.style[path] = el.data.map(t => layoutValue(t, path));
       wideLayouts.set(el, own);
       change = want;
