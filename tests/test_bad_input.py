@@ -16,6 +16,7 @@ import re
 import numpy as np
 import plotly.graph_objects as go
 import pytest
+from plotly.subplots import make_subplots
 
 from primer import (
     chunked_prefill,
@@ -71,7 +72,8 @@ from primer.experiments import (
     translation,
     translator,
 )
-from primer.figures import glossary
+from primer.figures import decoder as decoder_figures
+from primer.figures import glossary, look
 from primer.figures import real_model as real_model_figures
 from primer.figures.controls import add_control
 from primer.figures.look import note
@@ -1447,9 +1449,20 @@ TABLE = [
     case(
         lambda: real_model_figures.attention_maps(["a"], np.zeros((1, 4, 1, 1))), "attn", "real-model-maps-heads", "9"
     ),
+    case(lambda: decoder_figures.stretch_means(np.ones(40), [0, 20, 60]), "curve_steps", "stretch-means-past-history"),
+    case(lambda: decoder_figures.stretch_means(np.ones(40), [0, 20, 20]), "curve_steps", "stretch-means-not-rising"),
+    case(lambda: decoder_figures.stretch_means(np.ones(40), [0]), "curve_steps", "stretch-means-no-stretch"),
     # ---- the notebooks' experiment checks
     case(lambda: six_masks_verdict({"no_mask": None}), "runs", "six-masks-no-causal", "'causal'"),
     # ---- the figure builders' shared checks
+    case(lambda: look.phone_layout(go.Figure(), []), "panels", "phone_layout-no-panels"),
+    case(lambda: look.phone_layout(go.Figure(), [("xaxis", "yaxis", 0, 10)]), "panels", "phone_layout-zero-height"),
+    case(lambda: look.phone_layout(go.Figure(), [("xaxis", "yaxis", 100, 0)], below=-1), "below", "phone_layout-below"),
+    case(
+        lambda: look.pin_titles(make_subplots(rows=1, cols=2, subplot_titles=("a", "b")), [(1, 1)]),
+        "cells",
+        "pin_titles-one-cell-short",
+    ),
     case(lambda: language.page_lang("fr"), "lang", "page_lang-unknown", "lang must be one of"),
     case(lambda: language.labels("no_such_section", "en"), "section", "labels-unknown"),
     case(

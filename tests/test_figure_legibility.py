@@ -1,5 +1,6 @@
 """Every plotly figure of both languages, measured where a reader sees it: in Material's content column at a desktop
-width and at a phone's (375 px), in the light and the dark scheme (tests/browser_util.py opens the pages).
+width, at a phone's (375 px) and at a desktop's zoomed to 200 % (640 px), in the light and the dark scheme
+(tests/browser_util.py opens the pages).
 
 Each text a figure draws (its title, axis and colour-bar titles, annotations, legend entries, tick labels, the
 labels on its marks, its controls' words) must be whole: inside the figure's SVG, and inside the plot area when the
@@ -18,32 +19,12 @@ pytestmark = pytest.mark.browser
 # A common desktop window. Material shows both sidebars there, and its content column (688 px) is the narrowest of any
 # window from 960 px up: at 1024 px the table of contents folds into the navigation and the column grows to 750 px,
 # at 960 px it is 686 px. Then a phone: 375 px is the narrowest common one (iPhone SE to 13 mini), and Material's
-# column there is the window less its margins.
+# column there is the window less its margins. Last a desktop window zoomed to 200 % (1280 x 900 device px: 640 x 450
+# CSS px, a 608 px column), the breaker's case: a page of its own, measured in the light scheme only (the dark one
+# draws the same boxes).
 VIEWPORTS = {"1280x800": {"width": 1280, "height": 800}, "375x812": {"width": 375, "height": 812}}
 PHONE = "375x812"
-# Figures that still fail at the phone's width, each with a problem there; the test fails when one of them passes
-# (take it off the list) as when any other figure fails anywhere. Desktop problems are never allowed.
-PHONE_PENDING = {  # figure -> the languages in which it still fails at the phone's width
-    "fig-cost-chart": ("en",),
-    "fig-cross-rows": ("en", "zh"),
-    "fig-cross-weights": ("zh",),
-    "fig-gradient-reach": ("en", "zh"),
-    "fig-image-prefix": ("en",),
-    "fig-loop-steps": ("en",),
-    "fig-mask-swap": ("en", "zh"),
-    "fig-mlm-walk": ("en", "zh"),
-    "fig-model-params": ("en", "zh"),
-    "fig-one-knob": ("en", "zh"),
-    "fig-output-machine": ("en", "zh"),
-    "fig-position-encoding": ("en",),
-    "fig-shared-memory": ("en", "zh"),
-    "fig-temperature": ("en", "zh"),
-    "fig-tree-masks": ("zh",),
-    "fig-two-layouts": ("en",),
-    "fig-two-stacks": ("en", "zh"),
-    "fig-visible-range": ("zh",),
-    "fig-work-curves": ("en",),
-}
+ZOOM = {"640x450": {"width": 640, "height": 450}}
 SCHEMES = ("default", "slate")  # Material's light and dark palettes, switched with the header's toggle
 SLACK = 1.0  # px: a box may touch an edge (anti-aliasing, sub-pixel layout) but not cross it
 MIN_OVERLAP = 2.0  # px in each direction before two boxes count as covering one another
@@ -180,7 +161,7 @@ def legibility_problems(page, divs):
     return problems
 
 
-def measure_page(page, divs):
+def measure_page(page, divs, viewports=VIEWPORTS, schemes=SCHEMES):
     """Reveal every figure, then measure them at each viewport in each scheme; return {problem: [where]}."""
     drawn = wait_drawn(page, divs)
     found = {f"{div}: never drew": ["-"] for div in divs if div not in drawn}
@@ -191,28 +172,15 @@ def measure_page(page, divs):
         settle(page, ALL_SIZED_JS)
     # The desktop first, then the phone: a figure narrowed and widened again on one page is not always drawn as a
     # fresh desktop page draws it (zh 12's top-k figure: its legend then covers its tick labels until a reload).
-    for name, size in VIEWPORTS.items():
+    for name, size in viewports.items():
         if page.viewport_size != size:  # the page opens at the first: no resize to wait for
             page.set_viewport_size(size)
             settle(page, ALL_SIZED_JS)
-        for scheme in SCHEMES:
+        for scheme in schemes:
             switch_scheme(page, scheme)
             for problem in legibility_problems(page, drawn):
                 found.setdefault(problem, []).append(f"{name} {'dark' if scheme == 'slate' else 'light'}")
     return found
-
-
-def split_pending(found, lang):
-    """Return (problems that fail the test, the PHONE_PENDING figures that showed a problem at the phone's width)."""
-    failing, pending = {}, set()
-    for problem, where in found.items():
-        div = problem.split(":", 1)[0]
-        phone_only = all(w.startswith(PHONE) for w in where)
-        if lang in PHONE_PENDING.get(div, ()) and phone_only:
-            pending.add(div)
-        else:
-            failing[problem] = where
-    return failing, pending
 
 
 @pytest.mark.parametrize("name", figure_pages())
@@ -221,11 +189,12 @@ def test_every_text_of_every_figure_is_whole_and_uncovered(site, open_page, lang
     divs = list(page_figures(html_path(site, lang, name).read_text("utf-8")))
     assert divs, f"{lang}/{name} holds no figure: figure_pages() is out of date"
     visit = open_page(url_path(site, lang, name), viewport=VIEWPORTS["1280x800"])
-    failing, pending = split_pending(measure_page(visit.page, divs), lang)
-    lines = [f"{problem}  [{', '.join(where)}]" for problem, where in failing.items()]
+    found = measure_page(visit.page, divs)
+    zoomed = open_page(url_path(site, lang, name), viewport=ZOOM["640x450"])
+    for problem, where in measure_page(zoomed.page, divs, ZOOM, SCHEMES[:1]).items():
+        found.setdefault(problem, []).extend(where)
+    lines = [f"{problem}  [{', '.join(where)}]" for problem, where in found.items()]
     assert not lines, f"{lang}/{name}: {len(lines)} legibility problems\n  " + "\n  ".join(lines)
-    fixed = sorted({d for d in divs if lang in PHONE_PENDING.get(d, ())} - pending)
-    assert not fixed, f"{lang}/{name}: {fixed} now pass at {PHONE}: take them off PHONE_PENDING"
 
 
 # ---- planted problems: each check can fail
@@ -275,16 +244,6 @@ def test_the_phone_width_finds_what_the_desktop_column_does_not(site, open_page)
     assert "control 'the second state, named at length' is clipped" in problems, problems
 
 
-def test_pending_phone_figures_are_real_figures_of_the_site(site):
-    every = {
-        div
-        for lang in LANGS
-        for name in figure_pages()
-        for div in page_figures(html_path(site, lang, name).read_text("utf-8"))
-    }
-    assert set(PHONE_PENDING) <= every, sorted(set(PHONE_PENDING) - every)
-
-
 def test_the_measurement_finds_a_planted_clip_an_overlap_a_title_under_the_toolbar_and_an_unnamed_marker(
     site, open_page
 ):
@@ -296,3 +255,26 @@ def test_the_measurement_finds_a_planted_clip_an_overlap_a_title_under_the_toolb
     assert "mark label '2.87' is cut by the plot area's edge" in problems, problems
     assert "annotation 'a note past the right edge of the figure' is clipped: outside the figure by right" in problems
     assert "the diamond markers have no legend entry" in problems, problems
+
+
+READ_NARROW_JS = """el => ({domain: el.layout.xaxis2.domain, narrow: el.layout.meta.narrow,
+                    height: el.layout.height || el.getBoundingClientRect().height})"""
+
+
+def test_a_figure_with_a_narrow_layout_gets_it_on_a_phone_and_its_own_back_on_a_desktop(site, open_page):
+    """plotly-fit.js applies a builder's layout.meta.narrow below 640 px (ch 9: masks stacked), and undoes it above."""
+    visit = open_page(url_path(site, "en", "09-choosing.md"), viewport=VIEWPORTS["1280x800"])
+    page, div = visit.page, "fig-model-params"
+    assert div in wait_drawn(page, [div])
+    el = page.locator(f'[id="{div}"]')
+    el.evaluate(REVEAL_JS)
+    desktop = el.evaluate(READ_NARROW_JS)
+    assert desktop["domain"] != [0, 1] and desktop["narrow"]["xaxis2.domain"] == [0, 1], desktop
+    page.set_viewport_size(VIEWPORTS[PHONE])
+    settle(page, ALL_SIZED_JS)
+    phone = el.evaluate(READ_NARROW_JS)
+    assert phone["domain"] == [0, 1] and phone["height"] >= desktop["narrow"]["height"], phone
+    page.set_viewport_size(VIEWPORTS["1280x800"])
+    settle(page, ALL_SIZED_JS)
+    back = el.evaluate(READ_NARROW_JS)
+    assert back["domain"] == desktop["domain"] and back["height"] < desktop["narrow"]["height"], back

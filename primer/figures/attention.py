@@ -241,7 +241,9 @@ def cost_chart(grid, rows, d, *, lang=None):
         )
     fig.update_xaxes(type="log", title=text["n"])
     fig.update_yaxes(type="log", title=text["ops"])
-    fig.update_layout(legend=dict(orientation="h", y=1.08, x=0.5, xanchor="center"))
+    fig.update_layout(
+        legend=dict(orientation="h", y=1.0, yanchor="bottom", x=0.5, xanchor="center")
+    )  # stands on the plot
     active = next(i for i, r in enumerate(rows) if r["n"] >= d)
     return finish(
         fig, steps, kind="slider", prefix=text["at_n"], active=active, y=-0.12, height=540, margin=dict(b=120)

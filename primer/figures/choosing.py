@@ -1,11 +1,13 @@
 """Figures and tables of the chapter "One knob, three machines": masks, measured reads, shapes, choices."""
 
+from textwrap import wrap
+
 import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from primer.figures.controls import add_control, finish
-from primer.figures.look import ACCENT, MUTED, heatmap_traces, styled
+from primer.figures.look import ACCENT, MUTED, PHONE_GAP, heatmap_traces, on_subplot, phone_layout, pin_titles, styled
 from primer.figures.tables import cite, integer, md_table, pct
 from primer.language import labels
 from primer.rounding import BOUND
@@ -46,17 +48,8 @@ def _mask_traces(mask, x, y):
 
 def _panel_note(fig, row, col, text):
     """Return an annotation centred on one subplot (used where a panel is empty in some states)."""
-    ref = fig.get_subplot(row, col)
-    xd, yd = ref.xaxis.domain, ref.yaxis.domain
-    return dict(
-        x=(xd[0] + xd[1]) / 2,
-        y=(yd[0] + yd[1]) / 2,
-        xref="paper",
-        yref="paper",
-        text=text,
-        showarrow=False,
-        font=dict(color=MUTED, size=14),
-    )
+    note = dict(text=text, showarrow=False, font=dict(color=MUTED, size=14))
+    return on_subplot(note, *_axis_names(fig, row, col), x=0.5, y=0.5)
 
 
 def _axis_names(fig, row, col):
@@ -78,7 +71,8 @@ def one_knob(states, *, lang=None):
         vertical_spacing=0.16,
         column_widths=[0.55, 0.45],
     )
-    titles = list(fig.layout.annotations)
+    titles = pin_titles(fig, [(1, 1), (1, 2), (2, 1), (2, 2)])
+    fig.update_layout(annotations=titles)
     steps = []
     for machine, self_mask, cross_mask, moved_own, moved_src in states:
         n = len(self_mask)
@@ -127,7 +121,10 @@ def one_knob(states, *, lang=None):
         steps.append((text["machine"][machine], shown, layout))
     fig.update_yaxes(autorange="reversed")
     add_control(fig, steps, kind="buttons", y=1.08)
-    return styled(fig, height=640)
+    styled(fig, height=640)
+    # on a phone one panel a row: the masks, then what was measured
+    cells = [(1, 1, 80), (1, 2, PHONE_GAP), (2, 1, PHONE_GAP + 20), (2, 2, PHONE_GAP + 20)]
+    return phone_layout(fig, [(*_axis_names(fig, r, c), 200, gap) for r, c, gap in cells], below=40)
 
 
 def _three_masks(fig, enc, dec, cross, text, x_labels):
@@ -162,7 +159,8 @@ def model_params(models, *, lang=None):
         vertical_spacing=0.2,
         horizontal_spacing=0.08,
     )
-    titles = [a for a in fig.layout.annotations if a.text]
+    titles = pin_titles(fig, [(1, 1), (1, 2), (1, 3)])
+    fig.update_layout(annotations=titles)
     xmax = max(max(m["parts"].values()) for m in models) / 1e6 * 1.7
     steps = []
     for m in models:
@@ -182,7 +180,8 @@ def model_params(models, *, lang=None):
                 y=[text["parts"][p] for p in parts],
                 orientation="h",
                 marker_color=ACCENT,
-                text=[f"{text['parts'][p]}: {_count(m['parts'][p], lang)}" for p in parts],
+                # a long label on two lines: it runs past a phone's plot area otherwise
+                text=["<br>".join(wrap(f"{text['parts'][p]}: {_count(m['parts'][p], lang)}", 34)) for p in parts],
                 textposition="outside",
                 cliponaxis=False,
                 hovertemplate="%{y}: %{x:.3f} M<extra></extra>",
@@ -203,20 +202,8 @@ def model_params(models, *, lang=None):
             f" · {text['heads']} {shape.n_heads} · {text['vocab']} {shape.vocab_size}<br>"
             f"{text['computed']} {millions(m['total'], lang)} · {against}"
         )
-        ref = fig.get_subplot(2, 1)
-        notes.append(
-            dict(
-                x=0,
-                y=ref.yaxis.domain[1] + 0.04,
-                xref="paper",
-                yref="paper",
-                xanchor="left",
-                yanchor="bottom",
-                align="left",
-                text=summary,
-                showarrow=False,
-            )
-        )
+        summary_note = dict(xanchor="left", yanchor="bottom", align="left", text=summary, showarrow=False, yshift=10)
+        notes.append(on_subplot(summary_note, *_axis_names(fig, 2, 1), x=0, y=1))
         layout["annotations"] = titles + notes
         steps.append((m["name"], shown, layout))
     fig.update_yaxes(autorange="reversed", row=1)
@@ -224,7 +211,10 @@ def model_params(models, *, lang=None):
     fig.update_xaxes(range=[0, xmax], title=text["params"], row=2, col=1)
     fig.update_layout(showlegend=False)
     fig.update_yaxes(showticklabels=False, row=2, col=1)
-    return finish(fig, steps, kind="buttons", y=1.1, height=720, margin=dict(t=90))
+    finish(fig, steps, kind="buttons", y=1.1, height=720, margin=dict(t=90))
+    # on a phone one panel a row: the three masks, then the model's summary and where its parameters are
+    panels = [(*_axis_names(fig, 1, c), 190, 40 if c == 1 else PHONE_GAP) for c in (1, 2, 3)]
+    return phone_layout(fig, panels + [(*_axis_names(fig, 2, 1), 300, 150)])
 
 
 def output_machine(choices, masks_by_output, *, lang=None):
@@ -236,7 +226,8 @@ def output_machine(choices, masks_by_output, *, lang=None):
     fig = make_subplots(
         rows=1, cols=3, subplot_titles=(text["enc_self"], text["dec_self"], text["cross"]), horizontal_spacing=0.1
     )
-    titles = list(fig.layout.annotations)
+    titles = pin_titles(fig, [(1, 1), (1, 2), (1, 3)])
+    fig.update_layout(annotations=titles)
     steps = []
     for c in choices:
         src, tgt = example_tokens(c.output, lang=lang)
@@ -246,23 +237,18 @@ def output_machine(choices, masks_by_output, *, lang=None):
         answer = text["answer"].format(
             w=yn(c.writes_tokens), s=yn(c.reads_separate_input), k=f"<b>{text['kind'][c.machine]}</b>", e=c.example
         )
-        notes.append(
-            dict(
-                x=0,
-                y=-0.2,
-                xref="paper",
-                yref="paper",
-                xanchor="left",
-                yanchor="top",
-                align="left",
-                text=answer + "<br>" + text["reads"][c.output],
-                showarrow=False,
-            )
+        answer_note = dict(
+            xanchor="left", yanchor="top", align="left", text=answer + "<br>" + text["reads"][c.output], showarrow=False
         )
+        answer_note = on_subplot(answer_note, *_axis_names(fig, 1, 3), x=0, y=0)
+        notes.append(dict(answer_note, xref="paper", yshift=-50))  # under the row, from the figure's left
         layout["annotations"] = titles + notes
         steps.append((text["output"][c.output], shown, layout))
     fig.update_yaxes(autorange="reversed")
-    return finish(fig, steps, kind="dropdown", y=1.14, height=460, margin=dict(b=120, t=90))
+    finish(fig, steps, kind="dropdown", y=1.14, height=460, margin=dict(b=120, t=90))
+    # on a phone one mask a row; the answer stays under the last
+    panels = [(*_axis_names(fig, 1, c), 190, 40 if c == 1 else PHONE_GAP) for c in (1, 2, 3)]
+    return phone_layout(fig, panels, **{"margin.b": 200})
 
 
 # ---- tables -----------------------------------------------------------------------------------

@@ -66,6 +66,8 @@ def visible_range(words, weights, *, lang=None):
             y=[-0.48],
             mode="text",
             text=[text["self"].format(w=weights[i, i])],
+            # at either end it reads inwards: centred, it would run past the plot's edge on a phone
+            textposition="middle right" if i == 0 else "middle left" if i == n - 1 else "middle center",
             hoverinfo="skip",
             showlegend=False,
             textfont=dict(color=ACCENT, size=11),
@@ -278,7 +280,7 @@ def playground(history, curve, curve_steps, train_floor, floor, chance, *, lang=
     text = labels("decoder", lang)
     page_run = text["playground_page"].format(run=text["runs"]["causal"])
     fig = loss_panels(
-        {"causal": history},
+        {"causal": stretch_means(history, curve_steps)},
         {"causal": curve},
         curve_steps,
         (train_floor, floor),
@@ -286,8 +288,9 @@ def playground(history, curve, curve_steps, train_floor, floor, chance, *, lang=
         {"causal": (page_run, MUTED, "solid")},
         text["panel_playground"],
         text,
+        train_steps=curve_steps[1:],
     )
-    for row, key, hover in ((1, "train", "hover_train"), (2, "heldout", "hover_heldout")):
+    for row, key, hover in ((1, "train", "hover_train_mean"), (2, "heldout", "hover_heldout")):
         fig.add_trace(
             go.Scatter(
                 x=[],
@@ -307,27 +310,43 @@ def playground(history, curve, curve_steps, train_floor, floor, chance, *, lang=
     return fig
 
 
-def loss_panels(histories, curves, curve_steps, floors, chance, styles, honest_title, text):
+def stretch_means(history, curve_steps):  # [steps], [k + 1] from 0 -> [k]
+    """Return the mean training loss of each stretch of steps that ends at one of curve_steps (after the first)."""
+    history, ends = np.asarray(history, dtype=float), np.asarray(curve_steps, dtype=int)
+    if ends.size < 2 or np.any(np.diff(ends) <= 0) or ends[-1] > history.size:
+        raise ValueError("curve_steps must rise and end within history's steps")
+    return np.array([history[a:b].mean() for a, b in zip(ends[:-1], ends[1:])])
+
+
+def loss_panels(histories, curves, curve_steps, floors, chance, styles, honest_title, text, *, train_steps=None):
     """Draw training losses per step (top) and held-out losses under the causal mask (bottom), with floors and chance.
 
     floors: (the training text's own floor, drawn on top; the grammar's, drawn below), each panel's rows' own.
     styles: {run: (legend name, colour, dash)}, one per line drawn; a run missing from styles shares another's line.
+    train_steps: the steps the histories' values belong to (drawn with markers); None: one value a step from step 1.
     """
+    train_title, train_hover = text["panel_train"], text["hover_train"]
+    if train_steps is not None:
+        train_title, train_hover = (
+            text["panel_train_mean"].format(every=curve_steps[1] - curve_steps[0]),
+            text["hover_train_mean"],
+        )
     fig = make_subplots(
-        rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.14, subplot_titles=(text["panel_train"], honest_title)
+        rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.14, subplot_titles=(train_title, honest_title)
     )
     for run, (name, color, dash) in styles.items():
         curve = np.round(np.asarray(histories[run], dtype=float), LOSS_DIGITS)
         line = dict(color=color, dash=dash, width=2)
         fig.add_trace(
             go.Scatter(
-                x=np.arange(1, curve.size + 1),
+                x=np.arange(1, curve.size + 1) if train_steps is None else np.asarray(train_steps),
                 y=curve,
-                mode="lines",
+                mode="lines" if train_steps is None else "lines+markers",
+                marker=dict(size=5),
                 name=name,
                 legendgroup=name,
                 line=line,
-                hovertemplate=text["hover_train"],
+                hovertemplate=train_hover,
             ),
             row=1,
             col=1,
@@ -347,7 +366,7 @@ def loss_panels(histories, curves, curve_steps, floors, chance, styles, honest_t
             row=2,
             col=1,
         )
-    last = max(len(h) for h in histories.values())
+    last = max(len(h) for h in histories.values()) if train_steps is None else int(train_steps[-1])
     train_floor, floor = floors
     for key, value, rows in (("train_floor", train_floor, (1,)), ("floor", floor, (2,)), ("chance", chance, (1, 2))):
         color, dash = REFERENCE_STYLE[key]

@@ -6,7 +6,7 @@ from plotly.subplots import make_subplots
 
 from primer.figures._tokens import arc_top, arc_trace, token_figure, token_trace
 from primer.figures.controls import add_control, finish
-from primer.figures.look import ACCENT, LEFT_COLOR, MUTED, RIGHT_COLOR, heatmap_traces, styled
+from primer.figures.look import ACCENT, LEFT_COLOR, MUTED, RIGHT_COLOR, heatmap_traces, on_phone, styled
 from primer.figures.tables import md_table, pct
 from primer.language import labels
 
@@ -135,7 +135,9 @@ def mlm_walk(words, position, steps, vocab, *, top=6, lang=None):
     fig.update_yaxes(visible=False, range=[-0.5, arc_top(n, pad=0.2)], row=1, col=1)
     fig.update_yaxes(range=[0, 1.12], tickformat=".0%", title=text["prob"], row=2, col=1)
     fig.update_layout(barmode="group", legend=dict(orientation="h", y=0.5, x=1, xanchor="right"))
-    return finish(fig, specs, kind="slider", prefix=text["step_prefix"], height=560, margin=dict(t=60), title_step=0)
+    finish(fig, specs, kind="slider", prefix=text["step_prefix"], height=560, margin=dict(t=60), title_step=0)
+    # on a phone the token row is narrow: smaller words
+    return on_phone(fig, style={"textfont.size": 11})
 
 
 def mlm_masking_table(rows, n_tokens, rate, *, lang=None):

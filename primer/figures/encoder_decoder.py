@@ -5,7 +5,20 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from primer.figures.controls import annotated_step, finish
-from primer.figures.look import ACCENT, LEFT_COLOR, RIGHT_COLOR, heatmap_traces, note, row_box, styled, tick_labels
+from primer.figures.look import (
+    ACCENT,
+    LEFT_COLOR,
+    RIGHT_COLOR,
+    heatmap_traces,
+    note,
+    on_phone,
+    on_subplot,
+    panel_title,
+    phone_layout,
+    row_box,
+    styled,
+    tick_labels,
+)
 from primer.figures.tables import integer, md_table, pct
 from primer.language import labels
 
@@ -68,8 +81,8 @@ def two_stacks(src, tgt, enc_w, dec_w, *, lang=None):
             annotated_step(
                 layer + 1,
                 range(start, len(fig.data)),
-                note(text["enc_self"].format(l=layer + 1), 0.39, 1.06),
-                note(text["dec_self"].format(l=layer + 1), 0.82, 1.06),
+                panel_title(text["enc_self"].format(l=layer + 1), "xaxis2", "yaxis2"),
+                panel_title(text["dec_self"].format(l=layer + 1), "xaxis3", "yaxis3"),
                 # the two columns stand closer than their names are wide: one name under the other
                 note(text["enc"], 0, 0, on="data", font=dict(color=LEFT_COLOR)),
                 note(text["dec"], 1, -0.6, on="data", font=dict(color=RIGHT_COLOR)),
@@ -81,7 +94,10 @@ def two_stacks(src, tgt, enc_w, dec_w, *, lang=None):
     fig.update_yaxes(autorange="reversed", row=1, col=3)
     fig.update_xaxes(tickangle=-45, row=1, col=2)
     fig.update_xaxes(tickangle=-45, row=1, col=3)
-    return finish(fig, steps, kind="slider", prefix=text["layer_prefix"], height=480, margin=dict(t=70))
+    finish(fig, steps, kind="slider", prefix=text["layer_prefix"], height=480, margin=dict(t=70))
+    # on a phone the two stacks above the two heatmaps, one under the other
+    panels = [("xaxis", "yaxis", 150, 10), ("xaxis2", "yaxis2", 260, 50), ("xaxis3", "yaxis3", 260, 110)]
+    return phone_layout(fig, panels, below=20)
 
 
 def shared_memory(src, tgt, cross_w, *, lang=None):
@@ -139,15 +155,23 @@ def shared_memory(src, tgt, cross_w, *, lang=None):
                 # two lines: one would run into the decoder's boxes
                 note(text["memory"], 0, (n_layers + 1) / 2 - 1.8, on="data", font=dict(color=LEFT_COLOR)),
                 note(text["dec"], 1, 0, on="data", font=dict(color=RIGHT_COLOR)),
-                note(text["cross_w"].format(l=layer + 1), 0.7, 1.07),
-                note(text["once"], 0, -0.25, xanchor="left", font=dict(color=CROSS_COLOR)),
+                panel_title(text["cross_w"].format(l=layer + 1), "xaxis2", "yaxis2"),
+                # under the heatmap's words, from the figure's left
+                dict(
+                    on_subplot(note(text["once"], 0, 0, xanchor="left", yanchor="top"), "xaxis2", "yaxis2", x=0, y=0),
+                    xref="paper",
+                    yshift=-62,
+                    font=dict(color=CROSS_COLOR),
+                ),
             )
         )
     fig.update_xaxes(visible=False, range=[-0.6, 1.5], row=1, col=1)
     fig.update_yaxes(visible=False, range=[-1.0, n_layers + 0.6], row=1, col=1)
     fig.update_yaxes(autorange="reversed", row=1, col=2)
     fig.update_xaxes(tickangle=-45, row=1, col=2)
-    return finish(fig, steps, kind="slider", prefix=text["layer_prefix"], y=-0.3, height=520, margin=dict(b=150, t=70))
+    finish(fig, steps, kind="slider", prefix=text["layer_prefix"], y=-0.3, height=520, margin=dict(b=150, t=70))
+    # on a phone the stack and its memory above the heatmap
+    return phone_layout(fig, [("xaxis", "yaxis", 170, 10), ("xaxis2", "yaxis2", 300, 60)], below=10)
 
 
 def two_sublayers(src, tgt, self_w, cross_w, row, *, lang=None):
@@ -253,8 +277,18 @@ def two_layouts(two, one, *, lang=None):
                     "yaxis.tickvals": axis["tickvals"],
                     "yaxis.ticktext": axis["ticktext"],
                     "yaxis.range": [size - 0.5, -0.5],
-                    "annotations": [
-                        dict(text=legend, x=0, y=-0.22, xref="paper", yref="paper", xanchor="left", showarrow=False)
+                    "annotations": [  # top-anchored: wrapped on a phone, it grows away from the words above it
+                        dict(
+                            text=legend,
+                            x=0,
+                            y=-0.22,
+                            xref="paper",
+                            yref="paper",
+                            xanchor="left",
+                            yanchor="top",
+                            yshift=10,
+                            showarrow=False,
+                        )
                     ],
                 },
             )
@@ -262,7 +296,8 @@ def two_layouts(two, one, *, lang=None):
     fig.update_xaxes(tickangle=-60, constrain="domain")
     fig.update_yaxes(scaleanchor="x")
     fig.update_layout(steps[0][2])
-    return finish(fig, steps, kind="buttons", height=620, margin=dict(b=120, t=70))
+    finish(fig, steps, kind="buttons", height=620, margin=dict(b=120, t=70))
+    return on_phone(fig, layout={"height": 680, "margin.b": 180})  # room for the legend's wrapped lines
 
 
 def projection_table(rows, *, lang=None):

@@ -9,6 +9,7 @@ from html import escape as html_escape
 
 import numpy as np
 import plotly.io as pio
+from plotly.colors import get_colorscale
 
 from primer.figures.controls import control_steps
 from primer.figures.look import TEMPLATE
@@ -210,6 +211,9 @@ def lean(fig):
     for trace in fig_dict.get("data", []):
         if trace.get("type") == "heatmap" and "colorscale" not in trace:
             raise ValueError("a heatmap trace must set colorscale: the site template carries no default one")
+        for holder in (trace, trace.get("marker") or {}):  # a named scale spelt out: the dark scheme mirrors its stops
+            if isinstance(holder.get("colorscale"), str):
+                holder["colorscale"] = get_colorscale(holder["colorscale"])
         rounders = trace_rounders(trace)
         traces.append(
             {k: v if k in _VERBATIM else _round_all(v, (rounders.get(k, generic) or keep)) for k, v in trace.items()}

@@ -5,7 +5,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from primer.figures.controls import add_control, finish
-from primer.figures.look import ACCENT, MUTED, styled
+from primer.figures.look import ACCENT, MUTED, on_phone, phone_layout, pin_titles, styled
 from primer.figures.tables import fmt_change, hover_integer, integer, md_table
 from primer.language import labels
 from primer.rounding import is_rounding
@@ -26,7 +26,8 @@ def loop_steps(steps, probs, vocab, *, top_k=6, lang=None):
         vertical_spacing=0.2,
         subplot_titles=(text["grid"], text["bars"].format(k=top_k)),
     )
-    titles = [a.to_plotly_json() for a in fig.layout.annotations]  # the subplot titles: every step keeps them
+    # the subplot titles, each on its panel (they follow it on a phone): every step keeps them
+    titles = [a.to_plotly_json() for a in pin_titles(fig, [(1, 1), (2, 1)])]
     y = [text["step"].format(s=s + 1) for s in range(n_steps)]
     x = list(range(width))
     control = []
@@ -99,7 +100,9 @@ def loop_steps(steps, probs, vocab, *, top_k=6, lang=None):
     fig.update_xaxes(title=text["pos"], dtick=1, row=1, col=1)
     fig.update_yaxes(range=[0, 1.15], title=text["prob"], row=2, col=1)
     fig.update_layout(showlegend=False)
-    return finish(fig, control, kind="slider", prefix=text["steps"], active=0, height=680, margin=dict(t=130))
+    finish(fig, control, kind="slider", prefix=text["steps"], active=0, height=680, margin=dict(t=130))
+    # on a phone the lower panel's title wraps: more room between the grid's axis title and it
+    return phone_layout(fig, [("xaxis", "yaxis", 270, 0), ("xaxis2", "yaxis2", 190, 130)])
 
 
 def work_curves(ns, without, with_cache, marks, *, lang=None):
@@ -162,7 +165,10 @@ def work_curves(ns, without, with_cache, marks, *, lang=None):
     fig.update_layout(legend=dict(x=0.98, xanchor="right", y=0.02, yanchor="bottom"))
     active = next((i for i, m in enumerate(marks) if m[0] == 1000), 0)
     add_control(fig, control, kind="slider", prefix=text["slider"], active=active)
-    return styled(fig, height=500)
+    styled(fig, height=500)
+    # on a phone the legend's long entries would cover the curves and the tick labels: above the plot instead
+    above = {"legend.orientation": "h", "legend.x": 0, "legend.xanchor": "left", "legend.y": 1.02}
+    return on_phone(fig, layout={**above, "legend.yanchor": "bottom", "margin.t": 40})
 
 
 def _e(x):

@@ -157,3 +157,67 @@ def heatmap_traces(
             **common,
         ),
     ]
+
+
+PHONE_GAP = 70  # px between two panels stacked on a phone: room for the lower one's title and the upper one's ticks
+
+
+def on_subplot(annotation, xaxis, yaxis, x=0.5, y=1.0):  # -> the annotation, placed on one subplot
+    """Place an annotation at (x, y) of one subplot's area (0..1 each way; axes named "xaxis2"), moving with it."""
+    annotation.update(xref=f"{xaxis.replace('axis', '')} domain", yref=f"{yaxis.replace('axis', '')} domain", x=x, y=y)
+    return annotation
+
+
+def pin_titles(fig, cells):  # -> make_subplots' panel titles (those with a text), each on its own panel
+    """Place make_subplots' panel titles on their panels (cells: (row, col) per title, in order) to follow them."""
+    titles = [a for a in fig.layout.annotations if a.text]
+    if len(titles) != len(cells):
+        raise ValueError(f"cells must give one (row, col) per panel title: {len(titles)} titles, {len(cells)} cells")
+    for a, (row, col) in zip(titles, cells):
+        ref = fig.get_subplot(row, col)
+        on_subplot(a, ref.xaxis.plotly_name, ref.yaxis.plotly_name)
+    return titles
+
+
+def phone_layout(fig, panels, *, below=0, **more):
+    """Set layout.meta["narrow"]: the layout plotly-fit.js draws below 640 px wide, the panels stacked full width.
+
+    panels: [(xaxis name as "xaxis2", yaxis name, height px, px above it)] top to bottom; below: px of plot area
+    left under the last panel (a note); more: other layout paths to set there ("margin.b", "legend.y"). Place the
+    panels' titles and notes with on_subplot, so they move with them; the desktop layout is left as it is.
+    """
+    if not panels or any(h <= 0 or gap < 0 for *_, h, gap in panels) or below < 0:
+        raise ValueError("panels must list (xaxis, yaxis, height > 0, gap >= 0) and below must be >= 0")
+    margin_t, margin_b = more.get("margin.t", fig.layout.margin.t), more.get("margin.b", fig.layout.margin.b)
+    plot = sum(h + gap for *_, h, gap in panels) + below
+    narrow, top = {"height": int(plot + margin_t + margin_b)}, 0
+    for xaxis, yaxis, h, gap in panels:
+        top += gap
+        narrow[f"{xaxis}.domain"] = [0, 1]
+        narrow[f"{yaxis}.domain"] = [round(1 - (top + h) / plot, 4), round(1 - top / plot, 4)]
+        top += h
+    # a slider or a menu placed beyond the plot keeps its distance from it in px, not in fractions of the plot
+    wide = (fig.layout.height or 450) - fig.layout.margin.t - fig.layout.margin.b
+    for kind in ("sliders", "updatemenus"):
+        for i, control in enumerate(getattr(fig.layout, kind)):
+            if control.y is not None and not 0 <= control.y <= 1:
+                edge = 1 if control.y > 1 else 0
+                narrow[f"{kind}[{i}].y"] = round(edge + (control.y - edge) * wide / plot, 4)
+    narrow.update(more)
+    return on_phone(fig, layout=narrow)
+
+
+def panel_title(text, xaxis, yaxis):  # -> a plotly annotation dict
+    """Return a title standing on one subplot (axes named "xaxis2"), centred, that moves with it."""
+    return on_subplot(note(text, 0.5, 1, yanchor="bottom", yshift=6), xaxis, yaxis)
+
+
+def on_phone(fig, *, layout=None, style=None):
+    """Add to what plotly-fit.js applies below 640 px wide: layout paths to relayout, paths to set on every trace."""
+    meta = dict(fig.layout.meta or {})
+    if layout:
+        meta["narrow"] = {**meta.get("narrow", {}), **layout}
+    if style:
+        meta["narrow_style"] = {**meta.get("narrow_style", {}), **style}
+    fig.update_layout(meta=meta)
+    return fig

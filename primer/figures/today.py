@@ -4,7 +4,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from primer.figures.look import ACCENT, heatmap_traces, styled
+from primer.figures.look import ACCENT, PHONE_GAP, heatmap_traces, phone_layout, pin_titles, styled
 from primer.figures.tables import integer, md_table, ranges, visible_char
 from primer.language import labels
 
@@ -47,6 +47,7 @@ def image_prefix(image, dep, n_patches, caption, *, lang=None):
     side = img.shape[0]
     g = int(round(n_patches**0.5))
     step = side // g
+    fig.update_layout(annotations=pin_titles(fig, [(1, 1), (1, 2)]))  # titles that follow their panels on a phone
     for k in range(n_patches):
         r, c = divmod(k, g)
         fig.add_annotation(
@@ -80,7 +81,9 @@ def image_prefix(image, dep, n_patches, caption, *, lang=None):
     fig.add_vline(x=n_patches - 0.5, line=dict(color=ACCENT, width=2, dash="dot"), row=1, col=2)
     fig.add_hline(y=n_patches - 0.5, line=dict(color=ACCENT, width=2, dash="dot"), row=1, col=2)
     fig.update_layout(yaxis=dict(scaleanchor="x"))
-    return styled(fig, height=420)
+    styled(fig, height=420)
+    # on a phone the image above the dependence, each as wide as the figure
+    return phone_layout(fig, [("xaxis", "yaxis", 200, 40), ("xaxis2", "yaxis2", 320, PHONE_GAP)], below=60)
 
 
 def block_kinds_table(kinds, *, lang=None):

@@ -217,7 +217,8 @@ def test_playground_as_written_repeats_the_pages_causal_run(read_page, lang):
     causal, every = runs["causal"], EXPERIMENT["training"]["every"]
     assert close(train_floor, data.train_floor) and close(floor, data.floor) and close(chance, data.chance)
     assert [s for s, _, _ in rows] == list(causal.curve_steps[1:]) == list(range(every, 201, every))
-    assert all(close(train, causal.history[s - 1]) for s, train, _ in rows)  # the same batch, step by step
+    # the same batches, step by step: each line's training loss is the mean of the steps since the line before
+    assert all(close(train, np.mean(causal.history[s - every : s])) for s, train, _ in rows)
     assert all(close(held, value) for (_, _, held), value in zip(rows, causal.curve[1:]))
 
 
@@ -232,6 +233,10 @@ def test_playground_figure_draws_the_pages_run_and_two_empty_traces_for_the_read
     text = labels("decoder", lang)
     page_run = [t for t in data if t["name"] == text["playground_page"].format(run=text["runs"]["causal"])]
     assert len(page_run) == 2 and np.allclose(page_run[1]["y"], np.round(runs["causal"].curve, 2))
+    # the page's training curve is drawn as the program prints it: each stretch's mean, at the stretch's last step
+    steps = runs["causal"].curve_steps
+    means = [np.mean(runs["causal"].history[a:b]) for a, b in zip(steps[:-1], steps[1:])]
+    assert page_run[0]["x"] == list(steps[1:]) and np.allclose(page_run[0]["y"], np.round(means, 2))
     yours = {t["uid"]: t for t in data if t.get("uid")}
     assert set(yours) == set(PLAYGROUND_UIDS.values()) and all(not t["x"] and not t["y"] for t in yours.values())
     assert yours["reader-train"]["name"] == text["playground_yours"] and yours["reader-heldout"]["yaxis"] == "y2"

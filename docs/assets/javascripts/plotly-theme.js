@@ -125,26 +125,19 @@
   function theme(el) {
     const dark = isDark();
     if ((el.dataset.scheme || "default") === (dark ? "slate" : "default") && el.dataset.themed) return;
-    const data = el.data.map((t, i) => {
-      const full = (el._fullData || []).find(d => d.index === i);
-      if (typeof t.colorscale === "string" && full && Array.isArray(full.colorscale)) {
-        t = Object.assign({}, t, { colorscale: full.colorscale });   // a named scale, spelt out to be mirrored
-      }
-      return t;
-    });
-    const [d, layout] = themed(data, el.layout, dark);
+    // every colour scale comes spelt out as stops (primer.figures.html.lean names none), so it can be mirrored
+    const [d, layout] = themed(el.data, el.layout, dark);
     mark(el, dark);
     return Plotly.react(el, d, layout, configs.get(el));   // the figure's own config, kept at its newPlot
   }
 
   // Loaded in <head> after plotly.js: each figure's first draw is in the page's scheme, not redrawn.
-  // A named colour scale is left to theme(), which reads the scale once drawn.
   if (window.Plotly) {
     const newPlot = Plotly.newPlot;
     Plotly.newPlot = function (gd, data, layout, config) {
       const el = typeof gd === "string" ? document.getElementById(gd) : gd;
       if (el) configs.set(el, config);
-      if (el && document.body && Array.isArray(data) && !data.some(t => typeof (t && t.colorscale) === "string")) {
+      if (el && document.body && Array.isArray(data)) {
         const dark = isDark();
         [data, layout] = themed(data, layout, dark);
         mark(el, dark);

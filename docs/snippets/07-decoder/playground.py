@@ -27,11 +27,14 @@ mask = causal  # the mask training uses: change this line, for instance to one o
 params = init_stack(init_seed, cfg)
 state, rng = adam_init(params), np.random.default_rng(batch_seed)
 print(f"floor: training rows {data.train_floor:.2f}, held-out rows {data.floor:.2f}; chance {data.chance:.2f}")
-print("step  train  held-out")
+print("step  train  held-out")  # train: the mean of the training losses since the last line
+since = []  # this stretch's training losses, one a step
 for step in range(1, steps + 1):
     rows = rng.permutation(len(data.tokens))[:batch_size]  # the batch the page's runs drew at this step
     train_loss, grads = loss_and_grads(params, cfg, data.tokens[rows], data.targets[rows], mask)
     params, state = adam_step(params, grads, state, lr)
+    since.append(train_loss)
     if step % every == 0:  # the honest loss: held-out rows under the causal mask, whatever mask trains
         held_out = loss(params, cfg, data.heldout_tokens, data.heldout_targets, causal)
-        print(f"{step:4d}  {train_loss:.2f}  {held_out:.2f}")
+        print(f"{step:4d}  {np.mean(since):.2f}  {held_out:.2f}")
+        since = []
