@@ -1,4 +1,4 @@
-"""Part IV's masks as chapters 15-17 check them (docs/snippets/1[5-7]-*/mask_leaks.py): each chapter's cases, the
+"""Part IV's masks as chapters 15-17 check them (each chapter's `mask_leaks.py` snippet): each chapter's cases, the
 mask meant and the mask a layer runs under, recomputed for the page tests and the two kits' agreement."""
 
 import numpy as np
