@@ -6,7 +6,6 @@ only: a cell importing anything else (matplotlib, for the plots) is left to Jupy
 stays folded until the reader opens it.
 """
 
-import ast
 import html
 import json
 import re
@@ -14,6 +13,7 @@ import sys
 from collections import namedtuple
 
 from primer.language import labels
+from primer_site.primer_sources import imported_names
 
 Cell = namedtuple("Cell", "id source exercise")  # exercise: the name a check cell grades, else ""
 IN_PAGE = {"numpy", "primer", *sys.stdlib_module_names}  # the top-level modules the page's Python can import
@@ -24,17 +24,8 @@ GRADE = re.compile(r'grade\("(\w+)"')  # a check cell: grade("name", fn), writte
 
 def runs_in_page(source):
     """Return whether a cell's code imports only what the page's Python has."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return False
-    names = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names |= {a.name.split(".")[0] for a in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names.add(node.module.split(".")[0])
-    return names <= IN_PAGE
+    names = imported_names(source)  # parsed once per cell text while `mkdocs serve` runs
+    return names is not None and {name.split(".")[0] for name in names} <= IN_PAGE
 
 
 def notebook_code(path):  # -> [(cell id, source, tags)] of every code cell, in order

@@ -60,6 +60,9 @@ class SourceGraph:
             elif path.suffix != ".pyc":
                 data.update(path.relative_to(package_dir).as_posix().encode() + b"\0" + body + b"\0")
         self.data = data.hexdigest()
+        # module -> the primer modules its own imports name (None: it does not parse); then what each one's import runs
+        self.deps = {name: None if names is None else self.within(names) for name, names in self.imports.items()}
+        self.reaches = {}
 
     def within(self, names):
         """Return the primer modules among names, with the packages each one's import runs."""
@@ -73,17 +76,24 @@ class SourceGraph:
 
     def closure(self, code):
         """Return the primer modules running code imports, directly or not (all of them if anything does not parse)."""
-        todo, seen = imported_names(code), set()
-        if todo is None:
+        names = imported_names(code)
+        if names is None:
             return set(self.hashes)
-        todo = self.within(todo)
-        while todo:
-            name = todo.pop()
-            seen.add(name)
-            if self.imports[name] is None:
-                return set(self.hashes)
-            todo |= self.within(self.imports[name]) - seen
-        return seen
+        return set().union(*(self.reach(name) for name in self.within(names)))
+
+    def reach(self, module):
+        """Return the primer modules importing module runs, itself included (all of them if one does not parse)."""
+        if module not in self.reaches:
+            todo, seen = {module}, set()
+            while todo:
+                name = todo.pop()
+                seen.add(name)
+                if self.deps[name] is None:
+                    seen = set(self.hashes)
+                    break
+                todo |= self.deps[name] - seen
+            self.reaches[module] = frozenset(seen)
+        return self.reaches[module]
 
     def digest(self, code):
         """Return a sha256 over what code reads from primer: its modules' files and every data file."""
