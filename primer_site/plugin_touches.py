@@ -126,7 +126,14 @@ MARKUP_TOUCHES = (
         "pymdownx.highlight with Pygments (pymdown-extensions 13.1.2, Pygments 2.21.0)",
         '<div class="[classes ]highlight"><pre>...</code></pre></div>: a highlighted code block, a fence\'s own '
         "classes first",
-        "sets each block aside while Material's search reads the page, then puts it back",
+        "leaves each block out of the copy of the page Material's search reads",
+    ),
+    MarkupTouch(
+        "search_prose",
+        "FLAT",
+        "Python-Markdown 3.11.3 (paragraphs; its tables extension) and KaTeX 0.19.1's MathML (hooks/mathml.py)",
+        "<p>...</p>, <table>...</table>, <math>...</math>: elements that never hold a heading",
+        "flattens each to its text and the tags Material's search keeps, in the copy search reads",
     ),
     MarkupTouch(
         "runner",

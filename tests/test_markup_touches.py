@@ -69,6 +69,15 @@ def test_code_blocks_as_pygments_writes_them():
     assert len(blocks) == 2 and "x = [1, 2]" in re.sub("<[^>]+>", "", blocks[0]) and "fragment" in blocks[1]
 
 
+def test_paragraphs_tables_and_formulas_as_python_markdown_and_katex_write_them():
+    html = markdown.markdown("A *b* `c`.\n\n| x | y |\n|---|--:|\n| `1` | 2 |\n", extensions=["tables"])
+    formula, _ = load_hook("mathml").to_mathml("q_i < k", False)
+    flat = touch("search_prose", "FLAT")
+    assert [m.group(1) for m in flat.finditer(html + formula)] == ["p", "table", "math"]
+    table = next(m.group(0) for m in flat.finditer(html) if m.group(1) == "table")
+    assert load_hook("search_prose").flat(table).split() == ["x", "y", "<code>1</code>", "2"]
+
+
 def test_a_runnable_block_is_its_source_then_what_it_printed_as_markdown_exec_writes_them():
     html = render('```python exec="1" source="above" result="text" id="t"\nprint(6 * 7)\n```\n')
     divs = list(touch("runner", "CODE_DIV").finditer(html))

@@ -112,10 +112,10 @@ def test_chinese_headings_get_readable_anchors_and_the_search_index_is_segmented
 
 
 def test_the_search_index_holds_prose_and_inline_code_but_no_code_block(site, read_page):
-    """hooks/search_prose.py sets the code blocks aside while Material's search reads a page; the page shows them."""
+    """hooks/search_prose.py hands Material's search a copy of each page without code blocks; the page shows them."""
     docs = json.loads((site / "search/search_index.json").read_text(encoding="utf-8"))["docs"]
     text = " ".join(d["text"] for d in docs)
     assert "<pre>" not in text and "import numpy as np" not in text
     assert "<code>is_causal</code>" in text  # inline code stays searchable
     html = read_page("en", "05-mask.md")
-    assert html.count('<div class="highlight"><pre>') >= 10 and "primer-code-" not in html
+    assert html.count('<div class="highlight"><pre>') >= 10
