@@ -85,7 +85,7 @@ def _dotted(node):
 
 def names_in_prose(text):
     """Yield the primer names prose shows: primer.a.b anywhere, and module.attr in inline code."""
-    yield from DOTTED.findall(text)
+    yield from (name for name in DOTTED.findall(text) if name != "primer.zip")  # the site's download of primer
     for span in INLINE_CODE.findall(text):
         # a file name (`primer/rnn.py`, Hugging Face's `config.json`) is not a name
         yield from (f"primer.{MODULES[m]}.{a}" for m, a in SHORT.findall(span) if a not in ("py", "json", "yml", "md"))
