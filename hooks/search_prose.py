@@ -27,7 +27,7 @@ SERVED, READ = {}, {}  # page URL -> the page as served, and the copy search rea
 
 
 def flat(block):
-    """Return block with only the tags search keeps; the text of the others stays (unless one needs them)."""
+    """Return block with only the tags search keeps and the others' text; whole if it holds a SPECIAL tag."""
     if SPECIAL.search(block):
         return block
     return DROP.sub("", block)
