@@ -2,16 +2,20 @@
 
 Run the same stack of blocks, with the same seeded weights, as a decoder (causal mask) and as an
 encoder (full mask, the decoder with its mask switched off). Under the causal mask every position
-before the change must stay bit-identical; under the full mask it moves.
+before the change must stay bit-identical; under the full mask it moves. token_reads runs it on every position at once,
+and LeakProbes reads one mask the three ways Part IV's tables print.
 """
 
 from dataclasses import dataclass
 
 import numpy as np
 
+from primer._checks import positive_int
+from primer.attention import attention
+from primer.layer_patterns import reachable
 from primer.probe import movement, nudge
 from primer.rounding import BOUND
-from primer.transformer import init_stack, logits
+from primer.transformer import embed, init_stack, logits, stack
 from primer.transformer import run_machine as run
 from primer.vocab import to_ids
 
@@ -73,3 +77,25 @@ def token_reads(read, tokens, vocab_size):  # read: [n] ids -> [n, ...]; tokens 
         raise ValueError(f"tokens must be a non-empty 1-D array of integer ids, got shape {tokens.shape}")
     variants = [nudge(tokens, j, vocab_size) for j in range(tokens.size)]
     return movement(read, tokens, variants) >= BOUND
+
+
+class LeakProbes:
+    """Read a mask three ways, as chapters 15-17's leak tables do: a trained decoder under it, what the decoder's layers
+    reach through it, and one attention head drawn at an initial scale (for chapter 14's check_mask)."""
+
+    def __init__(self, params, cfg, d, seed):  # params, cfg: a trained decoder; the head: d x d, seeded
+        self.params, self.cfg = params, cfg
+        d, rng = positive_int("d", d), np.random.default_rng(seed)
+        self.w_q, self.w_k, self.w_v = (rng.standard_normal((d, d)) / np.sqrt(d) for _ in range(3))  # initial scale
+
+    def read(self, mask):  # mask [n, n] -> (token ids [n] -> logits [n, vocab])
+        """Return the decoder under mask, as a function of its tokens."""
+        return lambda t: logits(stack(embed(t, self.params, self.cfg), self.params, self.cfg, mask)[0], self.params)
+
+    def reach(self, mask):  # [n, n] -> [n, n] bool
+        """Return what each output may depend on through the decoder's cfg.n_layers layers, each under mask."""
+        return reachable([mask] * self.cfg.n_layers)
+
+    def head(self, mask):  # mask [n, n] -> (x [n, d] -> y [n, d])
+        """Return the head under mask, as a function of its rows."""
+        return lambda x: attention(x @ self.w_q, x @ self.w_k, x @ self.w_v, mask)[0]

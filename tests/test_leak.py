@@ -1,4 +1,5 @@
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -40,3 +41,27 @@ def test_changing_the_first_token_has_no_earlier_position():
     r = leak.leak_test(np.array([1, 2, 3]), 0, 4, init_stack(0, CFG), CFG)
     assert r.earlier_masked == r.earlier_unmasked == 0.0
     assert np.all(r.delta_masked > 0)  # everything after position 0 reads it
+
+
+def test_leak_probes_read_a_mask_as_the_decoder_the_layers_and_one_head_do():
+    from primer.attention import attention
+    from primer.layer_patterns import reachable
+    from primer.masks import causal_mask, full_mask
+    from primer.transformer import logits, run_machine
+
+    params, tokens, causal = init_stack(3, CFG), np.array([1, 2, 3, 4, 0]), causal_mask(5)
+    probe = leak.LeakProbes(params, CFG, d=4, seed=7)
+    for machine, mask in (("decoder", causal), ("encoder", full_mask(5))):
+        want = logits(run_machine(machine, tokens, params, CFG), params)
+        assert np.allclose(probe.read(mask)(tokens), want, rtol=0, atol=1e-12)
+    assert np.array_equal(probe.reach(causal), reachable([causal] * CFG.n_layers))
+    x = np.random.default_rng(0).standard_normal((5, 4))
+    again = leak.LeakProbes(params, CFG, d=4, seed=7)  # the same seed draws the same head
+    assert np.array_equal(probe.head(causal)(x), attention(x @ again.w_q, x @ again.w_k, x @ again.w_v, causal)[0])
+    assert not np.array_equal(probe.w_q, leak.LeakProbes(params, CFG, d=4, seed=8).w_q)
+
+
+def test_leak_probes_refuse_a_head_without_width():
+    for d in (0, -1, 2.5):
+        with pytest.raises(ValueError, match="d"):
+            leak.LeakProbes(init_stack(0, CFG), CFG, d=d, seed=0)

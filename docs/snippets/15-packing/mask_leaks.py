@@ -1,35 +1,16 @@
-import numpy as np
-
-from primer.attention import attention
 from primer.experiments.packed_training import row_doc_ids
 from primer.experiments.trained_decoder import trained_decoder
 from primer.figures import mask_kit as figures
 from primer.inputs.decoder import EXPERIMENT
 from primer.inputs.packing import HELD_OUT_ROW, KIT_D, KIT_SEED, PREFIX
-from primer.layer_patterns import reachable
-from primer.leak import token_reads
+from primer.leak import LeakProbes, token_reads
 from primer.mask_checks import check_mask
 from primer.masks import causal_mask, document_mask, prefix_lm_mask
-from primer.transformer import embed, logits, stack
 
 data, cfg, run = trained_decoder(**EXPERIMENT)  # chapter 7's decoder, its first held-out row: three documents
 tokens = data.heldout_tokens[HELD_OUT_ROW]
 n = tokens.size
-rng = np.random.default_rng(KIT_SEED)
-w_q, w_k, w_v = (rng.standard_normal((KIT_D, KIT_D)) / np.sqrt(KIT_D) for _ in range(3))  # one head, initial scale
-
-
-def read(mask):  # the trained decoder under mask: token ids [n] -> logits [n, vocab]
-    return lambda t: logits(stack(embed(t, run.params, cfg), run.params, cfg, mask)[0], run.params)
-
-
-def reach(mask):  # what the decoder's outputs may depend on through its cfg.n_layers layers under mask
-    return reachable([mask] * cfg.n_layers)
-
-
-def head(mask):  # one attention head under mask: x [n, KIT_D] -> y [n, KIT_D]
-    return lambda x: attention(x @ w_q, x @ w_k, x @ w_v, mask)[0]
-
+probe = LeakProbes(run.params, cfg, d=KIT_D, seed=KIT_SEED)  # the decoder under a mask, its layers' reach, one head
 
 documents = document_mask(row_doc_ids(tokens[None], data.vocab.index("."))[0])
 prefix = prefix_lm_mask(n, PREFIX)
@@ -40,7 +21,12 @@ cases = [  # (case, the mask the model should follow, the mask it is run under)
     ("prefix_as_causal", prefix, causal_mask(n)),
 ]
 rows = [
-    (case, token_reads(read(used), tokens, cfg.vocab_size), reach(meant), check_mask(head(used), meant, d=KIT_D))
+    (
+        case,
+        token_reads(probe.read(used), tokens, cfg.vocab_size),
+        probe.reach(meant),
+        check_mask(probe.head(used), meant, d=KIT_D),
+    )
     for case, meant, used in cases
 ]
 print(figures.mask_leak_table(rows))
