@@ -57,11 +57,12 @@ def test_leak_probes_read_a_mask_as_the_decoder_the_layers_and_one_head_do():
     assert np.array_equal(probe.reach(causal), reachable([causal] * CFG.n_layers))
     x = np.random.default_rng(0).standard_normal((5, 4))
     again = leak.LeakProbes(params, CFG, d=4, seed=7)  # the same seed draws the same head
-    assert np.array_equal(probe.head(causal)(x), attention(x @ again.w_q, x @ again.w_k, x @ again.w_v, causal)[0])
+    want = attention(x @ again.w_q, x @ again.w_k, x @ again.w_v, causal)[0]
+    assert np.allclose(probe.head(causal)(x), want, rtol=0, atol=1e-12)
     assert not np.array_equal(probe.w_q, leak.LeakProbes(params, CFG, d=4, seed=8).w_q)
 
 
 def test_leak_probes_refuse_a_head_without_width():
     for d in (0, -1, 2.5):
-        with pytest.raises(ValueError, match="d"):
+        with pytest.raises(ValueError, match=r"^d must be an integer >= 1"):
             leak.LeakProbes(init_stack(0, CFG), CFG, d=d, seed=0)
