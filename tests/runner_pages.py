@@ -1,10 +1,13 @@
 """What the runner's tests share: a built page's runnable blocks, printed outputs compared, a page opened offline."""
 
+import json
 import math
 import re
+import subprocess
 
 from hook_loader import load_hook
-from site_reader import html_path, runnable_blocks
+from node_tools import node
+from site_reader import ROOT, html_path, runnable_blocks
 
 runner = load_hook("runner")
 NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
@@ -64,3 +67,17 @@ def open_offline(browser, url, init_script=None, time_limit=None, load_limit=Non
     page = context.new_page()
     page.goto(url, wait_until="load")
     return page, requests, foreign
+
+
+def run_under_node(site, blocks, tmp_path, timeout=600):
+    """Run blocks ([{"key", "code", and a "session" to share}]) with tests/js/run_blocks.cjs; return its report."""
+    spec = tmp_path / "blocks.json"
+    spec.write_text(json.dumps(blocks), encoding="utf-8")
+    proc = subprocess.run(
+        [node(), str(ROOT / "tests" / "js" / "run_blocks.cjs"), str(site), str(spec)],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout)

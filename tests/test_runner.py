@@ -14,8 +14,7 @@ from types import SimpleNamespace
 import pytest
 from browser_util import axe_problems
 from hook_loader import load_hook
-from node_tools import node
-from runner_pages import open_offline, page_blocks, same_print
+from runner_pages import open_offline, page_blocks, run_under_node, same_print
 from site_reader import LANGS, ROOT, html_path
 
 runner = load_hook("runner")
@@ -122,20 +121,6 @@ def test_every_chapter_page_marks_its_block_and_loads_only_the_small_script(site
     assert (site / runner.ZIP_PATH).read_bytes() == runner.primer_zip()
 
 
-def run_under_node(site, blocks, tmp_path):
-    """Run {key: code} with tests/js/run_blocks.cjs; return its report."""
-    spec = tmp_path / "blocks.json"
-    spec.write_text(json.dumps([{"key": k, "code": c} for k, c in blocks.items()]), encoding="utf-8")
-    proc = subprocess.run(
-        [node(), str(ROOT / "tests" / "js" / "run_blocks.cjs"), str(site), str(spec)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return json.loads(proc.stdout)
-
-
 @pytest.mark.site
 def test_every_runnable_block_prints_under_pyodide_what_the_build_printed(site, tmp_path):
     blocks = {(lang, b[0]): b for lang in LANGS for name in CHAPTERS for b in page_blocks(site, lang, name)}
@@ -147,7 +132,8 @@ def test_every_runnable_block_prints_under_pyodide_what_the_build_printed(site, 
         "print(int(causal_mask(4).sum()), primer.__name__)",
         "error": "print('before')\nimport numpy as np\nnp.zeros(2) @ np.zeros(3)\n",
     }
-    report = run_under_node(site, {**{k: c for c, k in keys.items()}, **extra}, tmp_path)["results"]
+    to_run = [{"key": k, "code": c} for k, c in {**{k: c for c, k in keys.items()}, **extra}.items()]
+    report = run_under_node(site, to_run, tmp_path)["results"]
     for (lang, name), (snippet, code, printed) in blocks.items():
         result = report[keys[code]]
         assert result["error"] == "", f"{snippet}: {result['error']}"

@@ -12,7 +12,7 @@ import pytest
 from browser_util import axe_problems
 from hook_loader import load_hook
 from node_tools import node
-from runner_pages import open_offline
+from runner_pages import open_offline, run_under_node
 from site_reader import LANGS, ROOT
 
 from primer.notebook.registry import verdict
@@ -155,17 +155,8 @@ def test_every_notebook_cell_runs_under_pyodide_in_its_session_as_written_and_wi
                 stem = cell.id.removesuffix("-stub")
                 code = answers[stem] if version == "solved" and cell.id.endswith("-stub") else cell.source
                 blocks.append({"key": f"{path.stem}/{version}/{cell.id}", "code": code, "session": path.stem + version})
-    spec = tmp_path / "blocks.json"
-    spec.write_text(json.dumps(blocks), encoding="utf-8")
     started = time.perf_counter()
-    proc = subprocess.run(
-        [node(), str(ROOT / "tests" / "js" / "run_blocks.cjs"), str(site), str(spec)],
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    report = json.loads(proc.stdout)["results"]
+    report = run_under_node(site, blocks, tmp_path, timeout=900)["results"]
     for key, result in report.items():
         assert result["error"] == "", f"{key}: {result['error']}"
         if key.endswith("-grade"):
