@@ -13,6 +13,7 @@ import numpy as np
 from primer._checks import positive_int
 from primer.attention import attention
 from primer.layer_patterns import reachable
+from primer.mask_checks import check_mask
 from primer.probe import movement, nudge
 from primer.rounding import BOUND
 from primer.transformer import embed, init_stack, logits, stack
@@ -85,7 +86,8 @@ class LeakProbes:
 
     def __init__(self, params, cfg, d, seed):  # params, cfg: a trained decoder; the head: d x d, seeded
         self.params, self.cfg = params, cfg
-        d, rng = positive_int("d", d), np.random.default_rng(seed)
+        self.d = d = positive_int("d", d)
+        rng = np.random.default_rng(seed)
         self.w_q, self.w_k, self.w_v = (rng.standard_normal((d, d)) / np.sqrt(d) for _ in range(3))  # initial scale
 
     def read(self, mask):  # mask [n, n] -> (token ids [n] -> logits [n, vocab])
@@ -99,3 +101,8 @@ class LeakProbes:
     def head(self, mask):  # mask [n, n] -> (x [n, d] -> y [n, d])
         """Return the head under mask, as a function of its rows."""
         return lambda x: attention(x @ self.w_q, x @ self.w_k, x @ self.w_v, mask)[0]
+
+    def row(self, case, tokens, meant, used):  # -> (case, reads [n, n], reach [n, n], problems)
+        """Return a leak table's row: the decoder on tokens and the head, both under used, against the mask meant."""
+        reads = token_reads(self.read(used), tokens, self.cfg.vocab_size)
+        return case, reads, self.reach(meant), check_mask(self.head(used), meant, d=self.d)

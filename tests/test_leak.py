@@ -66,3 +66,16 @@ def test_leak_probes_refuse_a_head_without_width():
     for d in (0, -1, 2.5):
         with pytest.raises(ValueError, match=r"^d must be an integer >= 1"):
             leak.LeakProbes(init_stack(0, CFG), CFG, d=d, seed=0)
+
+
+def test_a_leak_probes_row_is_the_decoders_reads_the_layers_reach_and_the_heads_problems():
+    from primer.mask_checks import check_mask
+    from primer.masks import causal_mask, full_mask
+
+    params, tokens = init_stack(3, CFG), np.array([1, 2, 3, 4, 0])
+    probe = leak.LeakProbes(params, CFG, d=4, seed=7)
+    case, reads, reach, problems = probe.row("full_as_causal", tokens, full_mask(5), causal_mask(5))
+    assert case == "full_as_causal" and np.array_equal(
+        reads, leak.token_reads(probe.read(causal_mask(5)), tokens, CFG.vocab_size)
+    )
+    assert reach.all() and problems == check_mask(probe.head(causal_mask(5)), full_mask(5), d=4) and problems

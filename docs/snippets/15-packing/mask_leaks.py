@@ -3,8 +3,7 @@ from primer.experiments.trained_decoder import trained_decoder
 from primer.figures import mask_kit as figures
 from primer.inputs.decoder import EXPERIMENT
 from primer.inputs.packing import HELD_OUT_ROW, KIT_D, KIT_SEED, PREFIX
-from primer.leak import LeakProbes, token_reads
-from primer.mask_checks import check_mask
+from primer.leak import LeakProbes
 from primer.masks import causal_mask, document_mask, prefix_lm_mask
 
 data, cfg, run = trained_decoder(**EXPERIMENT)  # chapter 7's decoder, its first held-out row: three documents
@@ -20,13 +19,5 @@ cases = [  # (case, the mask the model should follow, the mask it is run under)
     ("prefix", prefix, prefix),
     ("prefix_as_causal", prefix, causal_mask(n)),
 ]
-rows = [
-    (
-        case,
-        token_reads(probe.read(used), tokens, cfg.vocab_size),
-        probe.reach(meant),
-        check_mask(probe.head(used), meant, d=KIT_D),
-    )
-    for case, meant, used in cases
-]
+rows = [probe.row(case, tokens, meant, used) for case, meant, used in cases]
 print(figures.mask_leak_table(rows))

@@ -2,8 +2,7 @@ from primer.experiments.trained_decoder import trained_decoder
 from primer.figures import mask_kit as figures
 from primer.inputs.decoder import EXPERIMENT
 from primer.inputs.long_context import KIT_CHUNK, KIT_D, KIT_N, KIT_SEED, KIT_SINKS, KIT_WINDOW
-from primer.leak import LeakProbes, token_reads
-from primer.mask_checks import check_mask
+from primer.leak import LeakProbes
 from primer.masks import chunked_mask, window_mask
 
 data, cfg, run = trained_decoder(**EXPERIMENT)  # chapter 7's decoder, the start of its first held-out row
@@ -18,13 +17,5 @@ cases = [  # (case, the mask the model should follow, the mask it is run under)
     ("chunked", chunks, chunks),
     ("chunked_as_window", chunks, window_mask(KIT_N, KIT_CHUNK)),
 ]
-rows = [
-    (
-        case,
-        token_reads(probe.read(used), tokens, cfg.vocab_size),
-        probe.reach(meant),
-        check_mask(probe.head(used), meant, d=KIT_D),
-    )
-    for case, meant, used in cases
-]
+rows = [probe.row(case, tokens, meant, used) for case, meant, used in cases]
 print(figures.mask_leak_table(rows))

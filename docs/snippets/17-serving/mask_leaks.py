@@ -20,18 +20,8 @@ def prefilled(alignment):  # the same head, the prompt prefilled in chunks of KI
 tree = tree_pass_mask(KIT_PREFIX, KIT_PARENTS)  # the prefix causal, each draft node its ancestors
 n_tree, causal = len(tree), causal_mask(KIT_N)
 rows = [
-    (
-        "tree",
-        token_reads(probe.read(tree), row[:n_tree], cfg.vocab_size),
-        probe.reach(tree),
-        check_mask(probe.head(tree), tree, d=KIT_D),
-    ),
-    (
-        "tree_as_causal",
-        token_reads(probe.read(causal_mask(n_tree)), row[:n_tree], cfg.vocab_size),
-        probe.reach(tree),
-        check_mask(probe.head(causal_mask(n_tree)), tree, d=KIT_D),
-    ),
+    probe.row("tree", row[:n_tree], tree, tree),
+    probe.row("tree_as_causal", row[:n_tree], tree, causal_mask(n_tree)),
 ]
 for alignment in ("bottom_right", "top_left"):  # what the chunks read, against one causal pass
     reads = token_reads(probe.read(prefill_mask(KIT_N, KIT_CHUNK, alignment)), row[:KIT_N], cfg.vocab_size)
